@@ -1,0 +1,120 @@
+//===- DequantContraction.cpp - recognize dequant + contraction -----------===//
+
+#include "Analysis/DequantContraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+/// Scales and zero-points are read once per group: a projection of the
+/// iteration space that drops or pins (constant 0) at least one dim.
+static bool isBroadcastMap(AffineMap map) {
+  return map.isProjectedPermutation(/*allowZeroInResults=*/true) &&
+         !map.isPermutation();
+}
+
+/// Follows int-to-float casts and integer extensions from `value` back to a
+/// block argument; records whether the chain reads the integer as signed.
+static BlockArgument traceIntToFloat(Value value, bool &isSigned) {
+  Operation *def = value.getDefiningOp();
+  if (auto cast = dyn_cast_or_null<arith::UIToFPOp>(def)) {
+    isSigned = false;
+    value = cast.getIn();
+  } else if (auto cast = dyn_cast_or_null<arith::SIToFPOp>(def)) {
+    isSigned = true;
+    value = cast.getIn();
+  } else {
+    return nullptr;
+  }
+  // The widest cast decides how the stored bits are read: extui then sitofp
+  // reads them as unsigned.
+  while (Operation *ext = value.getDefiningOp()) {
+    if (auto zext = dyn_cast<arith::ExtUIOp>(ext)) {
+      isSigned = false;
+      value = zext.getIn();
+    } else if (auto sext = dyn_cast<arith::ExtSIOp>(ext)) {
+      value = sext.getIn();
+    } else {
+      return nullptr;
+    }
+  }
+  return dyn_cast<BlockArgument>(value);
+}
+
+std::optional<qforge::DequantParts>
+qforge::matchDequant(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return std::nullopt;
+  if (!isa<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0].getType())))
+    return std::nullopt;
+
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto scaled = yield.getOperand(0).getDefiningOp<arith::MulFOp>();
+  if (!scaled)
+    return std::nullopt;
+
+  // An input operand of `op` read through a broadcasting map.
+  auto asBroadcastInput = [&](Value value) -> OpOperand * {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg || arg.getOwner() != &body)
+      return nullptr;
+    OpOperand *operand = op.getMatchingOpOperand(arg);
+    if (!op.isDpsInput(operand) ||
+        !isBroadcastMap(op.getMatchingIndexingMap(operand)))
+      return nullptr;
+    return operand;
+  };
+
+  DequantParts parts;
+  parts.op = op;
+  // The integer input, read elementwise through a permutation map.
+  auto asWeights = [&](Value value) -> OpOperand * {
+    BlockArgument arg = traceIntToFloat(value, parts.weightsAreSigned);
+    if (!arg || arg.getOwner() != &body)
+      return nullptr;
+    OpOperand *operand = op.getMatchingOpOperand(arg);
+    if (!op.isDpsInput(operand) ||
+        !isa<IntegerType>(getElementTypeOrSelf(operand->get().getType())) ||
+        !op.getMatchingIndexingMap(operand).isPermutation())
+      return nullptr;
+    return operand;
+  };
+  // `tofp(w) - zp`, or `tofp(w)` alone for symmetric quantization.
+  auto matchShifted = [&](Value value) -> bool {
+    if ((parts.weights = asWeights(value)))
+      return true;
+    auto sub = value.getDefiningOp<arith::SubFOp>();
+    if (!sub)
+      return false;
+    parts.weights = asWeights(sub.getLhs());
+    parts.zeroPoints = asBroadcastInput(sub.getRhs());
+    return parts.weights && parts.zeroPoints;
+  };
+
+  for (auto [shifted, scale] : {std::pair(scaled.getLhs(), scaled.getRhs()),
+                                std::pair(scaled.getRhs(), scaled.getLhs())}) {
+    parts.zeroPoints = nullptr;
+    parts.scales = asBroadcastInput(scale);
+    if (parts.scales && matchShifted(shifted))
+      return parts;
+  }
+  return std::nullopt;
+}
+
+bool qforge::isMultiReductionContractionOf(linalg::LinalgOp op, Value value) {
+  if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() != 2)
+    return false;
+  bool readsValue = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    return in->get() == value;
+  });
+  if (!readsValue || !op.getBlock())
+    return false;
+  auto isMulAdd = [](Operation *elementwise, Operation *reduce) {
+    return isa<arith::MulFOp>(elementwise) && isa<arith::AddFOp>(reduce);
+  };
+  return linalg::detail::isContractionBody(*op.getBlock(), isMulAdd);
+}

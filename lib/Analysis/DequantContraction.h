@@ -1,0 +1,37 @@
+//===- DequantContraction.h - recognize dequant + contraction ---*- C++ -*-===//
+//
+// Structural recognition of the group-quantized matmul: a dequantization
+// generic `(tofp(w) - zp) * scale` feeding a contraction with two or more
+// reduction dims. Shared by the matcher op and the rewrites built on it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_ANALYSIS_DEQUANTCONTRACTION_H
+#define QFORGE_ANALYSIS_DEQUANTCONTRACTION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace qforge {
+
+/// The parts of a recognized dequantization generic.
+struct DequantParts {
+  mlir::linalg::GenericOp op;
+  mlir::OpOperand *weights = nullptr;   ///< the integer input
+  mlir::OpOperand *scales = nullptr;    ///< float input, broadcasting map
+  mlir::OpOperand *zeroPoints = nullptr; ///< may be null (symmetric)
+  bool weightsAreSigned = false;        ///< sitofp / extsi chain
+};
+
+/// Returns the parts when `op` is an all-parallel generic computing
+/// `(tofp(w) - zp) * scale`, else std::nullopt.
+std::optional<DequantParts> matchDequant(mlir::linalg::GenericOp op);
+
+/// True when `op` reads `value` as an input and is a multiply-accumulate
+/// contraction with at least two reduction iterators.
+bool isMultiReductionContractionOf(mlir::linalg::LinalgOp op,
+                                   mlir::Value value);
+
+} // namespace qforge
+
+#endif // QFORGE_ANALYSIS_DEQUANTCONTRACTION_H

@@ -1,0 +1,35 @@
+//===- PDLLPatternSets.cpp - the pattern sets written in patterns/*.pdll --===//
+//
+// mlir-pdll turns each .pdll file into a header defining a file-local
+// `populateGeneratedPDLLPatterns`; each set is included into a namespace of
+// its own so that the sets can share this translation unit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace fold_int_to_float_casts {
+#include "FoldIntToFloatCasts.h.inc"
+} // namespace fold_int_to_float_casts
+
+namespace fold_broadcast_transpose {
+#include "FoldBroadcastTranspose.h.inc"
+} // namespace fold_broadcast_transpose
+
+void qforge::populateFoldIntToFloatCastsPatterns(
+    mlir::RewritePatternSet &patterns) {
+  fold_int_to_float_casts::populateGeneratedPDLLPatterns(patterns);
+}
+
+void qforge::populateFoldBroadcastTransposePatterns(
+    mlir::RewritePatternSet &patterns) {
+  fold_broadcast_transpose::populateGeneratedPDLLPatterns(patterns);
+}

@@ -1,0 +1,23 @@
+//===- Patterns.h - qforge rewrite pattern sets -----------------*- C++ -*-===//
+//
+// One populate function per pattern set. The PDLL sets come from patterns/;
+// each function's file says where the patterns are written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_PATTERNS_PATTERNS_H
+#define QFORGE_PATTERNS_PATTERNS_H
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace qforge {
+/// patterns/FoldIntToFloatCasts.pdll: ext + int-to-float -> one cast.
+void populateFoldIntToFloatCastsPatterns(mlir::RewritePatternSet &patterns);
+
+/// patterns/FoldBroadcastTranspose.pdll: transpose of broadcast dims only ->
+/// one broadcast.
+void populateFoldBroadcastTransposePatterns(mlir::RewritePatternSet &patterns);
+} // namespace qforge
+
+#endif // QFORGE_PATTERNS_PATTERNS_H

@@ -1,0 +1,43 @@
+//===- MatchOps.cpp - transform.qforge.match_dequant_contraction ----------===//
+
+#include "Analysis/DequantContraction.h"
+#include "TransformOps/QForgeTransformOps.h"
+
+using namespace mlir;
+
+DiagnosedSilenceableFailure transform::MatchDequantContractionOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<Operation *> dequants, contractions;
+  for (Operation *root : state.getPayloadOps(getRoot())) {
+    root->walk([&](linalg::GenericOp generic) {
+      if (!qforge::matchDequant(generic))
+        return;
+      Value dequantized = generic->getResult(0);
+      for (Operation *user : dequantized.getUsers()) {
+        auto consumer = dyn_cast<linalg::LinalgOp>(user);
+        if (!consumer ||
+            !qforge::isMultiReductionContractionOf(consumer, dequantized))
+          continue;
+        dequants.push_back(generic);
+        contractions.push_back(consumer);
+      }
+    });
+  }
+  if (dequants.empty()) {
+    return emitSilenceableError()
+           << "found no dequantization generic ((tofp(w) - zp) * scale, all "
+              "parallel, scale read through a broadcasting map) feeding a "
+              "contraction with two or more reduction dims";
+  }
+  results.set(cast<OpResult>(getDequant()), dequants);
+  results.set(cast<OpResult>(getContraction()), contractions);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::MatchDequantContractionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getRootMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  onlyReadsPayload(effects);
+}

@@ -1,0 +1,21 @@
+//===- PatternDescriptorOps.cpp - transform.apply_patterns.qforge.* -------===//
+//
+// Each descriptor op adds one pattern set from lib/Patterns to the set that an
+// enclosing `transform.apply_patterns` applies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+#include "TransformOps/QForgeTransformOps.h"
+
+using namespace mlir;
+
+void transform::ApplyFoldIntToFloatCastsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateFoldIntToFloatCastsPatterns(patterns);
+}
+
+void transform::ApplyFoldBroadcastTransposePatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateFoldBroadcastTransposePatterns(patterns);
+}

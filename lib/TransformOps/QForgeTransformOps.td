@@ -1,0 +1,102 @@
+//===- QForgeTransformOps.td - qforge transform dialect extension ---------===//
+//
+// Transform ops for compiling group-quantized matmuls. Every op lives in the
+// `transform.qforge.*` namespace (or `transform.apply_patterns.qforge.*` for
+// pattern descriptors) and is registered through QForgeTransformExtension.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QFORGE_TRANSFORM_OPS
+#define QFORGE_TRANSFORM_OPS
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Dialect/Transform/IR/TransformTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+//===----------------------------------------------------------------------===//
+// Pattern descriptors (one per PDLL pattern set in patterns/)
+//===----------------------------------------------------------------------===//
+
+def ApplyFoldIntToFloatCastsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.fold_int_to_float_casts",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Fold an integer extension feeding an int-to-float cast";
+  let description = [{
+    Collects the PDLL patterns of `patterns/FoldIntToFloatCasts.pdll`:
+
+    * `arith.uitofp(arith.extui(x))` becomes `arith.uitofp(x)`;
+    * `arith.sitofp(arith.extsi(x))` becomes `arith.sitofp(x)`;
+    * `arith.sitofp(arith.extui(x))` becomes `arith.uitofp(x)`.
+
+    The integer value is unchanged by the extension, so the float result is
+    bit-identical; dequantization bodies become one instruction shorter per
+    element once vectorized. `arith.uitofp(arith.extsi(x))` is left alone: it
+    is a different number for negative `x`.
+
+    Example:
+
+    ```mlir
+    transform.apply_patterns to %dequant {
+      transform.apply_patterns.qforge.fold_int_to_float_casts
+    } : !transform.any_op
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def ApplyFoldBroadcastTransposePatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.fold_broadcast_transpose",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Fold a transpose that only moves broadcast dims";
+  let description = [{
+    Collects the PDLL pattern of `patterns/FoldBroadcastTranspose.pdll`: a
+    `vector.transpose` of a `vector.broadcast` whose permutation keeps every
+    dim carrying a non-unit source dim in place becomes one
+    `vector.broadcast` to the transposed type. Upstream's vectorizer emits the
+    broadcast + transpose pair for per-row scales and zero-points read through
+    maps like `(d0, d1, 0)`; lowered as is, the transpose is one scalar
+    element move per lane.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Matchers
+//===----------------------------------------------------------------------===//
+
+def MatchDequantContractionOp : Op<Transform_Dialect,
+    "qforge.match_dequant_contraction",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Find dequantization generics feeding multi-reduction contractions";
+  let description = [{
+    Walks the payload ops of `root` (and everything nested in them) for pairs
+    of linalg ops recognized structurally, not by name:
+
+    * the **dequantization**: a `linalg.generic` with only parallel iterators
+      and one output whose body yields `(tofp(w) - zp) * scale` (operands of
+      `subf`/`mulf` in either order, the zero-point optional), where `w` is
+      the one integer input (possibly widened by `extui`/`extsi` first, read
+      through a permutation map) and `scale`/`zp` are float inputs read
+      through broadcasting maps such as `(d0, d1, d2) -> (d0, d1, 0)`;
+    * the **contraction**: a linalg op taking the dequantized tensor as an
+      input, with at least two reduction iterators (groups x elements) and a
+      multiply-accumulate body.
+
+    `dequant` and `contraction` are mapped to the matched ops, pair by pair in
+    walk order (the i-th dequant feeds the i-th contraction).
+
+    Emits a silenceable failure when no pair is found (so it composes with
+    `transform.foreach_match`-style alternatives); the handle `root` is only
+    read.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$root);
+  let results = (outs TransformHandleTypeInterface:$dequant,
+                      TransformHandleTypeInterface:$contraction);
+  let assemblyFormat =
+      "$root attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // QFORGE_TRANSFORM_OPS

@@ -1,0 +1,25 @@
+//===- qforge-opt.cpp - mlir-opt with qforge's transform extension --------===//
+//
+// Every upstream dialect, pass and extension (as in mlir-opt) plus the
+// transform.qforge.* ops, so transform scripts run with
+// `qforge-opt --transform-interpreter`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TransformOps/QForgeTransformOps.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  qforge::registerTransformExtension(registry);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "qforge optimizer driver\n", registry));
+}
