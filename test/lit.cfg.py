@@ -1,0 +1,31 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "QFORGE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.qforge_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+
+config.substitutions.append(("%qforge_src", config.qforge_src_root))
+config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))
+config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
+config.substitutions.append(
+    ("%qforge_plugin", os.path.join(config.qforge_lib_dir, "QForgePlugin.so")))
+
+# qforge's own tools come first; FileCheck, not and the stock mlir-opt come
+# from the LLVM 22 install (none of them is on PATH on Debian).
+tool_dirs = [config.qforge_tools_dir, config.llvm_tools_dir]
+tools = [
+    "qforge-opt",
+    ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
