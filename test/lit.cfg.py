@@ -29,3 +29,7 @@ tools = [
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# `not` at the start of a RUN line is not substituted (lit only rewrites
+# `| not`), so the LLVM tools dir must be on PATH for `RUN: not qforge-opt ...`.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

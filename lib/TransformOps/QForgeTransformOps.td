@@ -51,13 +51,27 @@ def ApplyFoldBroadcastTransposePatternsOp : Op<Transform_Dialect,
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
   let summary = "Fold a transpose that only moves broadcast dims";
   let description = [{
-    Collects the PDLL pattern of `patterns/FoldBroadcastTranspose.pdll`: a
-    `vector.transpose` of a `vector.broadcast` whose permutation keeps every
-    dim carrying a non-unit source dim in place becomes one
-    `vector.broadcast` to the transposed type. Upstream's vectorizer emits the
-    broadcast + transpose pair for per-row scales and zero-points read through
-    maps like `(d0, d1, 0)`; lowered as is, the transpose is one scalar
-    element move per lane.
+    Collects the PDLL patterns of `patterns/FoldBroadcastTranspose.pdll`.
+    A `vector.broadcast` is constant along its broadcast dims (new leading
+    dims and stretched unit dims). A `vector.transpose` of it that keeps the
+    dims along which it varies in their relative order only moves constant
+    dims, so it becomes a `vector.shape_cast` of the source (moving its unit
+    dims into place) followed by a `vector.broadcast` to the transposed type;
+    a transpose of a broadcast scalar becomes the broadcast alone.
+
+    Upstream's vectorizer emits the broadcast + transpose pair for per-row
+    scales and zero-points read through maps like `(d0, d1, 0)`; lowered as
+    is, the transpose is one scalar element move per lane.
+
+    Example:
+
+    ```mlir
+    %b = vector.broadcast %s : vector<16x32x1xf32> to vector<1x16x32x1xf32>
+    %t = vector.transpose %b, [0, 3, 1, 2]
+        : vector<1x16x32x1xf32> to vector<1x1x16x32xf32>
+    // becomes
+    %t = vector.shape_cast %s : vector<16x32x1xf32> to vector<1x1x16x32xf32>
+    ```
   }];
   let assemblyFormat = "attr-dict";
 }
@@ -76,8 +90,9 @@ def MatchDequantContractionOp : Op<Transform_Dialect,
     of linalg ops recognized structurally, not by name:
 
     * the **dequantization**: a `linalg.generic` with only parallel iterators
-      and one output whose body yields `(tofp(w) - zp) * scale` (operands of
-      `subf`/`mulf` in either order, the zero-point optional), where `w` is
+      and one output whose body yields `(tofp(w) - zp) * scale` (`mulf`
+      operands in either order; `zp - tofp(w)` is a different value and does
+      not match; the zero-point is optional), where `w` is
       the one integer input (possibly widened by `extui`/`extsi` first, read
       through a permutation map) and `scale`/`zp` are float inputs read
       through broadcasting maps such as `(d0, d1, d2) -> (d0, d1, 0)`;
