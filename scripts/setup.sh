@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what qforge needs on Debian 12 (only what is missing) and builds it.
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+#
+#   scripts/setup.sh            # install + configure + build into ./build
+#   QFORGE_BUILD_DIR=dir scripts/setup.sh
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
+
+# Debian's LLVM/MLIR 22.1 toolchain; libzstd-dev satisfies LLVMSupport's
+# exported link interface.
+packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+          cmake ninja-build libzstd-dev)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "qforge setup: installing ${missing[*]}"
+  if [[ $(id -u) -eq 0 ]]; then sudo=(); else sudo=(sudo); fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [[ ! -f "$build_dir/build.ninja" ]]; then
+  cmake -S "$repo_root" -B "$build_dir" -G Ninja
+fi
+# Two cores: two compile jobs peak at ~5 GB, well inside the machine.
+ninja -C "$build_dir"

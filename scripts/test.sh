@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite: set up (install + build) if needed, then every lit
+# test (`ninja check-qforge`). Exits non-zero when any test fails.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
+
+"$repo_root/scripts/setup.sh"
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+status=0
+ninja -C "$build_dir" check-qforge 2>&1 | tee "$log" || status=$?
+
+passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
+echo "qforge lit: ${passed:-0} passed, ${failed:-0} failed"
+if [[ -z "$passed" || "$passed" -eq 0 ]]; then
+  echo "qforge lit: no test ran" >&2
+  exit 1
+fi
+exit "$status"
