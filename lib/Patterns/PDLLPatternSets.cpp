@@ -24,6 +24,10 @@ namespace fold_broadcast_transpose {
 #include "FoldBroadcastTranspose.h.inc"
 } // namespace fold_broadcast_transpose
 
+namespace reassociate_fp_reductions {
+#include "ReassociateFPReductions.h.inc"
+} // namespace reassociate_fp_reductions
+
 void qforge::populateFoldIntToFloatCastsPatterns(
     mlir::RewritePatternSet &patterns) {
   fold_int_to_float_casts::populateGeneratedPDLLPatterns(patterns);
@@ -32,4 +36,9 @@ void qforge::populateFoldIntToFloatCastsPatterns(
 void qforge::populateFoldBroadcastTransposePatterns(
     mlir::RewritePatternSet &patterns) {
   fold_broadcast_transpose::populateGeneratedPDLLPatterns(patterns);
+}
+
+void qforge::populateReassociateFPReductionsPatterns(
+    mlir::RewritePatternSet &patterns) {
+  reassociate_fp_reductions::populateGeneratedPDLLPatterns(patterns);
 }

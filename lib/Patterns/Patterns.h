@@ -18,6 +18,9 @@ void populateFoldIntToFloatCastsPatterns(mlir::RewritePatternSet &patterns);
 /// patterns/FoldBroadcastTranspose.pdll: transpose of broadcast dims only ->
 /// one broadcast.
 void populateFoldBroadcastTransposePatterns(mlir::RewritePatternSet &patterns);
+/// patterns/ReassociateFPReductions.pdll: `reassoc` on float
+/// vector.reduction ops.
+void populateReassociateFPReductionsPatterns(mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

@@ -19,3 +19,8 @@ void transform::ApplyFoldBroadcastTransposePatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateFoldBroadcastTransposePatterns(patterns);
 }
+
+void transform::ApplyReassociateFPReductionsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateReassociateFPReductionsPatterns(patterns);
+}

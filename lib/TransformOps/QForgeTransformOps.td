@@ -114,4 +114,76 @@ def MatchDequantContractionOp : Op<Transform_Dialect,
       "$root attr-dict `:` functional-type(operands, results)";
 }
 
+//===----------------------------------------------------------------------===//
+// Rewrites
+//===----------------------------------------------------------------------===//
+
+def FactorDequantContractionOp : Op<Transform_Dialect,
+    "qforge.factor_dequant_contraction",
+    [FunctionalStyleTransformOpTrait,
+     DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Move scale and zero-point out of the inner reduction";
+  let description = [{
+    Rewrites each (dequant, contraction) pair, as returned by
+    `transform.qforge.match_dequant_contraction`, into the factored form
+
+    ```
+    xs[.., g, l]   = Σ_j x[.., g, j, l]                       (activation_sums)
+    p[.., n, g, l] = Σ_j x[.., g, j, l] · tofp(w[n, g, j, l]) (partial_sums)
+    acc[.., n, l]  = Σ_g s[n, g] · (p[.., n, g, l] − z[n, g] · xs[.., g, l])
+                                                              (group_sums)
+    out[.., n]    += Σ_l acc[.., n, l]                        (row_sums)
+    ```
+
+    where the element dim k of each group is split as (j, l) with `lanes`
+    innermost elements (one vector register: 16 for f32 on AVX-512, 8 on
+    AVX2). This equals the original contraction in real arithmetic
+    (Σ x·(w − z)·s = s·(Σ x·w − z·Σ x)); in floating point the summation order
+    changes, within a few ulps of the result's magnitude.
+
+    Tiled one row and one group at a time, the inner loop is only
+    int-to-float and multiply-add into an `lanes`-wide accumulator, the scale
+    and zero-point cost one multiply-add per group, and the only cross-lane
+    reduction is one per output element.
+
+    Requirements (otherwise a silenceable failure says which one failed and
+    nothing changes): static shapes on tensors; the dequant is an
+    identity-indexed (n, g, k) generic with scales/zero-points read once per
+    (n, g); the contraction reads the weights as (n, g, k), the activation as
+    (.., g, k), has exactly those two reductions, and the group size is a
+    multiple of `lanes`. Without a zero-point, `activation_sums` is empty.
+
+    Consumes both handles; the results point to the new generics (each
+    reduction's init is a `linalg.fill`, reachable with
+    `transform.get_producer_of_operand`).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$dequant,
+                       TransformHandleTypeInterface:$contraction,
+                       DefaultValuedAttr<I64Attr, "16">:$lanes);
+  let results = (outs TransformHandleTypeInterface:$activation_sums,
+                      TransformHandleTypeInterface:$partial_sums,
+                      TransformHandleTypeInterface:$group_sums,
+                      TransformHandleTypeInterface:$row_sums);
+  let assemblyFormat = [{
+    $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def ApplyReassociateFPReductionsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.reassociate_fp_reductions",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Allow reassociation of vector.reduction <add>/<mul> on floats";
+  let description = [{
+    Collects the PDLL pattern of `patterns/ReassociateFPReductions.pdll`: adds
+    `reassoc` to the fastmath flags of every floating-point `vector.reduction`
+    in scope, so that LLVM reduces the lanes as a log2(lanes)-deep tree of
+    shuffles and adds instead of a chain of one scalar add per lane. This
+    changes the rounding of the sum; a script applies it only where that is
+    acceptable (e.g. the one horizontal reduction per output row of the
+    factored decode kernel).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // QFORGE_TRANSFORM_OPS

@@ -1,0 +1,325 @@
+//===- FactorDequantContraction.cpp - scale/zp out of the inner sum -------===//
+
+#include "Rewrites/FactorDequantContraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+
+using namespace mlir;
+
+namespace {
+/// Where the contraction's dims go in the factored generics, whose dims are
+/// [parallel dims of the contraction, in order..., g, j, l].
+struct DimLayout {
+  int64_t n = -1, g = -1, k = -1;      ///< contraction dims
+  SmallVector<int64_t> parallelIndex; ///< contraction dim -> new dim (or -1)
+  int64_t numParallel = 0;
+};
+
+FailureOr<DimLayout> analyzeDims(linalg::LinalgOp contraction,
+                                 OpOperand *dequantized, std::string &reason) {
+  DimLayout layout;
+  AffineMap weightMap = contraction.getMatchingIndexingMap(dequantized);
+  if (weightMap.getNumResults() != 3 || !weightMap.isProjectedPermutation()) {
+    reason = "the dequantized weights must be read as (n, g, k) by the "
+             "contraction";
+    return failure();
+  }
+  layout.n = weightMap.getDimPosition(0);
+  layout.g = weightMap.getDimPosition(1);
+  layout.k = weightMap.getDimPosition(2);
+  auto iterators = contraction.getIteratorTypesArray();
+  if (iterators[layout.n] != utils::IteratorType::parallel ||
+      iterators[layout.g] != utils::IteratorType::reduction ||
+      iterators[layout.k] != utils::IteratorType::reduction ||
+      contraction.getNumReductionLoops() != 2) {
+    reason = "expected exactly two reduction dims (groups, elements) and a "
+             "parallel output dim in the weights' map";
+    return failure();
+  }
+  layout.parallelIndex.assign(iterators.size(), -1);
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel)
+      layout.parallelIndex[dim] = layout.numParallel++;
+  return layout;
+}
+
+/// Remaps `expr` (a dim of the contraction) into the factored dims.
+AffineExpr remapDim(AffineExpr expr, const DimLayout &layout, int64_t gDim,
+                    MLIRContext *ctx) {
+  unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+  if ((int64_t)dim == layout.g)
+    return getAffineDimExpr(gDim, ctx);
+  return getAffineDimExpr(layout.parallelIndex[dim], ctx);
+}
+
+/// Remaps a per-group operand map of the dequant ((d0, d1, 0) or (d0, d1)),
+/// d0 -> n and d1 -> g, into the factored dims; fails on any other form.
+FailureOr<AffineMap> remapGroupMap(AffineMap map, const DimLayout &layout,
+                                   int64_t gDim, unsigned numDims,
+                                   MLIRContext *ctx) {
+  SmallVector<AffineExpr> results;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      if (constant.getValue() != 0)
+        return failure();
+      results.push_back(expr);
+      continue;
+    }
+    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    if (dim == 0)
+      results.push_back(getAffineDimExpr(layout.parallelIndex[layout.n], ctx));
+    else if (dim == 1)
+      results.push_back(getAffineDimExpr(gDim, ctx));
+    else
+      return failure(); // varies along k: not one value per group
+  }
+  return AffineMap::get(numDims, 0, results, ctx);
+}
+
+Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
+                 Type elementType) {
+  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
+  Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
+                                         rewriter.getZeroAttr(elementType));
+  return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+}
+} // namespace
+
+FailureOr<qforge::FactoredContraction>
+qforge::factorDequantContraction(RewriterBase &rewriter,
+                                 const DequantParts &dequant,
+                                 linalg::LinalgOp contraction, int64_t lanes,
+                                 std::string &reason) {
+  MLIRContext *ctx = rewriter.getContext();
+  linalg::GenericOp dequantOp = dequant.op;
+  Value dequantized = dequantOp->getResult(0);
+  OpOperand *weightsUse = nullptr, *activationUse = nullptr;
+  for (OpOperand *input : contraction.getDpsInputOperands())
+    (input->get() == dequantized ? weightsUse : activationUse) = input;
+  if (!weightsUse || !activationUse) {
+    reason = "the contraction must read the dequantized weights and one "
+             "activation";
+    return failure();
+  }
+  if (!contraction.hasPureTensorSemantics() ||
+      !contraction.getStaticLoopRanges().size() ||
+      llvm::any_of(contraction.getStaticLoopRanges(), ShapedType::isDynamic)) {
+    reason = "only static shapes on tensors are supported";
+    return failure();
+  }
+
+  // The dequant must be elementwise over (n, g, k) in that order.
+  AffineMap identity3 = AffineMap::getMultiDimIdentityMap(3, ctx);
+  if (dequantOp.getNumLoops() != 3 ||
+      dequantOp.getMatchingIndexingMap(dequant.weights) != identity3 ||
+      dequantOp.getIndexingMapsArray().back() != identity3) {
+    reason = "the dequantization must be an identity-indexed (n, g, k) "
+             "generic";
+    return failure();
+  }
+
+  FailureOr<DimLayout> maybeLayout =
+      analyzeDims(contraction, weightsUse, reason);
+  if (failed(maybeLayout))
+    return failure();
+  const DimLayout &layout = *maybeLayout;
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+  int64_t numGroups = ranges[layout.g], groupSize = ranges[layout.k];
+  if (lanes <= 0 || groupSize % lanes != 0) {
+    reason = "the group size (" + std::to_string(groupSize) +
+             ") is not a multiple of lanes (" + std::to_string(lanes) + ")";
+    return failure();
+  }
+  int64_t chunks = groupSize / lanes;
+
+  // Activation: [.., g, k] with g, k last.
+  AffineMap activationMap = contraction.getMatchingIndexingMap(activationUse);
+  unsigned activationRank = activationMap.getNumResults();
+  if (!activationMap.isProjectedPermutation() || activationRank < 2 ||
+      activationMap.getDimPosition(activationRank - 2) != layout.g ||
+      activationMap.getDimPosition(activationRank - 1) != layout.k) {
+    reason = "the activation must be read as (.., g, k)";
+    return failure();
+  }
+  OpOperand *init = contraction.getDpsInitOperand(0);
+  AffineMap outputMap = contraction.getMatchingIndexingMap(init);
+  if (!outputMap.isProjectedPermutation()) {
+    reason = "the result map must be a projected permutation";
+    return failure();
+  }
+  auto activationType = cast<RankedTensorType>(activationUse->get().getType());
+  auto weightsType = cast<RankedTensorType>(dequant.weights->get().getType());
+  auto resultType = cast<RankedTensorType>(init->get().getType());
+  Type floatType = resultType.getElementType();
+  if (activationType.getElementType() != floatType ||
+      getElementTypeOrSelf(dequantized.getType()) != floatType) {
+    reason = "activation, dequantized weights and result must share one "
+             "float type";
+    return failure();
+  }
+
+  // Scales and zero-points: one value per (n, g), read in the group-sum
+  // generic whose dims are [parallel..., g, l].
+  const int64_t p = layout.numParallel;
+  FailureOr<AffineMap> scaleMap = remapGroupMap(
+      dequantOp.getMatchingIndexingMap(dequant.scales), layout, p, p + 2, ctx);
+  FailureOr<AffineMap> zeroPointMap = AffineMap();
+  if (dequant.zeroPoints)
+    zeroPointMap =
+        remapGroupMap(dequantOp.getMatchingIndexingMap(dequant.zeroPoints),
+                      layout, p, p + 2, ctx);
+  if (failed(scaleMap) || failed(zeroPointMap)) {
+    reason = "scales and zero-points must be read once per (n, g), e.g. "
+             "through (d0, d1, 0)";
+    return failure();
+  }
+
+  Location loc = contraction.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(contraction);
+
+  // Split k into (j, l): free reshapes of the weights and the activation.
+  auto splitLast = [&](Value value, RankedTensorType type) -> Value {
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() = chunks;
+    shape.push_back(lanes);
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
+      groups.push_back({i});
+    groups.push_back({type.getRank() - 1, type.getRank()});
+    auto expandedType = RankedTensorType::get(shape, type.getElementType());
+    return tensor::ExpandShapeOp::create(rewriter, loc, expandedType, value,
+                                         groups);
+  };
+  Value weights = splitLast(dequant.weights->get(), weightsType);
+  Value activation = splitLast(activationUse->get(), activationType);
+
+  auto dim = [&](int64_t position) { return getAffineDimExpr(position, ctx); };
+  auto remapAll = [&](AffineMap map, int64_t gDim) {
+    SmallVector<AffineExpr> results;
+    for (AffineExpr expr : map.getResults())
+      results.push_back(remapDim(expr, layout, gDim, ctx));
+    return results;
+  };
+  SmallVector<AffineExpr> activationLeading =
+      remapAll(activationMap.getMajorSubMap(activationRank - 2), p);
+  SmallVector<AffineExpr> outputExprs = remapAll(outputMap, p);
+  SmallVector<int64_t> outputShape(resultType.getShape());
+  auto par = utils::IteratorType::parallel;
+  auto red = utils::IteratorType::reduction;
+  auto addBody = [](OpBuilder &b, Location l, ValueRange args) {
+    linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
+  };
+
+  FactoredContraction result;
+
+  // xs[.., g, l] = Σ_j x[.., g, j, l]: dims [activation dims..., g, j, l].
+  Value activationSums;
+  if (dequant.zeroPoints) {
+    unsigned rank = activationRank + 1;
+    SmallVector<int64_t> shape(activationType.getShape());
+    shape.back() = lanes;
+    AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap out = in.dropResult(rank - 2);
+    SmallVector<utils::IteratorType> iterators(rank, par);
+    iterators[rank - 2] = red;
+    result.activationSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        ValueRange{activation},
+        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ArrayRef<AffineMap>{in, out}, iterators, addBody);
+    activationSums = result.activationSums->getResult(0);
+  }
+
+  // p[.., n, g, l] = Σ_j x[.., g, j, l] · tofp(w[n, g, j, l]):
+  // dims [parallel..., g, j, l].
+  {
+    unsigned numDims = p + 3;
+    SmallVector<AffineExpr> xExprs = activationLeading;
+    xExprs.append({dim(p), dim(p + 1), dim(p + 2)});
+    SmallVector<AffineExpr> wExprs = {dim(layout.parallelIndex[layout.n]),
+                                      dim(p), dim(p + 1), dim(p + 2)};
+    SmallVector<AffineExpr> pExprs = outputExprs;
+    pExprs.append({dim(p), dim(p + 2)});
+    SmallVector<int64_t> shape = outputShape;
+    shape.append({numGroups, lanes});
+    SmallVector<utils::IteratorType> iterators(numDims, par);
+    iterators[p + 1] = red;
+    bool isSigned = dequant.weightsAreSigned;
+    result.partialSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        ValueRange{activation, weights},
+        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ArrayRef<AffineMap>{AffineMap::get(numDims, 0, xExprs, ctx),
+                            AffineMap::get(numDims, 0, wExprs, ctx),
+                            AffineMap::get(numDims, 0, pExprs, ctx)},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value asFloat =
+              isSigned ? arith::SIToFPOp::create(b, l, floatType, args[1]).getResult()
+                       : arith::UIToFPOp::create(b, l, floatType, args[1]).getResult();
+          Value product = arith::MulFOp::create(b, l, args[0], asFloat);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());
+        });
+  }
+
+  // acc[.., n, l] = Σ_g s · (p − z · xs): dims [parallel..., g, l].
+  {
+    unsigned numDims = p + 2;
+    SmallVector<Value> inputs = {dequant.scales->get()};
+    SmallVector<AffineMap> maps = {*scaleMap};
+    if (dequant.zeroPoints) {
+      SmallVector<AffineExpr> xsExprs = activationLeading;
+      xsExprs.append({dim(p), dim(p + 1)});
+      inputs.append({dequant.zeroPoints->get(), activationSums});
+      maps.append({*zeroPointMap, AffineMap::get(numDims, 0, xsExprs, ctx)});
+    }
+    SmallVector<AffineExpr> pExprs = outputExprs;
+    pExprs.append({dim(p), dim(p + 1)});
+    inputs.push_back(result.partialSums->getResult(0));
+    maps.push_back(AffineMap::get(numDims, 0, pExprs, ctx));
+    SmallVector<AffineExpr> accExprs = outputExprs;
+    accExprs.push_back(dim(p + 1));
+    maps.push_back(AffineMap::get(numDims, 0, accExprs, ctx));
+    SmallVector<int64_t> shape = outputShape;
+    shape.push_back(lanes);
+    SmallVector<utils::IteratorType> iterators(numDims, par);
+    iterators[p] = red;
+    bool hasZeroPoint = dequant.zeroPoints != nullptr;
+    result.groupSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        inputs, ValueRange{zeroFilled(rewriter, loc, shape, floatType)}, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value scale = args[0], shifted = args[hasZeroPoint ? 3 : 1];
+          if (hasZeroPoint) {
+            Value offset = arith::MulFOp::create(b, l, args[1], args[2]);
+            shifted = arith::SubFOp::create(b, l, shifted, offset);
+          }
+          Value scaled = arith::MulFOp::create(b, l, scale, shifted);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, scaled, args.back()).getResult());
+        });
+  }
+
+  // out[.., n] += Σ_l acc[.., n, l]: dims [parallel..., l].
+  {
+    unsigned numDims = p + 1;
+    SmallVector<AffineExpr> accExprs = outputExprs;
+    accExprs.push_back(dim(p));
+    SmallVector<utils::IteratorType> iterators(numDims, par);
+    iterators[p] = red;
+    result.rowSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType},
+        ValueRange{result.groupSums->getResult(0)}, ValueRange{init->get()},
+        ArrayRef<AffineMap>{AffineMap::get(numDims, 0, accExprs, ctx),
+                            AffineMap::get(numDims, 0, outputExprs, ctx)},
+        iterators, addBody);
+  }
+
+  rewriter.replaceOp(contraction, result.rowSums->getResults());
+  if (dequantOp->use_empty())
+    rewriter.eraseOp(dequantOp);
+  return result;
+}

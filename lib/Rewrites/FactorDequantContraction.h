@@ -1,0 +1,43 @@
+//===- FactorDequantContraction.h - scale/zp out of the inner sum -*- C++ -*-===//
+//
+// Rewrites a dequantization feeding a group contraction,
+//   out[.., n] += Σ_g Σ_k x[.., g, k] · (tofp(w[n, g, k]) − z[n, g]) · s[n, g]
+// into the factored form (exact in real arithmetic)
+//   out[.., n] += Σ_l acc[.., n, l]
+//   acc[.., n, l] = Σ_g s[n, g] · (p[.., n, g, l] − z[n, g] · xs[.., g, l])
+//   p[.., n, g, l] = Σ_j x[.., g, j, l] · tofp(w[n, g, j, l])
+//   xs[.., g, l]   = Σ_j x[.., g, j, l]
+// with k split as (j, l), l the `lanes` innermost elements (one vector). The
+// inner loop is then only int-to-float and multiply-add into an l-wide
+// accumulator; scale and zero-point are applied once per group, and the only
+// cross-lane reduction is one per output element.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_FACTORDEQUANTCONTRACTION_H
+#define QFORGE_REWRITES_FACTORDEQUANTCONTRACTION_H
+
+#include "Analysis/DequantContraction.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace qforge {
+
+/// The generics of the factored form (activationSums is null without a
+/// zero-point).
+struct FactoredContraction {
+  mlir::linalg::GenericOp activationSums; ///< xs
+  mlir::linalg::GenericOp partialSums;    ///< p
+  mlir::linalg::GenericOp groupSums;      ///< acc
+  mlir::linalg::GenericOp rowSums;        ///< replaces the contraction
+};
+
+/// Rewrites `contraction` (which reads `dequant.op`'s result) into the
+/// factored form. On failure, nothing is changed and `reason` says why.
+mlir::FailureOr<FactoredContraction>
+factorDequantContraction(mlir::RewriterBase &rewriter, const DequantParts &dequant,
+                         mlir::linalg::LinalgOp contraction, int64_t lanes,
+                         std::string &reason);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_FACTORDEQUANTCONTRACTION_H
