@@ -1,0 +1,67 @@
+//===- Kernel.cpp - find and check the kernel function --------------------===//
+
+#include "Driver/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+/// Static ranked tensors and scalars are what the benchmark can allocate and
+/// what the out-param ABI describes without runtime sizes.
+static LogicalResult checkType(Type type, Location loc, StringRef what,
+                               unsigned index) {
+  if (type.isIntOrIndexOrFloat())
+    return success();
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return emitError(loc) << what << " #" << index << " has type " << type
+                          << "; qforge kernels take ranked tensors or scalars";
+  if (!tensorType.hasStaticShape())
+    return emitError(loc) << what << " #" << index << " has dynamic shape "
+                          << type << "; qforge compiles static shapes only";
+  return success();
+}
+
+FailureOr<func::FuncOp> qforge::findKernel(ModuleOp module, StringRef name) {
+  func::FuncOp kernel;
+  if (!name.empty()) {
+    kernel = module.lookupSymbol<func::FuncOp>(name);
+    if (!kernel || kernel.isExternal()) {
+      emitError(module.getLoc()) << "no function named '" << name
+                                 << "' with a body in the input";
+      return failure();
+    }
+  } else {
+    SmallVector<func::FuncOp> candidates;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        candidates.push_back(func);
+    if (candidates.size() != 1) {
+      emitError(module.getLoc())
+          << "expected exactly one public function with a body, found "
+          << candidates.size() << "; name one with --entry/--func";
+      return failure();
+    }
+    kernel = candidates.front();
+  }
+  FunctionType type = kernel.getFunctionType();
+  for (auto [index, input] : llvm::enumerate(type.getInputs())) {
+    Location loc = kernel.getNumArguments() > index
+                       ? kernel.getArgument(index).getLoc()
+                       : kernel.getLoc();
+    if (failed(checkType(input, loc, "argument", index)))
+      return failure();
+  }
+  for (auto [index, result] : llvm::enumerate(type.getResults())) {
+    if (failed(checkType(result, kernel.getLoc(), "result", index)))
+      return failure();
+    if (!isa<RankedTensorType>(result))
+      return emitError(kernel.getLoc())
+             << "result #" << index
+             << " is a scalar; qforge kernels return tensors (out-params)";
+  }
+  if (type.getNumResults() == 0)
+    return emitError(kernel.getLoc()) << "the kernel returns nothing";
+  return kernel;
+}

@@ -1,0 +1,118 @@
+//===- Lowering.cpp - the script, the fixed lowering, the reference -------===//
+//
+// docs/lowering.md describes these steps for kernel engineers; keep the two
+// in sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+/// Runs a textual pass pipeline (passes on the module, comma-separated).
+static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
+  PassManager pm(module->getContext(), ModuleOp::getOperationName());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    return emitError(module.getLoc())
+           << "internal error: bad pipeline '" << pipeline << "': " << errors;
+  }
+  return pm.run(module);
+}
+
+LogicalResult qforge::runTransformScript(ModuleOp module, StringRef scriptPath) {
+  std::string pipeline =
+      ("transform-preload-library{transform-library-paths=" + scriptPath +
+       "},transform-interpreter")
+          .str();
+  return runPipeline(module, pipeline);
+}
+
+/// Tensors become memrefs with identity layouts; results become out-params
+/// (the caller owns every buffer, see docs/abi.md); temporaries are freed.
+static constexpr const char *kBufferize =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions=true "
+    "hoist-static-allocs=true},"
+    "canonicalize,cse,buffer-deallocation-pipeline,canonicalize";
+
+/// After vector lowering: everything to the LLVM dialect. Reductions keep the
+/// fastmath flags the script gave them (reassociation only where allowed).
+static constexpr const char *kToLLVM =
+    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
+    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+    "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
+    "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+    "convert-cf-to-llvm,reconcile-unrealized-casts";
+
+static void addCanonicalizations(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+}
+
+/// Vector ops to rank-1 loads, stores and arithmetic, in two rounds: the
+/// second round lowers what the first one unrolled (a single round leaves
+/// rank-2 transfers behind, which convert-vector-to-scf would turn into
+/// element loops through a stack buffer). Permutation maps with broadcast
+/// dims become a rank-1 read + vector.broadcast, not element loops.
+static LogicalResult lowerVectors(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    addCanonicalizations(patterns);
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return emitError(module.getLoc()) << "vector lowering did not converge";
+  }
+  {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    addCanonicalizations(patterns);
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return emitError(module.getLoc()) << "vector lowering did not converge";
+  }
+  return success();
+}
+
+/// Public functions get a `_mlir_ciface_<name>` wrapper taking pointers to
+/// memref descriptors.
+static void requestCInterfaces(ModuleOp module) {
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      func->setAttr("llvm.emit_c_interface", unit);
+}
+
+LogicalResult qforge::lowerToLLVMDialect(ModuleOp module) {
+  if (failed(runPipeline(module, kBufferize)))
+    return failure();
+  if (failed(lowerVectors(module)))
+    return failure();
+  requestCInterfaces(module);
+  return runPipeline(module, kToLLVM);
+}
+
+LogicalResult qforge::lowerReferenceToLLVMDialect(ModuleOp module) {
+  if (failed(runPipeline(module, kBufferize)))
+    return failure();
+  requestCInterfaces(module);
+  return runPipeline(module, kToLLVM);
+}

@@ -1,0 +1,52 @@
+//===- Pipelines.h - qforge's fixed compilation steps ------------*- C++ -*-===//
+//
+// What happens to a kernel between the input file and LLVM IR:
+//   1. the transform script (the strategy), then
+//   2. the fixed lowering (docs/lowering.md): bufferization with identity
+//      layouts and results as out-params, deallocation, vector lowering to
+//      rank-1 transfers that keeps broadcast reads as broadcasts, and
+//      conversion to the LLVM dialect;
+// or, for the oracle, the reference lowering (linalg to scalar loops).
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_DRIVER_PIPELINES_H
+#define QFORGE_DRIVER_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir {
+class DialectRegistry;
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace qforge {
+
+/// Everything a qforge tool parses, transforms and translates: upstream
+/// dialects and extensions, LLVM IR translations, transform.qforge.*.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// Returns the function `name` (or the only public function when `name` is
+/// empty) after checking it is a kernel qforge can compile: ranked, static
+/// tensor or scalar arguments and results. Emits a diagnostic otherwise.
+mlir::FailureOr<mlir::func::FuncOp> findKernel(mlir::ModuleOp module,
+                                               llvm::StringRef name);
+
+/// Runs the named sequence `__transform_main` of the transform script at
+/// `scriptPath` on `module`.
+mlir::LogicalResult runTransformScript(mlir::ModuleOp module,
+                                       llvm::StringRef scriptPath);
+
+/// The fixed lowering after a script, down to the LLVM dialect. Public
+/// functions get `llvm.emit_c_interface` (see docs/abi.md).
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module);
+
+/// The oracle: the same bufferization and ABI, but every linalg op becomes
+/// scalar loops; no script, no vectorization.
+mlir::LogicalResult lowerReferenceToLLVMDialect(mlir::ModuleOp module);
+
+} // namespace qforge
+
+#endif // QFORGE_DRIVER_PIPELINES_H

@@ -1,0 +1,21 @@
+//===- Registration.cpp - what qforge's tools can parse and translate -----===//
+
+#include "Driver/Pipelines.h"
+#include "TransformOps/QForgeTransformOps.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+void qforge::registerCompilerDialects(mlir::DialectRegistry &registry) {
+  // The passes are looked up by name when the pipelines are parsed.
+  mlir::registerAllPasses();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  qforge::registerTransformExtension(registry);
+}

@@ -1,0 +1,38 @@
+//===- Target.h - LLVM's CPU backend for qforge kernels ---------*- C++ -*-===//
+#ifndef QFORGE_DRIVER_TARGET_H
+#define QFORGE_DRIVER_TARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace qforge {
+
+struct TargetChoice {
+  std::string cpu = "native"; ///< "native": the host CPU and its features
+  std::string attrs;          ///< extra features, "+avx512f,-avx512vnni"
+};
+
+/// A TargetMachine for the host triple, the chosen CPU and features, -O3,
+/// PIC, and fused multiply-add allowed (FPOpFusion::Fast: fmul + fadd may be
+/// one rounding). Returns null and sets `error` for an unknown CPU.
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetChoice &choice, std::string &error);
+
+/// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
+/// LLVM's -O3 pipeline on it.
+std::unique_ptr<llvm::Module>
+translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
+                     llvm::TargetMachine &machine);
+
+/// Writes `module` as an object file or assembly.
+bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                     bool assembly, llvm::raw_pwrite_stream &out,
+                     std::string &error);
+
+} // namespace qforge
+
+#endif // QFORGE_DRIVER_TARGET_H

@@ -1,0 +1,177 @@
+//===- qforge-compile.cpp - script + lowering + LLVM CPU backend ----------===//
+//
+//   qforge-compile INPUT.mlir [--script=FILE] [--entry=NAME]
+//                 [--emit=mlir|llvm|asm|obj|shared] [-o OUT]
+//                 [--mcpu=native|NAME] [--mattr=...] [--header=FILE]
+//
+// Runs the transform script on the input (without --script: the default
+// decode strategy from transforms/), then qforge's fixed lowering
+// (docs/lowering.md), then LLVM for the chosen CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Abi.h"
+#include "Driver/Pipelines.h"
+#include "Driver/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Emit { MLIR, LLVM, Asm, Obj, Shared };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
+                               cl::Required);
+cl::opt<std::string> scriptFile(
+    "script", cl::desc("transform script (default: the shipped decode strategy)"),
+    cl::init(""));
+cl::opt<std::string> entryName("entry", cl::desc("kernel function name"),
+                               cl::init(""));
+cl::opt<Emit> emitKind(
+    "emit", cl::desc("what to write"), cl::init(Emit::Obj),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "IR after the script"),
+               clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+               clEnumValN(Emit::Asm, "asm", "assembly"),
+               clEnumValN(Emit::Obj, "obj", "object file"),
+               clEnumValN(Emit::Shared, "shared", "shared library")));
+cl::opt<std::string> outputFile("o", cl::desc("output file ('-' for stdout)"),
+                                cl::init(""));
+cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
+                             cl::init("native"));
+cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
+                              cl::init(""));
+cl::opt<std::string> headerFile("header",
+                                cl::desc("also write the kernel's C header"),
+                                cl::init(""));
+
+std::string defaultScript() {
+  if (const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR"))
+    return std::string(dir) + "/decode-factored-avx512.mlir";
+  return QFORGE_TRANSFORMS_DIR "/decode-factored-avx512.mlir";
+}
+
+std::string defaultOutput() {
+  if (emitKind != Emit::Obj && emitKind != Emit::Shared)
+    return "-";
+  llvm::SmallString<128> path(llvm::sys::path::filename(inputFile));
+  llvm::sys::path::replace_extension(path,
+                                     emitKind == Emit::Obj ? "o" : "so");
+  return std::string(path);
+}
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "qforge-compile: error: " << message << "\n";
+  return 1;
+}
+
+/// Links a PIC object into a shared library with LLVM 22's lld.
+int linkShared(llvm::StringRef object, llvm::StringRef output) {
+  std::string lld = QFORGE_LLD_PATH;
+  llvm::SmallVector<llvm::StringRef> args = {lld, "-shared", "-o", output,
+                                             object};
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(lld, args, std::nullopt, {}, 0, 0,
+                                         &error);
+  if (status != 0)
+    return fail("linking " + output + " with " + lld + " failed" +
+                (error.empty() ? "" : ": " + error));
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "qforge kernel compiler\n");
+
+  DialectRegistry registry;
+  qforge::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  auto input = openInputFile(inputFile, &error);
+  if (!input)
+    return fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  FailureOr<func::FuncOp> kernel = qforge::findKernel(*module, entryName);
+  if (failed(kernel))
+    return 1;
+
+  std::string output = outputFile.empty() ? defaultOutput() : outputFile;
+  // Open the output before the work so an unwritable path fails fast.
+  std::string outputPath = emitKind == Emit::Shared ? output + ".o" : output;
+  auto outFile = openOutputFile(outputPath, &error);
+  if (!outFile)
+    return fail("cannot write '" + outputPath + "': " + error);
+
+  if (!headerFile.empty()) {
+    auto header = openOutputFile(headerFile, &error);
+    if (!header)
+      return fail("cannot write '" + headerFile + "': " + error);
+    qforge::writeCHeader(*kernel, header->os());
+    header->keep();
+  }
+
+  std::string script = scriptFile.empty() ? defaultScript() : scriptFile;
+  if (!llvm::sys::fs::exists(script))
+    return fail("transform script '" + script + "' not found");
+  if (failed(qforge::runTransformScript(*module, script)))
+    return fail("the transform script '" + script + "' failed (see above)");
+
+  if (emitKind == Emit::MLIR) {
+    module->print(outFile->os());
+    outFile->keep();
+    return 0;
+  }
+
+  if (failed(qforge::lowerToLLVMDialect(*module)))
+    return fail("lowering to the LLVM dialect failed (see above)");
+
+  qforge::TargetChoice choice{cpuName, cpuAttrs};
+  std::unique_ptr<llvm::TargetMachine> machine =
+      qforge::createTargetMachine(choice, error);
+  if (!machine)
+    return fail(error);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      qforge::translateAndOptimize(*module, llvmContext, *machine);
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+
+  if (emitKind == Emit::LLVM) {
+    llvmModule->print(outFile->os(), nullptr);
+    outFile->keep();
+    return 0;
+  }
+  if (!qforge::emitMachineCode(*llvmModule, *machine, emitKind == Emit::Asm,
+                               outFile->os(), error))
+    return fail(error);
+  outFile->os().flush();
+  if (emitKind != Emit::Shared) {
+    outFile->keep();
+    return 0;
+  }
+  outFile->keep();
+  int status = linkShared(outputPath, output);
+  llvm::sys::fs::remove(outputPath);
+  return status;
+}
