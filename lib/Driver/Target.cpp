@@ -11,7 +11,8 @@
 #include "llvm/TargetParser/Host.h"
 
 std::unique_ptr<llvm::TargetMachine>
-qforge::createTargetMachine(const TargetChoice &choice, std::string &error) {
+qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
+                            bool forJIT) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
@@ -46,7 +47,7 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error) {
   options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      llvm::CodeGenOptLevel::Aggressive, forJIT));
   if (!machine)
     error = "cannot create a target machine for " + triple.str();
   return machine;

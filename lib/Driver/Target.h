@@ -18,9 +18,11 @@ struct TargetChoice {
 
 /// A TargetMachine for the host triple, the chosen CPU and features, -O3,
 /// PIC, and fused multiply-add allowed (FPOpFusion::Fast: fmul + fadd may be
-/// one rounding). Returns null and sets `error` for an unknown CPU.
+/// one rounding). `forJIT` configures it for in-process execution. Returns
+/// null and sets `error` for an unknown CPU.
 std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const TargetChoice &choice, std::string &error);
+createTargetMachine(const TargetChoice &choice, std::string &error,
+                    bool forJIT = false);
 
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
 /// LLVM's -O3 pipeline on it.

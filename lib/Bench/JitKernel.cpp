@@ -1,0 +1,35 @@
+//===- JitKernel.cpp - a kernel compiled into this process ----------------===//
+
+#include "Bench/JitKernel.h"
+#include "Driver/Target.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+
+bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
+                              const TargetChoice &target, JitKernel &kernel,
+                              std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, error, /*forJIT=*/true);
+  if (!machine)
+    return false;
+  // ExecutionEngineOptions keeps a function_ref: the transformer must outlive
+  // create().
+  auto optimize = mlir::makeOptimizingTransformer(3, 0, machine.get());
+  mlir::ExecutionEngineOptions options;
+  options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = mlir::ExecutionEngine::create(module, options, std::move(machine));
+  if (!engine) {
+    error = "JIT compilation failed: " + llvm::toString(engine.takeError());
+    return false;
+  }
+  kernel.engine = std::move(*engine);
+  auto function = kernel.engine->lookupPacked(("_mlir_ciface_" + name).str());
+  if (!function) {
+    error = "no C interface for '" + name.str() +
+            "': " + llvm::toString(function.takeError());
+    return false;
+  }
+  kernel.call = *function;
+  return true;
+}

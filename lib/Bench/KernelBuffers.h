@@ -1,0 +1,73 @@
+//===- KernelBuffers.h - inputs and outputs of a kernel call -----*- C++ -*-===//
+//
+// Buffers for one call of a compiled kernel through its C interface
+// (docs/abi.md): one 64-byte aligned buffer and one memref descriptor per
+// tensor argument and per result, and the packed argument array that
+// ExecutionEngine's `_mlir__mlir_ciface_<f>` wrapper takes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_BENCH_KERNELBUFFERS_H
+#define QFORGE_BENCH_KERNELBUFFERS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace qforge {
+
+/// One tensor's storage and its memref descriptor.
+class TensorBuffer {
+public:
+  explicit TensorBuffer(mlir::RankedTensorType type);
+  TensorBuffer(TensorBuffer &&) = default;
+
+  mlir::RankedTensorType getType() const { return type; }
+  size_t getNumBytes() const { return numBytes; }
+  void *getData() { return data.get(); }
+  const void *getData() const { return data.get(); }
+  /// The descriptor {allocated, aligned, offset, sizes..., strides...}.
+  void *getDescriptor() { return descriptor.data(); }
+
+  /// Deterministic pseudo-random contents suited to the element type:
+  /// integers uniform over all bit patterns of their width, floats uniform in
+  /// [-1, 1).
+  void fillRandom(uint64_t seed);
+  void copyFrom(const TensorBuffer &other);
+  /// Element `index` (row-major) as double; floats and integers (signless
+  /// integers read as signed).
+  double getAsDouble(size_t index) const;
+  size_t getNumElements() const { return numElements; }
+
+private:
+  struct FreeDeleter {
+    void operator()(void *pointer) const { std::free(pointer); }
+  };
+  mlir::RankedTensorType type;
+  size_t numElements = 0, elementBytes = 0, numBytes = 0;
+  std::unique_ptr<void, FreeDeleter> data;
+  std::vector<int64_t> descriptor;
+};
+
+/// Every buffer of one call: the inputs, then the results (out-params).
+class KernelCall {
+public:
+  /// Fails (returns false, sets `error`) on argument types the benchmark
+  /// cannot build (scalars, unranked or dynamic tensors).
+  static bool create(mlir::FunctionType type, KernelCall &call,
+                     std::string &error);
+
+  std::vector<TensorBuffer> inputs, results;
+  size_t getInputBytes() const;
+  /// Pointers for `void (*)(void **)`: element i points to the i-th
+  /// descriptor pointer. Valid while this object lives and is not moved.
+  void **getPackedArguments();
+
+private:
+  std::vector<void *> descriptorPointers, packed;
+};
+
+} // namespace qforge
+
+#endif // QFORGE_BENCH_KERNELBUFFERS_H

@@ -1,0 +1,296 @@
+//===- qforge-bench.cpp - verify and time a compiled kernel ---------------===//
+//
+//   qforge-bench INPUT.mlir [--script=FILE] [--func=NAME] [--threads=1]
+//                [--verify] [--tolerance=X] [--json] [--rotate-mib=N]
+//                [--min-time-ms=N] [--time=false] [--seed=N]
+//
+// Compiles the kernel twice -- with the script (the default decode strategy
+// without --script) and with the naive reference lowering -- JIT-loads both,
+// fills every input with deterministic random data, compares the outputs
+// (--verify) and times the scripted kernel hot (same inputs every call) and
+// cold (rotating over copies of the inputs totalling >= 4x the last-level
+// cache), next to the memory read bandwidth measured in the same run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bench/JitKernel.h"
+#include "Bench/KernelBuffers.h"
+#include "Bench/MemoryBandwidth.h"
+#include "Driver/Pipelines.h"
+#include "Driver/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
+                               cl::Required);
+cl::opt<std::string> scriptFile(
+    "script", cl::desc("transform script (default: the shipped decode strategy)"),
+    cl::init(""));
+cl::opt<std::string> funcName("func", cl::desc("kernel function name"),
+                              cl::init(""));
+cl::opt<bool> verify("verify", cl::desc("compare against the reference"),
+                     cl::init(false));
+cl::opt<double> tolerance(
+    "tolerance",
+    cl::desc("largest accepted normalized error max|out-ref| / max|ref|"),
+    cl::init(1e-5));
+cl::opt<bool> json("json", cl::desc("end with one JSON line of the figures"),
+                   cl::init(false));
+cl::opt<unsigned> rotateMiB(
+    "rotate-mib",
+    cl::desc("bytes of input copies to rotate over in the cold regime "
+             "(default: 4x the last-level cache)"),
+    cl::init(0));
+cl::opt<unsigned> minTimeMs("min-time-ms",
+                            cl::desc("time spent in each regime"),
+                            cl::init(500));
+cl::opt<bool> doTime("time", cl::desc("time the kernel (--time=false: only "
+                                      "compile, run and verify)"),
+                     cl::init(true));
+cl::opt<unsigned> seed("seed", cl::desc("seed of the random inputs"),
+                       cl::init(1));
+cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
+                             cl::init("native"));
+cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
+                              cl::init(""));
+
+using Clock = std::chrono::steady_clock;
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "qforge-bench: error: " << message << "\n";
+  return 1;
+}
+
+void progress(const llvm::Twine &message) {
+  llvm::errs() << "qforge-bench: " << message << "\n";
+}
+
+std::string defaultScript() {
+  if (const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR"))
+    return std::string(dir) + "/decode-factored-avx512.mlir";
+  return QFORGE_TRANSFORMS_DIR "/decode-factored-avx512.mlir";
+}
+
+struct Timing {
+  double minUs = 0, medianUs = 0;
+  size_t calls = 0;
+};
+
+/// Calls `kernel` on calls[i % calls.size()] until `minTimeMs` has passed
+/// and every call set ran at least twice; per-call wall times.
+Timing timeCalls(const qforge::JitKernel &kernel,
+                 std::vector<qforge::KernelCall> &calls) {
+  std::vector<void **> packed;
+  for (qforge::KernelCall &call : calls)
+    packed.push_back(call.getPackedArguments());
+  for (int warmup = 0; warmup < 2; ++warmup)
+    kernel.call(packed[warmup % packed.size()]);
+  std::vector<double> samples;
+  auto begin = Clock::now();
+  auto budget = std::chrono::milliseconds(minTimeMs);
+  for (size_t i = 0;; ++i) {
+    auto start = Clock::now();
+    kernel.call(packed[i % packed.size()]);
+    auto end = Clock::now();
+    samples.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+    if (end - begin >= budget && samples.size() >= 2 * packed.size() &&
+        samples.size() >= 10)
+      break;
+  }
+  std::sort(samples.begin(), samples.end());
+  return {samples.front(), samples[samples.size() / 2], samples.size()};
+}
+
+/// max|a - b| and max|b| over every element of every result.
+std::pair<double, double> compare(const qforge::KernelCall &actual,
+                                  const qforge::KernelCall &expected) {
+  double maxAbsError = 0, maxMagnitude = 0;
+  for (auto [out, ref] : llvm::zip(actual.results, expected.results)) {
+    for (size_t i = 0, e = ref.getNumElements(); i < e; ++i) {
+      double a = out.getAsDouble(i), b = ref.getAsDouble(i);
+      double error = std::fabs(a - b);
+      if (std::isnan(error))
+        error = INFINITY;
+      maxAbsError = std::max(maxAbsError, error);
+      maxMagnitude = std::max(maxMagnitude, std::fabs(b));
+    }
+  }
+  return {maxAbsError, maxMagnitude};
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // libLLVM.so already registers a global --threads option of its own, so
+  // qforge-bench takes --threads=N off the command line before LLVM parses it.
+  unsigned threads = 1;
+  std::vector<char *> arguments;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef argument(argv[i]);
+    if (argument.consume_front("--threads=") ||
+        argument.consume_front("-threads=")) {
+      if (argument.getAsInteger(10, threads) || threads == 0)
+        return fail("--threads takes a positive number, not '" + argument + "'");
+      continue;
+    }
+    arguments.push_back(argv[i]);
+  }
+  cl::extrahelp threadsHelp("\n  --threads=N   threads (only 1 so far)\n");
+  cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
+                              "qforge kernel benchmark\n");
+  if (threads != 1)
+    return fail("--threads=" + llvm::Twine(threads) +
+                ": multi-threaded kernels are not implemented yet; use "
+                "--threads=1");
+
+  DialectRegistry registry;
+  qforge::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  auto input = openInputFile(inputFile, &error);
+  if (!input)
+    return fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  FailureOr<func::FuncOp> kernelFunc = qforge::findKernel(*module, funcName);
+  if (failed(kernelFunc))
+    return 1;
+  std::string name = kernelFunc->getSymName().str();
+  FunctionType type = kernelFunc->getFunctionType();
+
+  qforge::KernelCall firstCall;
+  if (!qforge::KernelCall::create(type, firstCall, error))
+    return fail(error);
+
+  std::string script = scriptFile.empty() ? defaultScript() : scriptFile;
+  if (!llvm::sys::fs::exists(script))
+    return fail("transform script '" + script + "' not found");
+  OwningOpRef<ModuleOp> reference = module->clone();
+
+  progress("compiling @" + name + " with " + script);
+  if (failed(qforge::runTransformScript(*module, script)))
+    return fail("the transform script '" + script + "' failed (see above)");
+  if (failed(qforge::lowerToLLVMDialect(*module)))
+    return fail("lowering to the LLVM dialect failed (see above)");
+  qforge::TargetChoice target{cpuName, cpuAttrs};
+  qforge::JitKernel kernel;
+  if (!qforge::compileJitKernel(*module, name, target, kernel, error))
+    return fail(error);
+
+  for (auto [index, buffer] : llvm::enumerate(firstCall.inputs))
+    buffer.fillRandom(seed * 1000003ull + index);
+  size_t bytesPerCall = firstCall.getInputBytes();
+
+  bool verified = false;
+  double maxAbsError = NAN, normalizedError = NAN;
+  if (verify) {
+    progress("compiling the reference (linalg to loops)");
+    if (failed(qforge::lowerReferenceToLLVMDialect(*reference)))
+      return fail("lowering the reference failed (see above)");
+    qforge::JitKernel oracle;
+    if (!qforge::compileJitKernel(*reference, name, target, oracle, error))
+      return fail(error);
+    qforge::KernelCall referenceCall;
+    qforge::KernelCall::create(type, referenceCall, error);
+    for (auto [to, from] : llvm::zip(referenceCall.inputs, firstCall.inputs))
+      to.copyFrom(from);
+    progress("running the reference");
+    oracle.call(referenceCall.getPackedArguments());
+    kernel.call(firstCall.getPackedArguments());
+    auto [absError, magnitude] = compare(firstCall, referenceCall);
+    maxAbsError = absError;
+    normalizedError = magnitude > 0 ? absError / magnitude : absError;
+    verified = normalizedError <= tolerance;
+    llvm::outs() << llvm::format(
+        "verify: max_abs_err %.3g, normalized %.3g (max |ref| %.4g, "
+        "tolerance %.3g): %s\n",
+        maxAbsError, normalizedError, magnitude, tolerance.getValue(),
+        verified ? "PASS" : "FAIL");
+  }
+
+  if (!doTime) {
+    if (json)
+      llvm::outs() << llvm::format(
+          "{\"func\": \"%s\", \"verified\": %s, \"max_abs_err\": %.6g, "
+          "\"max_rel_err\": %.6g, \"bytes_per_call\": %zu}\n",
+          name.c_str(), verified ? "true" : "false", maxAbsError,
+          normalizedError, bytesPerCall);
+    return verify && !verified ? 1 : 0;
+  }
+
+  progress("timing, hot");
+  std::vector<qforge::KernelCall> hotCalls;
+  hotCalls.push_back(std::move(firstCall));
+  Timing hot = timeCalls(kernel, hotCalls);
+
+  size_t llcBytes = qforge::lastLevelCacheBytes();
+  size_t rotateBytes = rotateMiB ? size_t(rotateMiB) << 20
+                                 : std::max<size_t>(4 * llcBytes, 256u << 20);
+  size_t copies = std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
+  progress("allocating " + llvm::Twine(copies) + " input copies (" +
+           llvm::Twine((copies * bytesPerCall) >> 20) + " MiB) for the cold regime");
+  std::vector<qforge::KernelCall> coldCalls(copies);
+  std::vector<qforge::ReadRegion> regions;
+  for (qforge::KernelCall &call : coldCalls) {
+    qforge::KernelCall::create(type, call, error);
+    for (auto [to, from] : llvm::zip(call.inputs, hotCalls.front().inputs)) {
+      to.copyFrom(from);
+      regions.push_back({to.getData(), to.getNumBytes()});
+    }
+  }
+  progress("measuring the memory read bandwidth");
+  double memoryGBps = qforge::measureReadBandwidth(regions, 5);
+  progress("timing, cold");
+  Timing cold = timeCalls(kernel, coldCalls);
+
+  double hotGBps = bytesPerCall / hot.medianUs / 1e3;
+  double coldGBps = bytesPerCall / cold.medianUs / 1e3;
+  double coldBestGBps = bytesPerCall / cold.minUs / 1e3;
+  double fraction = coldGBps / memoryGBps;
+  llvm::outs() << llvm::format(
+      "@%s: %.2f MB of inputs per call, 1 thread\n"
+      "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
+      "cold: min %.1f us, median %.1f us (%zu calls over %zu copies, %zu MiB), "
+      "%.1f GB/s (best %.1f GB/s)\n"
+      "memory read bandwidth, same run: %.1f GB/s; cold median reaches %.1f%%\n",
+      name.c_str(), bytesPerCall / 1e6, hot.minUs, hot.medianUs, hot.calls,
+      hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
+      (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
+      100 * fraction);
+  if (json)
+    llvm::outs() << llvm::format(
+        "{\"func\": \"%s\", \"threads\": 1, \"verified\": %s, "
+        "\"max_abs_err\": %.6g, \"max_rel_err\": %.6g, \"us_hot_min\": %.3f, "
+        "\"us_hot_median\": %.3f, \"us_cold_min\": %.3f, \"us_cold_median\": "
+        "%.3f, \"bytes_per_call\": %zu, \"gbps_hot\": %.3f, \"gbps_cold\": "
+        "%.3f, \"gbps_cold_best\": %.3f, \"mem_read_gbps\": %.3f, "
+        "\"bw_fraction_cold\": %.4f, \"rotate_bytes\": %zu, "
+        "\"llc_bytes\": %zu}\n",
+        name.c_str(), verified ? "true" : "false", maxAbsError, normalizedError,
+        hot.minUs, hot.medianUs, cold.minUs, cold.medianUs, bytesPerCall,
+        hotGBps, coldGBps, coldBestGBps, memoryGBps, fraction,
+        copies * bytesPerCall, llcBytes);
+  return verify && !verified ? 1 : 0;
+}
