@@ -67,6 +67,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %row, %row_loop = transform.structured.tile_using_for %rows tile_sizes [0, 0, 1, 0]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Named so that @qforge_after_bufferization can find it again.
+    transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
     %groups_in_row, %l1 = transform.structured.fuse_into_containing_op %groups into %row_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %gf_in_row, %l2 = transform.structured.fuse_into_containing_op %groups_fill into %l1
@@ -126,6 +128,18 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %vectorized {
       transform.apply_patterns.qforge.reassociate_fp_reductions
     } : !transform.any_op
+    transform.yield
+  }
+
+  // Step 5, run by the driver after bufferization: while one weight row is
+  // converted and multiplied, ask for the next one. One row ahead (4 KiB for
+  // the seed: 32 groups x 128 bytes) keeps enough lines in flight to stream
+  // at 80-85% of the read bandwidth where the hardware prefetcher alone
+  // reaches ~50% (docs/benchmarks.md); one prefetch per 64-byte line.
+  transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %row_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_rows} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64} : !transform.any_op
     transform.yield
   }
 

@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -28,12 +30,34 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   return pm.run(module);
 }
 
-LogicalResult qforge::runTransformScript(ModuleOp module, StringRef scriptPath) {
-  std::string pipeline =
-      ("transform-preload-library{transform-library-paths=" + scriptPath +
-       "},transform-interpreter")
-          .str();
-  return runPipeline(module, pipeline);
+FailureOr<qforge::TransformScript>
+qforge::TransformScript::load(MLIRContext *context, StringRef path) {
+  TransformScript script;
+  script.path = path.str();
+  script.module = std::make_shared<OwningOpRef<ModuleOp>>();
+  if (failed(transform::detail::parseTransformModuleFromFile(context, path,
+                                                             *script.module)))
+    return failure();
+  if (!script.defines(kMainEntry)) {
+    emitError((**script.module).getLoc())
+        << "the transform script defines no named sequence @" << kMainEntry;
+    return failure();
+  }
+  return script;
+}
+
+bool qforge::TransformScript::defines(StringRef entry) const {
+  return SymbolTable::lookupSymbolIn(**module, entry) != nullptr;
+}
+
+LogicalResult qforge::TransformScript::apply(ModuleOp payload,
+                                             StringRef entry) const {
+  Operation *sequence = SymbolTable::lookupSymbolIn(**module, entry);
+  if (!sequence)
+    return emitError((**module).getLoc())
+           << "the transform script defines no named sequence @" << entry;
+  return transform::applyTransformNamedSequence(
+      payload, sequence, **module, transform::TransformOptions());
 }
 
 /// Tensors become memrefs with identity layouts; results become out-params
@@ -101,8 +125,12 @@ static void requestCInterfaces(ModuleOp module) {
       func->setAttr("llvm.emit_c_interface", unit);
 }
 
-LogicalResult qforge::lowerToLLVMDialect(ModuleOp module) {
+LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
+                                         const TransformScript &script) {
   if (failed(runPipeline(module, kBufferize)))
+    return failure();
+  if (script.defines(TransformScript::kAfterBufferizationEntry) &&
+      failed(script.apply(module, TransformScript::kAfterBufferizationEntry)))
     return failure();
   if (failed(lowerVectors(module)))
     return failure();

@@ -15,6 +15,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <memory>
+#include <string>
+
 namespace mlir {
 class DialectRegistry;
 namespace func {
@@ -34,14 +37,37 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 mlir::FailureOr<mlir::func::FuncOp> findKernel(mlir::ModuleOp module,
                                                llvm::StringRef name);
 
-/// Runs the named sequence `__transform_main` of the transform script at
-/// `scriptPath` on `module`.
-mlir::LogicalResult runTransformScript(mlir::ModuleOp module,
-                                       llvm::StringRef scriptPath);
+/// A transform script (strategy), parsed once and applied by entry point.
+class TransformScript {
+public:
+  /// The sequence every script defines.
+  static constexpr llvm::StringLiteral kMainEntry = "__transform_main";
+  /// The sequence a script may define to run on the bufferized kernel,
+  /// before vector lowering (e.g. to insert prefetches).
+  static constexpr llvm::StringLiteral kAfterBufferizationEntry =
+      "qforge_after_bufferization";
 
-/// The fixed lowering after a script, down to the LLVM dialect. Public
-/// functions get `llvm.emit_c_interface` (see docs/abi.md).
-mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module);
+  /// Parses and verifies the script; diagnostics go to the context.
+  static mlir::FailureOr<TransformScript> load(mlir::MLIRContext *context,
+                                               llvm::StringRef path);
+
+  bool defines(llvm::StringRef entry) const;
+  /// Applies the named sequence `entry` to `payload`.
+  mlir::LogicalResult apply(mlir::ModuleOp payload,
+                            llvm::StringRef entry = kMainEntry) const;
+  llvm::StringRef getPath() const { return path; }
+
+private:
+  std::string path;
+  std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> module;
+};
+
+/// The fixed lowering after a script, down to the LLVM dialect; runs the
+/// script's `qforge_after_bufferization` sequence, when it has one, right
+/// after bufferization. Public functions get `llvm.emit_c_interface` (see
+/// docs/abi.md).
+mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
+                                       const TransformScript &script);
 
 /// The oracle: the same bufferization and ABI, but every linalg op becomes
 /// scalar loops; no script, no vectorization.

@@ -187,12 +187,16 @@ int main(int argc, char **argv) {
   std::string script = scriptFile.empty() ? defaultScript() : scriptFile;
   if (!llvm::sys::fs::exists(script))
     return fail("transform script '" + script + "' not found");
+  FailureOr<qforge::TransformScript> strategy =
+      qforge::TransformScript::load(&context, script);
+  if (failed(strategy))
+    return fail("cannot load the transform script '" + script + "'");
   OwningOpRef<ModuleOp> reference = module->clone();
 
   progress("compiling @" + name + " with " + script);
-  if (failed(qforge::runTransformScript(*module, script)))
+  if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
-  if (failed(qforge::lowerToLLVMDialect(*module)))
+  if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
   qforge::TargetChoice target{cpuName, cpuAttrs};
   qforge::JitKernel kernel;

@@ -134,7 +134,11 @@ int main(int argc, char **argv) {
   std::string script = scriptFile.empty() ? defaultScript() : scriptFile;
   if (!llvm::sys::fs::exists(script))
     return fail("transform script '" + script + "' not found");
-  if (failed(qforge::runTransformScript(*module, script)))
+  FailureOr<qforge::TransformScript> strategy =
+      qforge::TransformScript::load(&context, script);
+  if (failed(strategy))
+    return fail("cannot load the transform script '" + script + "'");
+  if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
 
   if (emitKind == Emit::MLIR) {
@@ -143,7 +147,7 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (failed(qforge::lowerToLLVMDialect(*module)))
+  if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
 
   qforge::TargetChoice choice{cpuName, cpuAttrs};
