@@ -39,7 +39,7 @@ module attributes {transform.with_named_sequence} {
   // Step 2: xs[g, l] = Σ_j x[g, j, l], once per call: one group and one
   // 16-lane chunk at a time so that every reduction is elementwise.
   transform.named_sequence @tile_activation_sums(%sums: !transform.any_op {transform.consumed}) {
-    %fill = transform.get_producer_of_operand %sums[1] : (!transform.any_op) -> !transform.any_op
+    %fill = transform.qforge.get_init_producers %sums : (!transform.any_op) -> !transform.any_op
     %tiled, %per_group, %per_chunk = transform.structured.tile_using_for %sums
         tile_sizes [0, 0, 1, 1, 0]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -58,9 +58,9 @@ module attributes {transform.with_named_sequence} {
       %partials: !transform.any_op {transform.consumed},
       %groups: !transform.any_op {transform.consumed},
       %rows: !transform.any_op {transform.consumed}) {
-    %partials_fill = transform.get_producer_of_operand %partials[2] : (!transform.any_op) -> !transform.any_op
-    %groups_fill = transform.get_producer_of_operand %groups[4] : (!transform.any_op) -> !transform.any_op
-    %rows_fill = transform.get_producer_of_operand %rows[1] : (!transform.any_op) -> !transform.any_op
+    %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
+    %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
+    %rows_fill = transform.qforge.get_init_producers %rows : (!transform.any_op) -> !transform.any_op
     // The result's zero fill cannot be fused (it feeds `outs`); tile it alone
     // in 16-wide stores.
     %rf_tiled, %rf_loop = transform.structured.tile_using_for %rows_fill tile_sizes [0, 0, 16]

@@ -1,4 +1,4 @@
-//===- MatchOps.cpp - transform.qforge.match_dequant_contraction ----------===//
+//===- MatchOps.cpp - qforge matchers and navigation ------------------------===//
 
 #include "Analysis/DequantContraction.h"
 #include "TransformOps/QForgeTransformOps.h"
@@ -40,4 +40,31 @@ void transform::MatchDequantContractionOp::getEffects(
   onlyReadsHandle(getRootMutable(), effects);
   producesHandle(getOperation()->getOpResults(), effects);
   onlyReadsPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GetInitProducersOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<Operation *> producers;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto destinationStyle = dyn_cast<DestinationStyleOpInterface>(target);
+    if (!destinationStyle) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << "expected a destination-style op";
+      diag.attachNote(target->getLoc()) << "target";
+      return diag;
+    }
+    for (Value init : destinationStyle.getDpsInits()) {
+      Operation *producer = init.getDefiningOp();
+      if (!producer) {
+        DiagnosedSilenceableFailure diag =
+            emitSilenceableError() << "an init is a block argument";
+        diag.attachNote(target->getLoc()) << "target";
+        return diag;
+      }
+      producers.push_back(producer);
+    }
+  }
+  results.set(cast<OpResult>(getProducers()), producers);
+  return DiagnosedSilenceableFailure::success();
 }

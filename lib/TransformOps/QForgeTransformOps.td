@@ -114,6 +114,26 @@ def MatchDequantContractionOp : Op<Transform_Dialect,
       "$root attr-dict `:` functional-type(operands, results)";
 }
 
+def GetInitProducersOp : Op<Transform_Dialect, "qforge.get_init_producers",
+    [NavigationTransformOpTrait, MemoryEffectsOpInterface,
+     DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "The ops producing the outputs' initial values";
+  let description = [{
+    For every destination-style payload op of `target` (e.g. a linalg op),
+    returns the op defining each of its `outs` operands, in order -- the
+    `linalg.fill` that zeroes an accumulator, typically. Unlike
+    `transform.get_producer_of_operand` it needs no operand index, so a
+    script does not depend on how many inputs an op has.
+
+    Fails silenceably when a target is not destination-style or an init is a
+    block argument.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$producers);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
+}
+
 //===----------------------------------------------------------------------===//
 // Rewrites
 //===----------------------------------------------------------------------===//
@@ -156,7 +176,7 @@ def FactorDequantContractionOp : Op<Transform_Dialect,
 
     Consumes both handles; the results point to the new generics (each
     reduction's init is a `linalg.fill`, reachable with
-    `transform.get_producer_of_operand`).
+    `transform.qforge.get_init_producers`).
   }];
   let arguments = (ins TransformHandleTypeInterface:$dequant,
                        TransformHandleTypeInterface:$contraction,
