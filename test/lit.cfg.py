@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -18,6 +19,10 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 config.substitutions.append(("%qforge_src", config.qforge_src_root))
 config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))
 config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
+# Kernels of the seed's form at other shapes: %gen_kernel N G K [--signed ...]
+config.substitutions.append(
+    ("%gen_kernel", sys.executable + " " +
+     os.path.join(config.qforge_src_root, "examples", "gen_decode_kernel.py")))
 config.substitutions.append(
     ("%qforge_plugin", os.path.join(config.qforge_lib_dir, "QForgePlugin.so")))
 
@@ -26,7 +31,10 @@ config.substitutions.append(
 tool_dirs = [config.qforge_tools_dir, config.llvm_tools_dir]
 tools = [
     "qforge-opt",
+    "qforge-compile",
+    "qforge-bench",
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ToolSubst("llvm-nm", os.path.join(config.llvm_tools_dir, "llvm-nm")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

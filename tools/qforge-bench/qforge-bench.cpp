@@ -255,6 +255,10 @@ int main(int argc, char **argv) {
   size_t copies = std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
   progress("allocating " + llvm::Twine(copies) + " input copies (" +
            llvm::Twine((copies * bytesPerCall) >> 20) + " MiB) for the cold regime");
+  if (copies * bytesPerCall < 4 * llcBytes)
+    progress("note: rotating over less than 4x the last-level cache (" +
+             llvm::Twine(llcBytes >> 20) +
+             " MiB): the cold figures are not DRAM-bound");
   std::vector<qforge::KernelCall> coldCalls(copies);
   std::vector<qforge::ReadRegion> regions;
   for (qforge::KernelCall &call : coldCalls) {

@@ -1,0 +1,26 @@
+// qforge-bench refuses what it cannot do, with a message and exit 1.
+// RUN: split-file %s %t
+// RUN: %gen_kernel 16 2 128 > %t/kernel.mlir
+
+// Verification that fails (a tolerance no float sum meets) exits 1 and says FAIL.
+// RUN: not qforge-bench %t/kernel.mlir --verify --tolerance=1e-30 --time=false | FileCheck %s --check-prefix=TOLERANCE
+// TOLERANCE: verify: max_abs_err {{.*}}, normalized {{.*}} tolerance 1e-30): FAIL
+
+// Only one thread so far.
+// RUN: not qforge-bench %t/kernel.mlir --threads=2 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: qforge-bench: error: --threads=2: multi-threaded kernels are not implemented yet; use --threads=1
+
+// Scalars cannot be generated.
+// RUN: not qforge-bench %t/scalar.mlir --time=false 2>&1 | FileCheck %s --check-prefix=SCALAR
+// SCALAR: qforge-bench: error: argument #1 is not a static tensor of integers or floats; qforge-bench cannot generate it
+
+// The strategy refuses a group size that is not a multiple of its 16 lanes.
+// RUN: %gen_kernel 16 2 100 > %t/k100.mlir
+// RUN: not qforge-bench %t/k100.mlir --time=false 2>&1 | FileCheck %s --check-prefix=LANES
+// LANES: error: cannot factor: the group size (100) is not a multiple of lanes (16)
+// LANES: qforge-bench: error: the transform script '{{.*}}' failed (see above)
+
+//--- scalar.mlir
+func.func @scaled(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

@@ -1,0 +1,16 @@
+// The timing run on a small kernel (short budget, small rotation): every
+// figure the JSON line promises is there, and the run verifies.
+// RUN: %gen_kernel 64 4 128 > %t.mlir
+// RUN: qforge-bench %t.mlir --verify --json --rotate-mib=4 --min-time-ms=20 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=PROGRESS < %t.err
+
+// CHECK: verify: {{.*}}: PASS
+// CHECK: hot : min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls), {{[0-9.]+}} GB/s
+// CHECK: cold: min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls over {{[0-9]+}} copies, 4 MiB)
+// CHECK: memory read bandwidth, same run: {{[0-9.]+}} GB/s; cold median reaches {{[0-9.]+}}%
+// CHECK: {"func": "quantized_matmul", "threads": 1, "verified": true, "max_abs_err": {{[0-9.e+-]+}}, "max_rel_err": {{[0-9.e+-]+}}, "us_hot_min": {{[0-9.]+}}, "us_hot_median": {{[0-9.]+}}, "us_cold_min": {{[0-9.]+}}, "us_cold_median": {{[0-9.]+}}, "bytes_per_call": 36864, "gbps_hot": {{[0-9.]+}}, "gbps_cold": {{[0-9.]+}}, "gbps_cold_best": {{[0-9.]+}}, "mem_read_gbps": {{[0-9.]+}}, "bw_fraction_cold": {{[0-9.]+}}, "rotate_bytes": {{[0-9]+}}, "llc_bytes": {{[0-9]+}}}
+
+// PROGRESS: qforge-bench: compiling @quantized_matmul with {{.*}}decode-factored-avx512.mlir
+// PROGRESS: qforge-bench: timing, hot
+// PROGRESS: qforge-bench: note: rotating over less than 4x the last-level cache ({{[0-9]+}} MiB): the cold figures are not DRAM-bound
+// PROGRESS: qforge-bench: timing, cold

@@ -1,0 +1,73 @@
+// Bad input to qforge-compile: a diagnostic with a location or a clear
+// message, and a non-zero exit -- never a crash, never an output file.
+// RUN: split-file %s %t
+// RUN: %gen_kernel 16 2 128 > %t/kernel.mlir
+
+// No such function.
+// RUN: not qforge-compile %t/kernel.mlir --entry=nope -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-FUNC
+// NO-FUNC: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: no function named 'nope' with a body in the input
+
+// Dynamic shapes are refused at the argument.
+// RUN: not qforge-compile %t/dynamic.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: dynamic.mlir:1:20: error: argument #0 has dynamic shape 'tensor<?x128xi8>'; qforge compiles static shapes only
+
+// Two public functions and no --entry.
+// RUN: not qforge-compile %t/two.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=TWO
+// TWO: error: expected exactly one public function with a body, found 2; name one with --entry/--func
+
+// The default strategy on a kernel it does not apply to: the script fails
+// at the matcher, with the script's location, and the driver says so.
+// RUN: not qforge-compile %t/plain.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=SCRIPT
+// SCRIPT: decode-factored-avx512.mlir:{{[0-9]+}}:{{[0-9]+}}: error: found no dequantization generic
+// SCRIPT: qforge-compile: error: the transform script '{{.*}}decode-factored-avx512.mlir' failed (see above)
+
+// A script that does not exist, and one that does not parse.
+// RUN: not qforge-compile %t/kernel.mlir --script=%t/missing.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: qforge-compile: error: transform script '{{.*}}missing.mlir' not found
+// RUN: not qforge-compile %t/kernel.mlir --script=%t/broken-script.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=BROKEN
+// BROKEN: broken-script.mlir:3:5: error: custom op 'transform.qforge.no_such_op' is unknown
+// BROKEN: qforge-compile: error: cannot load the transform script
+
+// An output that cannot be written.
+// RUN: not qforge-compile %t/kernel.mlir -o %t/no/such/dir/out.o 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// UNWRITABLE: qforge-compile: error: cannot write '{{.*}}no/such/dir/out.o':
+
+// An unknown target CPU.
+// RUN: not qforge-compile %t/kernel.mlir --mcpu=no-such-cpu -o %t/out.o 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: qforge-compile: error: unknown CPU 'no-such-cpu' for target x86_64{{.*}} (try --mcpu=native)
+
+// Malformed IR.
+// RUN: not qforge-compile %t/malformed.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// MALFORMED: malformed.mlir:2:10: error: use of undeclared SSA value name
+
+// Nothing was written by any of the failures above.
+// RUN: not ls %t/out.o
+
+//--- dynamic.mlir
+func.func @dynamic(%w: tensor<?x128xi8>) -> tensor<4xf32> {
+  %0 = tensor.empty() : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+//--- two.mlir
+func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+//--- plain.mlir
+func.func @plain(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+//--- broken-script.mlir
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%m: !transform.any_op {transform.readonly}) {
+    transform.qforge.no_such_op %m : !transform.any_op
+    transform.yield
+  }
+}
+//--- malformed.mlir
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %y : tensor<4xf32>
+}
