@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# The main job: set up (install + build) if needed, then run the bundled seed
-# kernel through its transform script and show the IR before and after.
+# The main job: set up (install + build) if needed, compile the bundled seed
+# kernel with its strategy to a shared library + C header, then benchmark it:
+# verify against the scalar reference and print the speed, hot and cold,
+# next to the memory read bandwidth measured in the same run.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 kernel="$repo_root/examples/seed_decode_4096x32x128.mlir"
-script="$repo_root/transforms/match-and-simplify-dequant.mlir"
+script="$repo_root/transforms/decode-factored-avx512.mlir"
+out_dir="$build_dir/seed"
 
 "$repo_root/scripts/setup.sh"
 
-echo "== seed kernel: $kernel"
-cat "$kernel"
-echo
-echo "== after $script"
-"$build_dir/bin/qforge-opt" "$kernel" \
-  --transform-preload-library="transform-library-paths=$script" \
-  --transform-interpreter
+mkdir -p "$out_dir"
+echo "== compiling $kernel"
+echo "   with $script"
+"$build_dir/bin/qforge-compile" "$kernel" --script="$script" \
+  --emit=shared -o "$out_dir/seed_decode.so" --header="$out_dir/seed_decode.h"
+echo "   -> $out_dir/seed_decode.so, $out_dir/seed_decode.h"
+
+echo "== benchmarking (verify against the scalar reference, then time)"
+"$build_dir/bin/qforge-bench" "$kernel" --script="$script" --verify --json
