@@ -17,6 +17,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 
 config.substitutions.append(("%qforge_src", config.qforge_src_root))
+config.substitutions.append(
+    ("%llvm_include", os.path.join(os.path.dirname(config.llvm_tools_dir), "include")))
 config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))
 config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
 # Kernels of the seed's form at other shapes: %gen_kernel N G K [--signed ...]
@@ -35,6 +37,7 @@ tools = [
     "qforge-bench",
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("llvm-nm", os.path.join(config.llvm_tools_dir, "llvm-nm")),
+    ToolSubst("mlir-tblgen", os.path.join(config.llvm_tools_dir, "mlir-tblgen")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
