@@ -14,30 +14,50 @@ static bool isBroadcastMap(AffineMap map) {
          !map.isPermutation();
 }
 
-/// Follows int-to-float casts and integer extensions from `value` back to a
-/// block argument; records whether the chain reads the integer as signed.
+/// Follows an int-to-float cast and the integer extensions below it back to
+/// a block argument `w`, when the chain computes float(w) with `w` read as
+/// signed or unsigned (`isSigned`). Walking outward from `w`, the innermost
+/// extension fixes the reading (extsi: signed, extui: unsigned). After a
+/// zero extension the top bit is clear, so any further extension and either
+/// cast keep the unsigned value; after a sign extension only extsi and
+/// sitofp keep the signed value -- extui or uitofp of a sign-extended
+/// negative number is another number, and such chains are rejected.
 static BlockArgument traceIntToFloat(Value value, bool &isSigned) {
   Operation *def = value.getDefiningOp();
+  bool castIsSigned;
   if (auto cast = dyn_cast_or_null<arith::UIToFPOp>(def)) {
-    isSigned = false;
+    castIsSigned = false;
     value = cast.getIn();
   } else if (auto cast = dyn_cast_or_null<arith::SIToFPOp>(def)) {
-    isSigned = true;
+    castIsSigned = true;
     value = cast.getIn();
   } else {
     return nullptr;
   }
-  // The widest cast decides how the stored bits are read: extui then sitofp
-  // reads them as unsigned.
+  SmallVector<bool> extensionIsSigned; // outermost first
   while (Operation *ext = value.getDefiningOp()) {
     if (auto zext = dyn_cast<arith::ExtUIOp>(ext)) {
-      isSigned = false;
+      extensionIsSigned.push_back(false);
       value = zext.getIn();
     } else if (auto sext = dyn_cast<arith::ExtSIOp>(ext)) {
+      extensionIsSigned.push_back(true);
       value = sext.getIn();
     } else {
       return nullptr;
     }
+  }
+  if (extensionIsSigned.empty()) {
+    isSigned = castIsSigned;
+    return dyn_cast<BlockArgument>(value);
+  }
+  // Innermost extension first.
+  isSigned = extensionIsSigned.back();
+  if (isSigned) {
+    bool keepsSignedValue =
+        llvm::all_of(extensionIsSigned, [](bool s) { return s; }) &&
+        castIsSigned;
+    if (!keepsSignedValue)
+      return nullptr;
   }
   return dyn_cast<BlockArgument>(value);
 }

@@ -87,12 +87,14 @@ Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
 }
 } // namespace
 
-FailureOr<qforge::FactoredContraction>
-qforge::factorDequantContraction(RewriterBase &rewriter,
-                                 const DequantParts &dequant,
-                                 linalg::LinalgOp contraction, int64_t lanes,
-                                 std::string &reason) {
-  MLIRContext *ctx = rewriter.getContext();
+/// Checks every precondition, then -- unless `rewriterOrNull` is null (a
+/// dry run) -- rewrites. Nothing is changed before all checks passed.
+static FailureOr<qforge::FactoredContraction>
+checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant,
+               linalg::LinalgOp contraction, int64_t lanes,
+               std::string &reason) {
+  using qforge::FactoredContraction;
+  MLIRContext *ctx = contraction->getContext();
   linalg::GenericOp dequantOp = dequant.op;
   Value dequantized = dequantOp->getResult(0);
   OpOperand *weightsUse = nullptr, *activationUse = nullptr;
@@ -176,6 +178,9 @@ qforge::factorDequantContraction(RewriterBase &rewriter,
     return failure();
   }
 
+  if (!rewriterOrNull)
+    return FactoredContraction{};
+  RewriterBase &rewriter = *rewriterOrNull;
   Location loc = contraction.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(contraction);
@@ -322,4 +327,19 @@ qforge::factorDequantContraction(RewriterBase &rewriter,
   if (dequantOp->use_empty())
     rewriter.eraseOp(dequantOp);
   return result;
+}
+
+LogicalResult qforge::canFactorDequantContraction(const DequantParts &dequant,
+                                                  linalg::LinalgOp contraction,
+                                                  int64_t lanes,
+                                                  std::string &reason) {
+  return checkAndFactor(nullptr, dequant, contraction, lanes, reason);
+}
+
+FailureOr<qforge::FactoredContraction>
+qforge::factorDequantContraction(RewriterBase &rewriter,
+                                 const DequantParts &dequant,
+                                 linalg::LinalgOp contraction, int64_t lanes,
+                                 std::string &reason) {
+  return checkAndFactor(&rewriter, dequant, contraction, lanes, reason);
 }

@@ -31,8 +31,14 @@ struct FactoredContraction {
   mlir::linalg::GenericOp rowSums;        ///< replaces the contraction
 };
 
+/// Whether factorDequantContraction would succeed; `reason` says why not.
+mlir::LogicalResult canFactorDequantContraction(const DequantParts &dequant,
+                                                mlir::linalg::LinalgOp contraction,
+                                                int64_t lanes, std::string &reason);
+
 /// Rewrites `contraction` (which reads `dequant.op`'s result) into the
-/// factored form. On failure, nothing is changed and `reason` says why.
+/// factored form; the dequant is erased once nothing else reads it. On
+/// failure, nothing is changed and `reason` says why.
 mlir::FailureOr<FactoredContraction>
 factorDequantContraction(mlir::RewriterBase &rewriter, const DequantParts &dequant,
                          mlir::linalg::LinalgOp contraction, int64_t lanes,

@@ -16,7 +16,8 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
            << "expected as many dequant ops (" << dequants.size()
            << ") as contractions (" << contractions.size() << ")";
   }
-  SmallVector<Operation *> sums, partials, groups, rows;
+  // All pairs are checked before any is rewritten: a failure changes nothing.
+  SmallVector<std::pair<qforge::DequantParts, linalg::LinalgOp>> pairs;
   for (auto [dequantOp, contractionOp] : llvm::zip(dequants, contractions)) {
     auto generic = dyn_cast<linalg::GenericOp>(dequantOp);
     std::optional<qforge::DequantParts> parts =
@@ -34,15 +35,26 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
       return diag;
     }
     std::string reason;
-    FailureOr<qforge::FactoredContraction> factored =
-        qforge::factorDequantContraction(rewriter, *parts, contraction,
-                                         getLanes(), reason);
-    if (failed(factored)) {
+    if (failed(qforge::canFactorDequantContraction(*parts, contraction,
+                                                   getLanes(), reason))) {
       DiagnosedSilenceableFailure diag =
           emitSilenceableError() << "cannot factor: " << reason;
       diag.attachNote(contractionOp->getLoc()) << "contraction";
       return diag;
     }
+    pairs.emplace_back(*parts, contraction);
+  }
+
+  SmallVector<Operation *> sums, partials, groups, rows;
+  for (auto &[parts, contraction] : pairs) {
+    std::string reason;
+    FailureOr<qforge::FactoredContraction> factored =
+        qforge::factorDequantContraction(rewriter, parts, contraction,
+                                         getLanes(), reason);
+    if (failed(factored))
+      return emitDefiniteFailure() << "factoring failed after its checks "
+                                      "passed: "
+                                   << reason;
     if (factored->activationSums)
       sums.push_back(factored->activationSums);
     partials.push_back(factored->partialSums);
@@ -58,8 +70,17 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
 
 void transform::FactorDequantContractionOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  consumesHandle(getDequantMutable(), effects);
+  // The dequant handle is only read: one dequant feeding several
+  // contractions appears once per pair, and a consumed handle may not repeat
+  // an op. The dequant is erased (and dropped from the handle) once unused.
+  onlyReadsHandle(getDequantMutable(), effects);
   consumesHandle(getContractionMutable(), effects);
   producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
+}
+
+LogicalResult transform::FactorDequantContractionOp::verify() {
+  if (getLanesAttr().getInt() < 1)
+    return emitOpError("lanes must be at least 1");
+  return success();
 }

@@ -17,42 +17,54 @@ struct MemRefRead {
   ValueRange indices;
 };
 
+/// Reads from memrefs only: reads from tensors are not prefetchable yet.
 std::optional<MemRefRead> asMemRefRead(Operation *op) {
-  if (auto read = dyn_cast<vector::TransferReadOp>(op))
-    return MemRefRead{op, read.getBase(), read.getIndices()};
-  if (auto load = dyn_cast<vector::LoadOp>(op))
-    return MemRefRead{op, load.getBase(), load.getIndices()};
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return MemRefRead{op, load.getMemRef(), load.getIndices()};
-  return std::nullopt;
+  MemRefRead read;
+  if (auto transfer = dyn_cast<vector::TransferReadOp>(op))
+    read = {op, transfer.getBase(), transfer.getIndices()};
+  else if (auto load = dyn_cast<vector::LoadOp>(op))
+    read = {op, load.getBase(), load.getIndices()};
+  else if (auto load = dyn_cast<memref::LoadOp>(op))
+    read = {op, load.getMemRef(), load.getIndices()};
+  else
+    return std::nullopt;
+  if (!isa<MemRefType>(read.memref.getType()))
+    return std::nullopt;
+  return read;
 }
 
-/// Byte offset of the constant indices of `read`, or nullopt when the
-/// memref's strides are not static.
-std::optional<int64_t> constantByteOffset(const MemRefRead &read) {
+/// Whether `read` starts a new `lineBytes` line relative to the other reads
+/// at the same dynamic indices: its constant indices are at a bit offset
+/// (from the static strides) that is a multiple of the line. With dynamic
+/// strides the offset is unknown and only the read at constant offset 0
+/// (all constant indices 0) is taken.
+bool startsLine(const MemRefRead &read, int64_t lineBytes) {
   auto type = cast<MemRefType>(read.memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return std::nullopt;
-  int64_t elementBytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  int64_t bytes = 0;
-  for (auto [index, stride] : llvm::zip(read.indices, strides)) {
+  bool staticStrides = succeeded(type.getStridesAndOffset(strides, offset)) &&
+                       !llvm::any_of(strides, ShapedType::isDynamic);
+  int64_t bits = 0;
+  for (auto [dim, index] : llvm::enumerate(read.indices)) {
     APInt value;
-    if (matchPattern(index, m_ConstantInt(&value)))
-      bytes += value.getSExtValue() * stride * elementBytes;
+    if (!matchPattern(index, m_ConstantInt(&value)) || value.isZero())
+      continue;
+    if (!staticStrides)
+      return false;
+    bits += value.getSExtValue() * strides[dim] * type.getElementTypeBitWidth();
   }
-  return bytes;
+  return bits % (lineBytes * 8) == 0;
 }
 } // namespace
 
 LogicalResult transform::PrefetchReadsAheadOp::verify() {
-  if (getIterations() < 1)
+  // The I64Attr getters return unsigned values; check the signed ones.
+  if (getIterationsAttr().getInt() < 1)
     return emitOpError("iterations must be at least 1");
-  if (getLineBytes() < 1)
+  if (getLineBytesAttr().getInt() < 1)
     return emitOpError("line_bytes must be positive");
-  if (getLocality() < 0 || getLocality() > 3)
+  int64_t locality = getLocalityAttr().getInt();
+  if (locality < 0 || locality > 3)
     return emitOpError("locality must be in [0, 3]");
   return success();
 }
@@ -75,16 +87,15 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     if (auto read = dyn_cast<vector::TransferReadOp>(op))
       sawTensorRead |= isa<RankedTensorType>(read.getBase().getType());
     std::optional<MemRefRead> read = asMemRefRead(op);
-    if (!read || !llvm::is_contained(read->indices, iv))
-      return;
-    std::optional<int64_t> offset = constantByteOffset(*read);
-    if (offset && *offset % getLineBytes() == 0)
+    if (read && llvm::is_contained(read->indices, iv) &&
+        startsLine(*read, getLineBytesAttr().getInt()))
       reads.push_back(*read);
   });
   if (reads.empty()) {
     DiagnosedSilenceableFailure diag =
         emitSilenceableError()
-        << "no memref read in the loop is indexed by its induction variable"
+        << "no memref read in the loop is indexed by its induction variable "
+           "at a constant offset that starts a line of line_bytes"
         << (sawTensorRead ? " (the loop still reads tensors: prefetch after "
                             "bufferization)"
                           : "");
@@ -97,7 +108,8 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     Location loc = read.op->getLoc();
     Value distance = arith::MulIOp::create(
         rewriter, loc, loop.getStep(),
-        arith::ConstantIndexOp::create(rewriter, loc, getIterations()));
+        arith::ConstantIndexOp::create(rewriter, loc,
+                                       getIterationsAttr().getInt()));
     Value ahead = arith::AddIOp::create(rewriter, loc, iv, distance);
     Value last = arith::SubIOp::create(
         rewriter, loc, loop.getUpperBound(),
@@ -108,7 +120,8 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
       indices.push_back(index == iv ? clamped : index);
     memref::PrefetchOp::create(rewriter, loc, read.memref, indices,
                                rewriter.getBoolAttr(false),
-                               rewriter.getI32IntegerAttr(getLocality()),
+                               rewriter.getI32IntegerAttr(
+                                   getLocalityAttr().getInt()),
                                rewriter.getBoolAttr(true));
   }
   return DiagnosedSilenceableFailure::success();

@@ -140,8 +140,7 @@ def GetInitProducersOp : Op<Transform_Dialect, "qforge.get_init_producers",
 
 def FactorDequantContractionOp : Op<Transform_Dialect,
     "qforge.factor_dequant_contraction",
-    [FunctionalStyleTransformOpTrait,
-     DeclareOpInterfaceMethods<TransformOpInterface>,
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
      DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Move scale and zero-point out of the inner reduction";
   let description = [{
@@ -174,7 +173,10 @@ def FactorDequantContractionOp : Op<Transform_Dialect,
     (.., g, k), has exactly those two reductions, and the group size is a
     multiple of `lanes`. Without a zero-point, `activation_sums` is empty.
 
-    Consumes both handles; the results point to the new generics (each
+    Consumes the contraction handle and only reads the dequant handle (one
+    dequant may feed several contractions; it is erased once the last one is
+    rewritten). All pairs are checked before any is rewritten. The results
+    point to the new generics (each
     reduction's init is a `linalg.fill`, reachable with
     `transform.qforge.get_init_producers`).
   }];
@@ -188,6 +190,7 @@ def FactorDequantContractionOp : Op<Transform_Dialect,
   let assemblyFormat = [{
     $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -243,7 +246,7 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
 def ApplyReassociateFPReductionsPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.reassociate_fp_reductions",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
-  let summary = "Allow reassociation of vector.reduction <add>/<mul> on floats";
+  let summary = "Allow reassociation of floating-point vector.reduction ops";
   let description = [{
     Collects the PDLL pattern of `patterns/ReassociateFPReductions.pdll`: adds
     `reassoc` to the fastmath flags of every floating-point `vector.reduction`

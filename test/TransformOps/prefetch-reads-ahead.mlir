@@ -1,0 +1,285 @@
+// RUN: qforge-opt %s --split-input-file --transform-interpreter | FileCheck %s
+
+// Tests for transform.qforge.prefetch_reads_ahead. Each script finds the
+// target loop by a unit attribute on it, so that the payload can hold other
+// loops.
+
+// One row of weights per iteration, read in three pieces at bytes 0, 16 and
+// 64 of the row: the reads at 0 and 64 start a cache line (64 bytes) and are
+// prefetched `iterations` rows ahead, clamped to the last row; the read at 16
+// shares the line of the read at 0 and gets no prefetch of its own.
+
+// CHECK-LABEL: func.func @row_reads
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x128xi8>, %[[LB:[a-z0-9_]+]]: index, %[[UB:[a-z0-9_]+]]: index, %[[STEP:[a-z0-9_]+]]: index)
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] = %[[LB]] to %[[UB]] step %[[STEP]]
+// CHECK-NEXT:      %[[N:.+]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[DIST:.+]] = arith.muli %[[STEP]], %[[N]] : index
+// CHECK-NEXT:      %[[AHEAD:.+]] = arith.addi %[[IV]], %[[DIST]] : index
+// CHECK-NEXT:      %[[ONE:.+]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[LAST:.+]] = arith.subi %[[UB]], %[[ONE]] : index
+// CHECK-NEXT:      %[[ROW:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C0]]], read, locality<3>, data : memref<64x128xi8>
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C0]]]
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C16]]]
+// CHECK-NEXT:      %[[N2:.+]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[DIST2:.+]] = arith.muli %[[STEP]], %[[N2]] : index
+// CHECK-NEXT:      %[[AHEAD2:.+]] = arith.addi %[[IV]], %[[DIST2]] : index
+// CHECK-NEXT:      %[[ONE2:.+]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[LAST2:.+]] = arith.subi %[[UB]], %[[ONE2]] : index
+// CHECK-NEXT:      %[[ROW2:.+]] = arith.minsi %[[AHEAD2]], %[[LAST2]] : index
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW2]], %[[C64]]], read, locality<3>, data : memref<64x128xi8>
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C64]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:         return
+func.func @row_reads(%w: memref<64x128xi8>, %lb: index, %ub: index, %step: index) -> vector<16xi8> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<16xi8>
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %zero) -> vector<16xi8> {
+    %a = vector.transfer_read %w[%iv, %c0], %pad {in_bounds = [true]} : memref<64x128xi8>, vector<16xi8>
+    %b = vector.transfer_read %w[%iv, %c16], %pad {in_bounds = [true]} : memref<64x128xi8>, vector<16xi8>
+    %c = vector.transfer_read %w[%iv, %c64], %pad {in_bounds = [true]} : memref<64x128xi8>, vector<16xi8>
+    %s0 = arith.addi %a, %b : vector<16xi8>
+    %s1 = arith.addi %s0, %c : vector<16xi8>
+    %s2 = arith.addi %acc, %s1 : vector<16xi8>
+    scf.yield %s2 : vector<16xi8>
+  } {rows}
+  return %r : vector<16xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {iterations = 2} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// line_bytes = 16: the three reads are 16 bytes apart or more, so each gets
+// its own prefetch (defaults otherwise: one iteration ahead, locality 3).
+
+// CHECK-LABEL: func.func @line_bytes_16
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x128xi8>
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] =
+// CHECK:           arith.constant 1 : index
+// CHECK:           memref.prefetch %[[W]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %{{.+}}]
+// CHECK:           memref.prefetch %[[W]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %{{.+}}]
+// CHECK:           memref.prefetch %[[W]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %{{.+}}]
+func.func @line_bytes_16(%w: memref<64x128xi8>, %lb: index, %ub: index, %step: index) -> vector<16xi8> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<16xi8>
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %zero) -> vector<16xi8> {
+    %a = vector.transfer_read %w[%iv, %c0], %pad {in_bounds = [true]} : memref<64x128xi8>, vector<16xi8>
+    %b = vector.transfer_read %w[%iv, %c16], %pad {in_bounds = [true]} : memref<64x128xi8>, vector<16xi8>
+    %c = vector.transfer_read %w[%iv, %c64], %pad {in_bounds = [true]} : memref<64x128xi8>, vector<16xi8>
+    %s0 = arith.addi %a, %b : vector<16xi8>
+    %s1 = arith.addi %s0, %c : vector<16xi8>
+    %s2 = arith.addi %acc, %s1 : vector<16xi8>
+    scf.yield %s2 : vector<16xi8>
+  } {rows}
+  return %r : vector<16xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {line_bytes = 16} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// f32 rows, static bounds, vector.load and memref.load: byte offsets count
+// the element size (index 8 is byte 32: no prefetch; index 16 is byte 64:
+// prefetch). A read at a row computed from the IV (iv + 1) is not indexed by
+// the IV directly and gets none. locality = 0.
+
+// CHECK-LABEL: func.func @f32_loads
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<32x64xf32>)
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] = %[[C0]] to %[[C32]] step %[[C4]]
+// CHECK:           %[[AHEAD:.+]] = arith.addi %[[IV]], %{{.+}} : index
+// CHECK:           %[[LAST:.+]] = arith.subi %[[C32]], %{{.+}} : index
+// CHECK-NEXT:      %[[ROW:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C0]]], read, locality<0>, data : memref<32x64xf32>
+// CHECK-NEXT:      memref.load %[[W]][%[[IV]], %[[C0]]]
+// CHECK-NEXT:      vector.load %[[W]][%[[IV]], %[[C8]]]
+// CHECK:           %[[ROW2:.+]] = arith.minsi
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW2]], %[[C16]]], read, locality<0>, data : memref<32x64xf32>
+// CHECK-NEXT:      vector.load %[[W]][%[[IV]], %[[C16]]]
+// CHECK-NEXT:      %[[NEXT:.+]] = arith.addi %[[IV]], %{{.+}} : index
+// CHECK-NEXT:      vector.load %[[W]][%[[NEXT]], %[[C0]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:         return
+func.func @f32_loads(%w: memref<32x64xf32>) -> (f32, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %f = arith.constant 0.0 : f32
+  %v = arith.constant dense<0.0> : vector<8xf32>
+  %r:4 = scf.for %iv = %c0 to %c32 step %c4 iter_args(%s = %f, %a = %v, %b = %v, %c = %v)
+      -> (f32, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+    %e = memref.load %w[%iv, %c0] : memref<32x64xf32>
+    %x = vector.load %w[%iv, %c8] : memref<32x64xf32>, vector<8xf32>
+    %y = vector.load %w[%iv, %c16] : memref<32x64xf32>, vector<8xf32>
+    %next = arith.addi %iv, %c1 : index
+    %z = vector.load %w[%next, %c0] : memref<32x64xf32>, vector<8xf32>
+    %s2 = arith.addf %s, %e : f32
+    %a2 = arith.addf %a, %x : vector<8xf32>
+    %b2 = arith.addf %b, %y : vector<8xf32>
+    %c2 = arith.addf %c, %z : vector<8xf32>
+    scf.yield %s2, %a2, %b2, %c2 : f32, vector<8xf32>, vector<8xf32>, vector<8xf32>
+  } {rows}
+  return %r#0, %r#1, %r#2, %r#3 : f32, vector<8xf32>, vector<8xf32>, vector<8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {locality = 0} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Nested loops: the target is the outer (row) loop; the read sits in the
+// inner loop over the row and is indexed by both IVs. The prefetch goes
+// next to the read, with the outer IV advanced (by the outer step, clamped
+// to the outer bound) and the inner IV kept. The inner loop alone, as a
+// target, would prefetch along the row instead (not done here).
+
+// CHECK-LABEL: func.func @nested
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x128xf32>, %[[UB:[a-z0-9_]+]]: index)
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         scf.for %[[I:[a-z0-9_]+]] = %[[C0]] to %[[UB]] step %[[C1]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.for %[[K:[a-z0-9_]+]] =
+// CHECK:             %[[DIST:.+]] = arith.muli %[[C1]], %{{.+}} : index
+// CHECK-NEXT:        %[[AHEAD:.+]] = arith.addi %[[I]], %[[DIST]] : index
+// CHECK:             %[[LAST:.+]] = arith.subi %[[UB]], %{{.+}} : index
+// CHECK-NEXT:        %[[ROW:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK-NEXT:        memref.prefetch %[[W]][%[[ROW]], %[[K]]], read, locality<2>, data : memref<64x128xf32>
+// CHECK-NEXT:        vector.load %[[W]][%[[I]], %[[K]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:         return
+func.func @nested(%w: memref<64x128xf32>, %ub: index) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %r = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %zero) -> vector<16xf32> {
+    %row = scf.for %k = %c0 to %c128 step %c16 iter_args(%racc = %acc) -> vector<16xf32> {
+      %a = vector.load %w[%i, %k] : memref<64x128xf32>, vector<16xf32>
+      %s = arith.addf %racc, %a : vector<16xf32>
+      scf.yield %s : vector<16xf32>
+    }
+    scf.yield %row : vector<16xf32>
+  } {rows}
+  return %r : vector<16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {locality = 2} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The IV indexes the inner dim (column sweep over two rows): the constant
+// row index contributes its byte offset (row 1 is byte 256 * 4 = 1024, a
+// line start), the IV is replaced in place.
+
+// CHECK-LABEL: func.func @iv_in_inner_dim
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<2x256xf32>)
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] =
+// CHECK:           %[[COL:.+]] = arith.minsi
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[C1]], %[[COL]]], read, locality<3>, data : memref<2x256xf32>
+// CHECK-NEXT:      vector.load %[[W]][%[[C1]], %[[IV]]]
+func.func @iv_in_inner_dim(%w: memref<2x256xf32>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %r = scf.for %iv = %c0 to %c256 step %c16 iter_args(%acc = %zero) -> vector<16xf32> {
+    %a = vector.load %w[%c1, %iv] : memref<2x256xf32>, vector<16xf32>
+    %s = arith.addf %acc, %a : vector<16xf32>
+    scf.yield %s : vector<16xf32>
+  } {rows}
+  return %r : vector<16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Dynamic sizes and strides (memref<?x?xi8>): the read at [iv, 0] starts its
+// row whatever the stride, and is prefetched like the static case.
+
+// CHECK-LABEL: func.func @dynamic_strides
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<?x?xi8>, %[[UB:[a-z0-9_]+]]: index)
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] =
+// CHECK:           %[[ROW:.+]] = arith.minsi
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C0]]], read, locality<3>, data : memref<?x?xi8>
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C0]]]
+func.func @dynamic_strides(%w: memref<?x?xi8>, %ub: index) -> vector<16xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<16xi8>
+  %r = scf.for %iv = %c0 to %ub step %c1 iter_args(%acc = %zero) -> vector<16xi8> {
+    %a = vector.transfer_read %w[%iv, %c0], %pad {in_bounds = [true]} : memref<?x?xi8>, vector<16xi8>
+    %s = arith.addi %acc, %a : vector<16xi8>
+    scf.yield %s : vector<16xi8>
+  } {rows}
+  return %r : vector<16xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}
