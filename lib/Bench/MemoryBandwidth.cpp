@@ -12,16 +12,15 @@
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// 64-byte vectors of 64-bit lanes; with the target attribute each add is one
-// AVX-512 instruction with a memory operand.
-typedef uint64_t Lanes8 __attribute__((vector_size(64)));
-typedef uint64_t Lanes4 __attribute__((vector_size(32)));
-
-__attribute__((target("avx512f"))) uint64_t sumAvx512(const void *data,
-                                                      size_t bytes) {
-  const Lanes8 *vectors = static_cast<const Lanes8 *>(data);
-  size_t count = bytes / sizeof(Lanes8);
-  Lanes8 a = {}, b = {}, c = {}, d = {};
+// Sums `bytes` of memory as vectors of 64-bit lanes with four independent
+// accumulators. Inlined into wrappers compiled for a given vector ISA, where
+// each add becomes one instruction with a memory operand.
+template <typename Lanes>
+__attribute__((always_inline)) inline uint64_t sumAs(const void *data,
+                                                     size_t bytes) {
+  const Lanes *vectors = static_cast<const Lanes *>(data);
+  size_t count = bytes / sizeof(Lanes);
+  Lanes a = {}, b = {}, c = {}, d = {};
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
     a += vectors[i];
@@ -31,45 +30,27 @@ __attribute__((target("avx512f"))) uint64_t sumAvx512(const void *data,
   }
   for (; i < count; ++i)
     a += vectors[i];
-  Lanes8 sum = a + b + c + d;
+  Lanes sum = a + b + c + d;
   uint64_t total = 0;
-  for (int lane = 0; lane < 8; ++lane)
+  for (size_t lane = 0; lane < sizeof(Lanes) / 8; ++lane)
     total += sum[lane];
   return total;
 }
 
+typedef uint64_t Lanes8 __attribute__((vector_size(64)));
+typedef uint64_t Lanes4 __attribute__((vector_size(32)));
+typedef uint64_t Lanes2 __attribute__((vector_size(16)));
+
+__attribute__((target("avx512f"))) uint64_t sumAvx512(const void *data,
+                                                      size_t bytes) {
+  return sumAs<Lanes8>(data, bytes);
+}
 __attribute__((target("avx2"))) uint64_t sumAvx2(const void *data,
                                                  size_t bytes) {
-  const Lanes4 *vectors = static_cast<const Lanes4 *>(data);
-  size_t count = bytes / sizeof(Lanes4);
-  Lanes4 a = {}, b = {}, c = {}, d = {};
-  size_t i = 0;
-  for (; i + 4 <= count; i += 4) {
-    a += vectors[i];
-    b += vectors[i + 1];
-    c += vectors[i + 2];
-    d += vectors[i + 3];
-  }
-  for (; i < count; ++i)
-    a += vectors[i];
-  Lanes4 sum = a + b + c + d;
-  return sum[0] + sum[1] + sum[2] + sum[3];
+  return sumAs<Lanes4>(data, bytes);
 }
-
 uint64_t sumPortable(const void *data, size_t bytes) {
-  const uint64_t *words = static_cast<const uint64_t *>(data);
-  size_t count = bytes / 8;
-  uint64_t a = 0, b = 0, c = 0, d = 0;
-  size_t i = 0;
-  for (; i + 4 <= count; i += 4) {
-    a += words[i];
-    b += words[i + 1];
-    c += words[i + 2];
-    d += words[i + 3];
-  }
-  for (; i < count; ++i)
-    a += words[i];
-  return a + b + c + d;
+  return sumAs<Lanes2>(data, bytes);
 }
 } // namespace
 

@@ -17,6 +17,7 @@
 #include "Bench/KernelBuffers.h"
 #include "Bench/MemoryBandwidth.h"
 #include "Driver/Pipelines.h"
+#include "Driver/Session.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -80,12 +81,6 @@ int fail(const llvm::Twine &message) {
 
 void progress(const llvm::Twine &message) {
   llvm::errs() << "qforge-bench: " << message << "\n";
-}
-
-std::string defaultScript() {
-  if (const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR"))
-    return std::string(dir) + "/decode-factored-avx512.mlir";
-  return QFORGE_TRANSFORMS_DIR "/decode-factored-avx512.mlir";
 }
 
 struct Timing {
@@ -160,20 +155,11 @@ int main(int argc, char **argv) {
                 ": multi-threaded kernels are not implemented yet; use "
                 "--threads=1");
 
-  DialectRegistry registry;
-  qforge::registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  qforge::Session session;
   std::string error;
-  auto input = openInputFile(inputFile, &error);
-  if (!input)
-    return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = session.parseInput(inputFile, error);
   if (!module)
-    return 1;
+    return error.empty() ? 1 : fail(error);
   FailureOr<func::FuncOp> kernelFunc = qforge::findKernel(*module, funcName);
   if (failed(kernelFunc))
     return 1;
@@ -184,13 +170,11 @@ int main(int argc, char **argv) {
   if (!qforge::KernelCall::create(type, firstCall, error))
     return fail(error);
 
-  std::string script = scriptFile.empty() ? defaultScript() : scriptFile;
-  if (!llvm::sys::fs::exists(script))
-    return fail("transform script '" + script + "' not found");
   FailureOr<qforge::TransformScript> strategy =
-      qforge::TransformScript::load(&context, script);
+      session.loadStrategy(scriptFile, error);
   if (failed(strategy))
-    return fail("cannot load the transform script '" + script + "'");
+    return fail(error);
+  std::string script = strategy->getPath().str();
   OwningOpRef<ModuleOp> reference = module->clone();
 
   progress("compiling @" + name + " with " + script);

@@ -12,6 +12,7 @@
 
 #include "Driver/Abi.h"
 #include "Driver/Pipelines.h"
+#include "Driver/Session.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,12 +58,6 @@ cl::opt<std::string> headerFile("header",
                                 cl::desc("also write the kernel's C header"),
                                 cl::init(""));
 
-std::string defaultScript() {
-  if (const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR"))
-    return std::string(dir) + "/decode-factored-avx512.mlir";
-  return QFORGE_TRANSFORMS_DIR "/decode-factored-avx512.mlir";
-}
-
 std::string defaultOutput() {
   if (emitKind != Emit::Obj && emitKind != Emit::Shared)
     return "-";
@@ -96,22 +91,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "qforge kernel compiler\n");
 
-  DialectRegistry registry;
-  qforge::registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  qforge::Session session;
   std::string error;
-  auto input = openInputFile(inputFile, &error);
-  if (!input)
-    return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = session.parseInput(inputFile, error);
   if (!module)
-    return 1;
-
+    return error.empty() ? 1 : fail(error);
   FailureOr<func::FuncOp> kernel = qforge::findKernel(*module, entryName);
   if (failed(kernel))
     return 1;
@@ -131,13 +115,11 @@ int main(int argc, char **argv) {
     header->keep();
   }
 
-  std::string script = scriptFile.empty() ? defaultScript() : scriptFile;
-  if (!llvm::sys::fs::exists(script))
-    return fail("transform script '" + script + "' not found");
   FailureOr<qforge::TransformScript> strategy =
-      qforge::TransformScript::load(&context, script);
+      session.loadStrategy(scriptFile, error);
   if (failed(strategy))
-    return fail("cannot load the transform script '" + script + "'");
+    return fail(error);
+  std::string script = strategy->getPath().str();
   if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
 
