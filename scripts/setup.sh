@@ -12,7 +12,7 @@ build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 # Debian's LLVM/MLIR 22.1 toolchain; libzstd-dev satisfies LLVMSupport's
 # exported link interface.
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-          cmake ninja-build libzstd-dev)
+          cmake ninja-build libzstd-dev python3)
 
 missing=()
 for package in "${packages[@]}"; do
