@@ -6,6 +6,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -55,6 +57,15 @@ bool startsLine(const MemRefRead &read, int64_t lineBytes) {
   }
   return bits % (lineBytes * 8) == 0;
 }
+/// Whether `index` is the induction variable `iv`, or a pure single-result
+/// op (affine.apply, arith.addi, ...) of it -- the forms tiling produces.
+bool isIndexedBy(Value index, Value iv) {
+  if (index == iv)
+    return true;
+  Operation *def = index.getDefiningOp();
+  return def && def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+         isPure(def) && llvm::is_contained(def->getOperands(), iv);
+}
 } // namespace
 
 LogicalResult transform::PrefetchReadsAheadOp::verify() {
@@ -87,7 +98,9 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     if (auto read = dyn_cast<vector::TransferReadOp>(op))
       sawTensorRead |= isa<RankedTensorType>(read.getBase().getType());
     std::optional<MemRefRead> read = asMemRefRead(op);
-    if (read && llvm::is_contained(read->indices, iv) &&
+    if (read &&
+        llvm::any_of(read->indices,
+                     [&](Value index) { return isIndexedBy(index, iv); }) &&
         startsLine(*read, getLineBytesAttr().getInt()))
       reads.push_back(*read);
   });
@@ -115,9 +128,20 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
         rewriter, loc, loop.getUpperBound(),
         arith::ConstantIndexOp::create(rewriter, loc, 1));
     Value clamped = arith::MinSIOp::create(rewriter, loc, ahead, last);
+    // The read's indices with `iv` replaced by the clamped next value; an
+    // index computed from `iv` is recomputed from it.
+    IRMapping nextIteration;
+    nextIteration.map(iv, clamped);
     SmallVector<Value> indices;
-    for (Value index : read.indices)
-      indices.push_back(index == iv ? clamped : index);
+    for (Value index : read.indices) {
+      if (index == iv)
+        indices.push_back(clamped);
+      else if (isIndexedBy(index, iv))
+        indices.push_back(
+            rewriter.clone(*index.getDefiningOp(), nextIteration)->getResult(0));
+      else
+        indices.push_back(index);
+    }
     memref::PrefetchOp::create(rewriter, loc, read.memref, indices,
                                rewriter.getBoolAttr(false),
                                rewriter.getI32IntegerAttr(

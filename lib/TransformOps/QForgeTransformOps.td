@@ -204,12 +204,14 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
   let summary = "Software-prefetch what a loop will read some iterations ahead";
   let description = [{
     For every `vector.transfer_read`, `vector.load` or `memref.load` on a
-    memref nested in the target `scf.for` whose indices use the loop's
-    induction variable `iv` directly, inserts before it a `memref.prefetch`
-    (read, data cache, `locality`) of the same element with `iv` replaced by
-    `min(iv + iterations * step, ub - 1)`: the clamp keeps the address inside
-    the loop's range, so the last iterations prefetch themselves again rather
-    than past the end.
+    memref nested in the target `scf.for` with an index that is the loop's
+    induction variable `iv` or a pure op of it (`affine.apply`,
+    `arith.addi`, ... as tiling produces), inserts before it a
+    `memref.prefetch` (read, data cache, `locality`) of the same element with
+    `iv` replaced by `min(iv + iterations * step, ub - 1)` (such indices are
+    recomputed from it): the clamp keeps the address inside the loop's
+    range, so the last iterations prefetch themselves again rather than past
+    the end.
 
     Reads at the same dynamic indices whose constant indices are less than
     `line_bytes` apart share one prefetch: a read is kept only when its

@@ -107,8 +107,9 @@ module attributes {transform.with_named_sequence} {
 
 // f32 rows, static bounds, vector.load and memref.load: byte offsets count
 // the element size (index 8 is byte 32: no prefetch; index 16 is byte 64:
-// prefetch). A read at a row computed from the IV (iv + 1) is not indexed by
-// the IV directly and gets none. locality = 0.
+// prefetch). A read at a row computed from the IV (iv + 1, as tiling
+// produces with offsets) gets its index recomputed from the clamped next IV.
+// locality = 0.
 
 // CHECK-LABEL: func.func @f32_loads
 // CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<32x64xf32>)
@@ -127,8 +128,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK:           %[[ROW2:.+]] = arith.minsi
 // CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW2]], %[[C16]]], read, locality<0>, data : memref<32x64xf32>
 // CHECK-NEXT:      vector.load %[[W]][%[[IV]], %[[C16]]]
-// CHECK-NEXT:      %[[NEXT:.+]] = arith.addi %[[IV]], %{{.+}} : index
-// CHECK-NEXT:      vector.load %[[W]][%[[NEXT]], %[[C0]]]
+// CHECK-NEXT:      %[[PLUS_ONE:.+]] = arith.addi %[[IV]], %[[C1:.+]] : index
+// CHECK:           %[[ROW3:.+]] = arith.minsi
+// CHECK-NEXT:      %[[AHEAD_PLUS_ONE:.+]] = arith.addi %[[ROW3]], %[[C1]] : index
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[AHEAD_PLUS_ONE]], %[[C0]]], read, locality<0>, data : memref<32x64xf32>
+// CHECK-NEXT:      vector.load %[[W]][%[[PLUS_ONE]], %[[C0]]]
 // CHECK-NOT:       memref.prefetch
 // CHECK:         return
 func.func @f32_loads(%w: memref<32x64xf32>) -> (f32, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
