@@ -65,7 +65,12 @@ module attributes {transform.with_named_sequence} {
     // in 16-wide stores.
     %rf_tiled, %rf_loop = transform.structured.tile_using_for %rows_fill tile_sizes [0, 0, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %row, %row_loop = transform.structured.tile_using_for %rows tile_sizes [0, 0, 1, 0]
+    // One output row per iteration of an scf.forall, which the fixed
+    // lowering turns into an OpenMP parallel loop: the static schedule gives
+    // each thread a contiguous range of rows, so every thread streams its
+    // own part of the weights, and each row is computed by one thread in a
+    // fixed order -- results do not depend on the thread count.
+    %row, %row_loop = transform.structured.tile_using_forall %rows tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Named so that @qforge_after_bufferization can find it again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
@@ -137,7 +142,7 @@ module attributes {transform.with_named_sequence} {
   // at 80-85% of the read bandwidth where the hardware prefetcher alone
   // reaches ~50% (docs/benchmarks.md); one prefetch per 64-byte line.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %row_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_rows} in %module
+    %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64} : !transform.any_op
     transform.yield

@@ -17,6 +17,10 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
   auto optimize = mlir::makeOptimizingTransformer(3, 0, machine.get());
   mlir::ExecutionEngineOptions options;
   options.transformer = optimize;
+  // Kernels whose strategy leaves an scf.forall call into the OpenMP
+  // runtime (docs/lowering.md).
+  llvm::StringRef runtime[] = {QFORGE_LIBOMP_PATH};
+  options.sharedLibPaths = runtime;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = mlir::ExecutionEngine::create(module, options, std::move(machine));
   if (!engine) {

@@ -69,14 +69,20 @@ static constexpr const char *kBufferize =
     "hoist-static-allocs=true},"
     "canonicalize,cse,buffer-deallocation-pipeline,canonicalize";
 
-/// After vector lowering: everything to the LLVM dialect. Reductions keep the
+/// After vector lowering: everything to the LLVM dialect. An scf.forall left
+/// by the script runs its iterations on OpenMP threads (libomp; the thread
+/// count is the OpenMP runtime's, e.g. OMP_NUM_THREADS); canonicalization
+/// then inlines the memref.alloca_scope the conversion wraps each iteration
+/// in (a kernel without allocas needs none, and scf-to-cf would give it more
+/// than one block). Reductions keep the
 /// fastmath flags the script gave them (reassociation only where allowed).
 static constexpr const char *kToLLVM =
+    "scf-forall-to-parallel,convert-scf-to-openmp,canonicalize,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
     "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
     "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
-    "convert-cf-to-llvm,reconcile-unrealized-casts";
+    "convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
 
 static void addCanonicalizations(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();

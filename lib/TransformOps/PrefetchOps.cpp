@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -84,17 +85,30 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  auto loop = dyn_cast<scf::ForOp>(target);
-  if (!loop) {
-    DiagnosedSilenceableFailure diag =
-        emitSilenceableError() << "expected an scf.for target";
+  // The loop's induction variable, step and upper bound: an scf.for, or a
+  // one-dimensional scf.forall (whose iterations a thread runs in order).
+  Value iv;
+  OpFoldResult step, upperBound;
+  if (auto loop = dyn_cast<scf::ForOp>(target)) {
+    iv = loop.getInductionVar();
+    step = loop.getStep();
+    upperBound = loop.getUpperBound();
+  } else if (auto forall = dyn_cast<scf::ForallOp>(target);
+             forall && forall.getRank() == 1) {
+    iv = forall.getInductionVar(0);
+    step = forall.getMixedStep()[0];
+    upperBound = forall.getMixedUpperBound()[0];
+  } else {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "expected an scf.for or a "
+                                          "one-dimensional scf.forall target";
     diag.attachNote(target->getLoc()) << "target";
     return diag;
   }
-  Value iv = loop.getInductionVar();
+  Block *body = iv.getParentBlock();
   SmallVector<MemRefRead> reads;
   bool sawTensorRead = false;
-  loop.getBody()->walk([&](Operation *op) {
+  body->walk([&](Operation *op) {
     if (auto read = dyn_cast<vector::TransferReadOp>(op))
       sawTensorRead |= isa<RankedTensorType>(read.getBase().getType());
     std::optional<MemRefRead> read = asMemRefRead(op);
@@ -112,7 +126,7 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
         << (sawTensorRead ? " (the loop still reads tensors: prefetch after "
                             "bufferization)"
                           : "");
-    diag.attachNote(loop.getLoc()) << "loop";
+    diag.attachNote(target->getLoc()) << "loop";
     return diag;
   }
 
@@ -120,12 +134,13 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     rewriter.setInsertionPoint(read.op);
     Location loc = read.op->getLoc();
     Value distance = arith::MulIOp::create(
-        rewriter, loc, loop.getStep(),
+        rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, step),
         arith::ConstantIndexOp::create(rewriter, loc,
                                        getIterationsAttr().getInt()));
     Value ahead = arith::AddIOp::create(rewriter, loc, iv, distance);
     Value last = arith::SubIOp::create(
-        rewriter, loc, loop.getUpperBound(),
+        rewriter, loc,
+        getValueOrCreateConstantIndexOp(rewriter, loc, upperBound),
         arith::ConstantIndexOp::create(rewriter, loc, 1));
     Value clamped = arith::MinSIOp::create(rewriter, loc, ahead, last);
     // The read's indices with `iv` replaced by the clamped next value; an

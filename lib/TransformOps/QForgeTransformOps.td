@@ -204,7 +204,9 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
   let summary = "Software-prefetch what a loop will read some iterations ahead";
   let description = [{
     For every `vector.transfer_read`, `vector.load` or `memref.load` on a
-    memref nested in the target `scf.for` with an index that is the loop's
+    memref nested in the target loop -- an `scf.for`, or a one-dimensional
+    `scf.forall` whose iterations each thread runs in order -- with an index
+    that is the loop's
     induction variable `iv` or a pure op of it (`affine.apply`,
     `arith.addi`, ... as tiling produces), inserts before it a
     `memref.prefetch` (read, data cache, `locality`) of the same element with
@@ -225,8 +227,8 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     of the read bandwidth, docs/benchmarks.md).
 
     Runs on memrefs, i.e. in a script's `@qforge_after_bufferization`
-    sequence (docs/lowering.md). Fails silenceably when the target is not an
-    `scf.for` on memrefs or nothing in it is indexed by its induction
+    sequence (docs/lowering.md). Fails silenceably when the target is not
+    such a loop on memrefs or nothing in it is indexed by its induction
     variable. Prefetches never change results.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,

@@ -6,9 +6,11 @@
 // RUN: not qforge-bench %t/kernel.mlir --verify --tolerance=1e-30 --time=false | FileCheck %s --check-prefix=TOLERANCE
 // TOLERANCE: verify: max_abs_err {{.*}}, normalized {{.*}} tolerance 1e-30): FAIL
 
-// Only one thread so far.
-// RUN: not qforge-bench %t/kernel.mlir --threads=2 2>&1 | FileCheck %s --check-prefix=THREADS
-// THREADS: qforge-bench: error: --threads=2: multi-threaded kernels are not implemented yet; use --threads=1
+// A thread count must be a positive number.
+// RUN: not qforge-bench %t/kernel.mlir --threads=0 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: qforge-bench: error: --threads takes a positive number, not '0'
+// RUN: not qforge-bench %t/kernel.mlir --threads=two 2>&1 | FileCheck %s --check-prefix=THREADS-WORD
+// THREADS-WORD: qforge-bench: error: --threads takes a positive number, not 'two'
 
 // Scalars cannot be generated.
 // RUN: not qforge-bench %t/scalar.mlir --time=false 2>&1 | FileCheck %s --check-prefix=SCALAR

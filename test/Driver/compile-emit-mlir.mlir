@@ -1,14 +1,14 @@
 // The decode strategy, stopped after the script (--emit=mlir): the dequant
-// is fused into the row loop across the transposed map, one group per
-// iteration with a 16-lane vector accumulator carried across groups, and no
-// NxGxK f32 tensor is left.
+// is fused into the row loop (an scf.forall, for threads) across the
+// transposed map, one group per iteration with a 16-lane vector accumulator
+// carried across groups, and no NxGxK f32 tensor is left.
 // RUN: %gen_kernel 64 4 128 > %t.mlir
 // RUN: qforge-compile %t.mlir --emit=mlir -o - | FileCheck %s
 
 // CHECK-LABEL: func.func @quantized_matmul
 // CHECK-NOT:     tensor<64x4x128xf32>
-// One row per iteration (step 1 over the 64 rows) ...
-// CHECK:         scf.for %[[ROW:.+]] = %c0 to %c64 step %c1 iter_args({{.*}}) -> (tensor<1x1x64xf32>)
+// One row per iteration of the parallel loop over the 64 rows ...
+// CHECK:         scf.forall (%[[ROW:.+]]) in (64) shared_outs({{.*}}) -> (tensor<1x1x64xf32>)
 // ... one group per iteration, the 16-lane accumulator carried as a vector.
 // CHECK:           %[[ACC:.+]] = scf.for %[[GROUP:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x1x16xf32>)
 // The weights of this row and group, 16 at a time, converted in the loop.

@@ -4,7 +4,7 @@
 // failures (reported as errors at the top level of the interpreter, with a
 // note at the payload op) and verifier errors on the attributes.
 
-// The target is not an scf.for.
+// The target is not a loop.
 
 // expected-note @below {{target}}
 func.func @not_a_loop(%w: memref<64x128xi8>) -> i8 {
@@ -16,7 +16,7 @@ func.func @not_a_loop(%w: memref<64x128xi8>) -> i8 {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expected an scf.for target}}
+    // expected-error @below {{expected an scf.for or a one-dimensional scf.forall target}}
     transform.qforge.prefetch_reads_ahead %f : !transform.any_op
     transform.yield
   }
@@ -24,14 +24,14 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// An scf.forall is a loop, but not an scf.for.
+// A two-dimensional scf.forall: no single "next iteration" to prefetch for.
 
-func.func @forall(%w: memref<64x128xi8>, %out: memref<64xi8>) {
+func.func @forall_2d(%w: memref<64x128xi8>, %out: memref<64x2xi8>) {
   // expected-note @below {{target}}
-  scf.forall (%i) in (64) {
+  scf.forall (%i, %j) in (64, 2) {
     %c0 = arith.constant 0 : index
     %e = memref.load %w[%i, %c0] : memref<64x128xi8>
-    memref.store %e, %out[%i] : memref<64xi8>
+    memref.store %e, %out[%i, %j] : memref<64x2xi8>
   }
   return
 }
@@ -39,7 +39,7 @@ func.func @forall(%w: memref<64x128xi8>, %out: memref<64xi8>) {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.forall"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{expected an scf.for target}}
+    // expected-error @below {{expected an scf.for or a one-dimensional scf.forall target}}
     transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
     transform.yield
   }

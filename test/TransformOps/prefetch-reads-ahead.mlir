@@ -287,3 +287,33 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A one-dimensional scf.forall (each thread runs its iterations in order):
+// the next iteration's row is prefetched, clamped to the last one.
+
+// CHECK-LABEL: func.func @forall_rows
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x128xi8>
+// CHECK:         scf.forall (%[[I:.+]]) in (64)
+// CHECK:           %[[AHEAD:.+]] = arith.addi %[[I]], %{{.+}} : index
+// CHECK:           %[[NEXT:.+]] = arith.minsi %[[AHEAD]], %{{.+}} : index
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[NEXT]], %{{.+}}], read, locality<3>, data : memref<64x128xi8>
+// CHECK-NEXT:      memref.load %[[W]][%[[I]], %{{.+}}]
+func.func @forall_rows(%w: memref<64x128xi8>, %out: memref<64xi8>) {
+  scf.forall (%i) in (64) {
+    %c0 = arith.constant 0 : index
+    %e = memref.load %w[%i, %c0] : memref<64x128xi8>
+    memref.store %e, %out[%i] : memref<64xi8>
+  } {rows}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.forall"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}

@@ -1,6 +1,6 @@
 //===- qforge-bench.cpp - verify and time a compiled kernel ---------------===//
 //
-//   qforge-bench INPUT.mlir [--script=FILE] [--func=NAME] [--threads=1]
+//   qforge-bench INPUT.mlir [--script=FILE] [--func=NAME] [--threads=N]
 //                [--verify] [--tolerance=X] [--json] [--rotate-mib=N]
 //                [--min-time-ms=N] [--time=false] [--seed=N]
 //
@@ -67,6 +67,11 @@ cl::opt<bool> doTime("time", cl::desc("time the kernel (--time=false: only "
                      cl::init(true));
 cl::opt<unsigned> seed("seed", cl::desc("seed of the random inputs"),
                        cl::init(1));
+cl::opt<std::string> saveResults(
+    "save-results",
+    cl::desc("write the scripted kernel's results (raw bytes, in order) to "
+             "this file, e.g. to compare thread counts bit for bit"),
+    cl::init(""));
 cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
                              cl::init("native"));
 cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
@@ -147,13 +152,15 @@ int main(int argc, char **argv) {
     }
     arguments.push_back(argv[i]);
   }
-  cl::extrahelp threadsHelp("\n  --threads=N   threads (only 1 so far)\n");
+  cl::extrahelp threadsHelp(
+      "\n  --threads=N   OpenMP threads for kernels whose strategy uses "
+      "scf.forall\n                (default 1); the bandwidth is measured "
+      "with as many\n");
   cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                               "qforge kernel benchmark\n");
-  if (threads != 1)
-    return fail("--threads=" + llvm::Twine(threads) +
-                ": multi-threaded kernels are not implemented yet; use "
-                "--threads=1");
+  // The OpenMP runtime reads this when the kernel first runs a parallel
+  // region; the reference never does.
+  setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), /*overwrite=*/1);
 
   qforge::Session session;
   std::string error;
@@ -218,6 +225,17 @@ int main(int argc, char **argv) {
         verified ? "PASS" : "FAIL");
   }
 
+  if (!saveResults.empty()) {
+    if (!verify)
+      kernel.call(firstCall.getPackedArguments());
+    std::error_code errorCode;
+    llvm::raw_fd_ostream out(saveResults, errorCode);
+    if (errorCode)
+      return fail("cannot write '" + saveResults + "': " + errorCode.message());
+    for (const qforge::TensorBuffer &result : firstCall.results)
+      out.write(static_cast<const char *>(result.getData()), result.getNumBytes());
+  }
+
   if (!doTime) {
     if (json)
       llvm::outs() << llvm::format(
@@ -253,7 +271,7 @@ int main(int argc, char **argv) {
     }
   }
   progress("measuring the memory read bandwidth");
-  double memoryGBps = qforge::measureReadBandwidth(regions, 5);
+  double memoryGBps = qforge::measureReadBandwidth(regions, 5, threads);
   progress("timing, cold");
   Timing cold = timeCalls(kernel, coldCalls);
 
@@ -262,26 +280,26 @@ int main(int argc, char **argv) {
   double coldBestGBps = bytesPerCall / cold.minUs / 1e3;
   double fraction = coldGBps / memoryGBps;
   llvm::outs() << llvm::format(
-      "@%s: %.2f MB of inputs per call, 1 thread\n"
+      "@%s: %.2f MB of inputs per call, %u thread(s)\n"
       "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
       "cold: min %.1f us, median %.1f us (%zu calls over %zu copies, %zu MiB), "
       "%.1f GB/s (best %.1f GB/s)\n"
       "memory read bandwidth, same run: %.1f GB/s; cold median reaches %.1f%%\n",
-      name.c_str(), bytesPerCall / 1e6, hot.minUs, hot.medianUs, hot.calls,
+      name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs, hot.calls,
       hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
       (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
       100 * fraction);
   if (json)
     llvm::outs() << llvm::format(
-        "{\"func\": \"%s\", \"threads\": 1, \"verified\": %s, "
+        "{\"func\": \"%s\", \"threads\": %u, \"verified\": %s, "
         "\"max_abs_err\": %.6g, \"max_rel_err\": %.6g, \"us_hot_min\": %.3f, "
         "\"us_hot_median\": %.3f, \"us_cold_min\": %.3f, \"us_cold_median\": "
         "%.3f, \"bytes_per_call\": %zu, \"gbps_hot\": %.3f, \"gbps_cold\": "
         "%.3f, \"gbps_cold_best\": %.3f, \"mem_read_gbps\": %.3f, "
         "\"bw_fraction_cold\": %.4f, \"rotate_bytes\": %zu, "
         "\"llc_bytes\": %zu}\n",
-        name.c_str(), verified ? "true" : "false", maxAbsError, normalizedError,
-        hot.minUs, hot.medianUs, cold.minUs, cold.medianUs, bytesPerCall,
+        name.c_str(), threads, verified ? "true" : "false", maxAbsError,
+        normalizedError, hot.minUs, hot.medianUs, cold.minUs, cold.medianUs, bytesPerCall,
         hotGBps, coldGBps, coldBestGBps, memoryGBps, fraction,
         copies * bytesPerCall, llcBytes);
   return verify && !verified ? 1 : 0;

@@ -75,8 +75,10 @@ int fail(const llvm::Twine &message) {
 /// Links a PIC object into a shared library with LLVM 22's lld.
 int linkShared(llvm::StringRef object, llvm::StringRef output) {
   std::string lld = QFORGE_LLD_PATH;
-  llvm::SmallVector<llvm::StringRef> args = {lld, "-shared", "-o", output,
-                                             object};
+  // libomp only when the kernel calls it (a strategy with scf.forall).
+  llvm::SmallVector<llvm::StringRef> args = {
+      lld,          "-shared", "-o", output, object, "--as-needed",
+      "-L" QFORGE_LLVM_LIBRARY_DIR, "-rpath", QFORGE_LLVM_LIBRARY_DIR, "-lomp"};
   std::string error;
   int status = llvm::sys::ExecuteAndWait(lld, args, std::nullopt, {}, 0, 0,
                                          &error);
