@@ -21,6 +21,7 @@ config.substitutions.append(
     ("%llvm_include", os.path.join(os.path.dirname(config.llvm_tools_dir), "include")))
 config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))
 config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
+config.substitutions.append(("%python", sys.executable))
 # Kernels of the seed's form at other shapes: %gen_kernel N G K [--signed ...]
 config.substitutions.append(
     ("%gen_kernel", sys.executable + " " +

@@ -8,9 +8,13 @@
 // CHECK: hot : min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls), {{[0-9.]+}} GB/s
 // CHECK: cold: min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls over {{[0-9]+}} copies, 4 MiB)
 // CHECK: memory read bandwidth, same run: {{[0-9.]+}} GB/s; cold median reaches {{[0-9.]+}}%
-// CHECK: {"func": "quantized_matmul", "threads": 1, "verified": true, "max_abs_err": {{[0-9.e+-]+}}, "max_rel_err": {{[0-9.e+-]+}}, "us_hot_min": {{[0-9.]+}}, "us_hot_median": {{[0-9.]+}}, "us_cold_min": {{[0-9.]+}}, "us_cold_median": {{[0-9.]+}}, "bytes_per_call": 36864, "gbps_hot": {{[0-9.]+}}, "gbps_cold": {{[0-9.]+}}, "gbps_cold_best": {{[0-9.]+}}, "mem_read_gbps": {{[0-9.]+}}, "bw_fraction_cold": {{[0-9.]+}}, "rotate_bytes": {{[0-9]+}}, "llc_bytes": {{[0-9]+}}}
+// CHECK: {"func":"quantized_matmul","threads":1,"verified":true,"max_abs_err":{{[0-9.e+-]+}},"max_rel_err":{{[0-9.e+-]+}},"us_hot_min":{{[0-9.e+-]+}},"us_hot_median":{{[0-9.e+-]+}},"us_cold_min":{{[0-9.e+-]+}},"us_cold_median":{{[0-9.e+-]+}},"bytes_per_call":36864,"gbps_hot":{{[0-9.e+-]+}},"gbps_cold":{{[0-9.e+-]+}},"gbps_cold_best":{{[0-9.e+-]+}},"mem_read_gbps":{{[0-9.e+-]+}},"bw_fraction_cold":{{[0-9.e+-]+}},"rotate_bytes":{{[0-9]+}},"llc_bytes":{{[0-9]+}}}
 
 // PROGRESS: qforge-bench: compiling @quantized_matmul with {{.*}}decode-factored-avx512.mlir
 // PROGRESS: qforge-bench: timing, hot
 // PROGRESS: qforge-bench: note: rotating over less than 4x the last-level cache ({{[0-9]+}} MiB): the cold figures are not DRAM-bound
 // PROGRESS: qforge-bench: timing, cold
+
+// The JSON line parses as JSON, also without --verify (errors are null then).
+// RUN: qforge-bench %t.mlir --json --rotate-mib=4 --min-time-ms=20 2>/dev/null | tail -n 1 \
+// RUN:   | %python -c "import json, sys; d = json.loads(sys.stdin.read()); assert d['max_abs_err'] is None and not d['verified'] and d['us_cold_median'] > 0, d"

@@ -6,4 +6,4 @@
 // RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false --json | FileCheck %s
 
 // CHECK: verify: max_abs_err {{.*}}, normalized {{.*}} (max |ref| {{.*}}, tolerance 1e-05): PASS
-// CHECK: {"func": "quantized_matmul", "verified": true,
+// CHECK: {"func":"quantized_matmul","threads":1,"verified":true,

@@ -28,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -116,6 +117,21 @@ Timing timeCalls(const qforge::JitKernel &kernel,
   }
   std::sort(samples.begin(), samples.end());
   return {samples.front(), samples[samples.size() / 2], samples.size()};
+}
+
+/// One JSON object on one line, keys in the order written.
+void printJson(llvm::function_ref<void(llvm::json::OStream &)> attributes) {
+  {
+    llvm::json::OStream out(llvm::outs());
+    out.object([&] { attributes(out); });
+  }
+  llvm::outs() << "\n";
+}
+
+/// Errors are NaN when nothing was verified; JSON has no NaN.
+llvm::json::Value finiteOrNull(double value) {
+  return std::isfinite(value) ? llvm::json::Value(value)
+                              : llvm::json::Value(nullptr);
 }
 
 /// max|a - b| and max|b| over every element of every result.
@@ -238,11 +254,14 @@ int main(int argc, char **argv) {
 
   if (!doTime) {
     if (json)
-      llvm::outs() << llvm::format(
-          "{\"func\": \"%s\", \"verified\": %s, \"max_abs_err\": %.6g, "
-          "\"max_rel_err\": %.6g, \"bytes_per_call\": %zu}\n",
-          name.c_str(), verified ? "true" : "false", maxAbsError,
-          normalizedError, bytesPerCall);
+      printJson([&](llvm::json::OStream &out) {
+        out.attribute("func", name);
+        out.attribute("threads", threads);
+        out.attribute("verified", verified);
+        out.attribute("max_abs_err", finiteOrNull(maxAbsError));
+        out.attribute("max_rel_err", finiteOrNull(normalizedError));
+        out.attribute("bytes_per_call", int64_t(bytesPerCall));
+      });
     return verify && !verified ? 1 : 0;
   }
 
@@ -290,17 +309,24 @@ int main(int argc, char **argv) {
       (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
       100 * fraction);
   if (json)
-    llvm::outs() << llvm::format(
-        "{\"func\": \"%s\", \"threads\": %u, \"verified\": %s, "
-        "\"max_abs_err\": %.6g, \"max_rel_err\": %.6g, \"us_hot_min\": %.3f, "
-        "\"us_hot_median\": %.3f, \"us_cold_min\": %.3f, \"us_cold_median\": "
-        "%.3f, \"bytes_per_call\": %zu, \"gbps_hot\": %.3f, \"gbps_cold\": "
-        "%.3f, \"gbps_cold_best\": %.3f, \"mem_read_gbps\": %.3f, "
-        "\"bw_fraction_cold\": %.4f, \"rotate_bytes\": %zu, "
-        "\"llc_bytes\": %zu}\n",
-        name.c_str(), threads, verified ? "true" : "false", maxAbsError,
-        normalizedError, hot.minUs, hot.medianUs, cold.minUs, cold.medianUs, bytesPerCall,
-        hotGBps, coldGBps, coldBestGBps, memoryGBps, fraction,
-        copies * bytesPerCall, llcBytes);
+    printJson([&](llvm::json::OStream &out) {
+      out.attribute("func", name);
+      out.attribute("threads", threads);
+      out.attribute("verified", verified);
+      out.attribute("max_abs_err", finiteOrNull(maxAbsError));
+      out.attribute("max_rel_err", finiteOrNull(normalizedError));
+      out.attribute("us_hot_min", hot.minUs);
+      out.attribute("us_hot_median", hot.medianUs);
+      out.attribute("us_cold_min", cold.minUs);
+      out.attribute("us_cold_median", cold.medianUs);
+      out.attribute("bytes_per_call", int64_t(bytesPerCall));
+      out.attribute("gbps_hot", hotGBps);
+      out.attribute("gbps_cold", coldGBps);
+      out.attribute("gbps_cold_best", coldBestGBps);
+      out.attribute("mem_read_gbps", memoryGBps);
+      out.attribute("bw_fraction_cold", fraction);
+      out.attribute("rotate_bytes", int64_t(copies * bytesPerCall));
+      out.attribute("llc_bytes", int64_t(llcBytes));
+    });
   return verify && !verified ? 1 : 0;
 }
