@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -102,6 +103,9 @@ static LogicalResult lowerVectors(ModuleOp module) {
   {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // An n-D read of contiguous memory becomes one 1-D read (e.g. the
+    // vector<16x4xi8> weight bytes of an int8 dot product: one 64-byte load).
+    vector::populateFlattenVectorTransferPatterns(patterns);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
     vector::populateVectorShapeCastLoweringPatterns(patterns);

@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Patterns/ByteDotProducts.h"
 #include "Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -23,6 +25,10 @@ namespace fold_int_to_float_casts {
 namespace fold_broadcast_transpose {
 #include "FoldBroadcastTranspose.h.inc"
 } // namespace fold_broadcast_transpose
+
+namespace x86_int8_dot_products {
+#include "X86Int8DotProducts.h.inc"
+} // namespace x86_int8_dot_products
 
 namespace reassociate_fp_reductions {
 #include "ReassociateFPReductions.h.inc"
@@ -41,4 +47,9 @@ void qforge::populateFoldBroadcastTransposePatterns(
 void qforge::populateReassociateFPReductionsPatterns(
     mlir::RewritePatternSet &patterns) {
   reassociate_fp_reductions::populateGeneratedPDLLPatterns(patterns);
+}
+
+void qforge::populateX86Int8DotProductsPatterns(
+    mlir::RewritePatternSet &patterns) {
+  x86_int8_dot_products::populateGeneratedPDLLPatterns(patterns);
 }

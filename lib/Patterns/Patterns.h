@@ -21,6 +21,9 @@ void populateFoldBroadcastTransposePatterns(mlir::RewritePatternSet &patterns);
 /// patterns/ReassociateFPReductions.pdll: `reassoc` on float
 /// vector.reduction ops.
 void populateReassociateFPReductionsPatterns(mlir::RewritePatternSet &patterns);
+/// patterns/X86Int8DotProducts.pdll: u8 x s8 byte products summed 4 per
+/// 32-bit lane -> AVX-512 VNNI vpdpbusd.
+void populateX86Int8DotProductsPatterns(mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

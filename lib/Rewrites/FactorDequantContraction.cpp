@@ -3,6 +3,7 @@
 #include "Rewrites/FactorDequantContraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 
@@ -92,9 +93,12 @@ Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
 static FailureOr<qforge::FactoredContraction>
 checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant,
                linalg::LinalgOp contraction, int64_t lanes,
-               std::string &reason) {
+               bool quantizeActivations, std::string &reason) {
   using qforge::FactoredContraction;
   MLIRContext *ctx = contraction->getContext();
+  // Integer mode splits each element chunk further into 4 adjacent bytes:
+  // one 32-bit lane of an int8 dot-product instruction (vpdpbusd).
+  const int64_t bytesPerLane = quantizeActivations ? 4 : 1;
   linalg::GenericOp dequantOp = dequant.op;
   Value dequantized = dequantOp->getResult(0);
   OpOperand *weightsUse = nullptr, *activationUse = nullptr;
@@ -129,12 +133,13 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   const DimLayout &layout = *maybeLayout;
   SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
   int64_t numGroups = ranges[layout.g], groupSize = ranges[layout.k];
-  if (lanes <= 0 || groupSize % lanes != 0) {
+  if (lanes <= 0 || groupSize % (lanes * bytesPerLane) != 0) {
     reason = "the group size (" + std::to_string(groupSize) +
-             ") is not a multiple of lanes (" + std::to_string(lanes) + ")";
+             ") is not a multiple of lanes (" + std::to_string(lanes) + ")" +
+             (quantizeActivations ? " x 4 bytes per lane" : "");
     return failure();
   }
-  int64_t chunks = groupSize / lanes;
+  int64_t chunks = groupSize / (lanes * bytesPerLane);
 
   // Activation: [.., g, k] with g, k last.
   AffineMap activationMap = contraction.getMatchingIndexingMap(activationUse);
@@ -161,6 +166,13 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
              "float type";
     return failure();
   }
+  if (quantizeActivations &&
+      (dequant.weightsAreSigned || weightsType.getElementTypeBitWidth() != 8 ||
+       !floatType.isF32())) {
+    reason = "int8 dot products take unsigned 8-bit weights (read with "
+             "extui/uitofp) and f32 activations";
+    return failure();
+  }
 
   // Scales and zero-points: one value per (n, g), read in the group-sum
   // generic whose dims are [parallel..., g, l].
@@ -185,21 +197,27 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(contraction);
 
-  // Split k into (j, l): free reshapes of the weights and the activation.
-  auto splitLast = [&](Value value, RankedTensorType type) -> Value {
+  // Split k into (j, l) -- or (j, l, q) with 4 bytes q per lane in integer
+  // mode: free reshapes of the weights and the activation.
+  auto splitLast = [&](Value value) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.back() = chunks;
     shape.push_back(lanes);
+    ReassociationIndices split = {type.getRank() - 1, type.getRank()};
+    if (quantizeActivations) {
+      shape.push_back(bytesPerLane);
+      split.push_back(type.getRank() + 1);
+    }
     SmallVector<ReassociationIndices> groups;
     for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
       groups.push_back({i});
-    groups.push_back({type.getRank() - 1, type.getRank()});
+    groups.push_back(split);
     auto expandedType = RankedTensorType::get(shape, type.getElementType());
     return tensor::ExpandShapeOp::create(rewriter, loc, expandedType, value,
                                          groups);
   };
-  Value weights = splitLast(dequant.weights->get(), weightsType);
-  Value activation = splitLast(activationUse->get(), activationType);
+  Value weights = splitLast(dequant.weights->get());
 
   auto dim = [&](int64_t position) { return getAffineDimExpr(position, ctx); };
   auto remapAll = [&](AffineMap map, int64_t gDim) {
@@ -219,48 +237,142 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   };
 
   FactoredContraction result;
+  const unsigned activationDims = activationRank; // [.., g, k]
 
-  // xs[.., g, l] = Σ_j x[.., g, j, l]: dims [activation dims..., g, j, l].
+  // Integer mode: quantize the activation per group, once per call:
+  //   amax[.., g] = max_k |x[.., g, k]|
+  //   xq[.., g, k] = clamp(roundeven(x · 127 / amax), -127, 127)  (0 if amax = 0)
+  // The activation's scale amax / 127 is applied per group with the weights'.
+  Value activation = activationUse->get(), activationMax;
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  if (quantizeActivations) {
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(activationDims, ctx);
+    AffineMap perGroup = identity.dropResult(activationDims - 1);
+    SmallVector<int64_t> maxShape(activationType.getShape().drop_back());
+    SmallVector<utils::IteratorType> maxIterators(activationDims, par);
+    maxIterators.back() = red;
+    result.activationMax = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(maxShape, floatType)},
+        ValueRange{activation},
+        ValueRange{zeroFilled(rewriter, loc, maxShape, floatType)},
+        ArrayRef<AffineMap>{identity, perGroup}, maxIterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          Value magnitude = math::AbsFOp::create(b, l, args[0]);
+          linalg::YieldOp::create(
+              b, l, arith::MaximumFOp::create(b, l, magnitude, args[1]).getResult());
+        });
+    activationMax = result.activationMax->getResult(0);
+    auto quantizedType = RankedTensorType::get(activationType.getShape(), i8);
+    Value quantizedInit =
+        tensor::EmptyOp::create(rewriter, loc, activationType.getShape(), i8);
+    result.quantizedActivation = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{quantizedType},
+        ValueRange{activation, activationMax}, ValueRange{quantizedInit},
+        ArrayRef<AffineMap>{identity, perGroup, identity},
+        SmallVector<utils::IteratorType>(activationDims, par),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto constant = [&](double value) -> Value {
+            return arith::ConstantOp::create(b, l, floatType,
+                                             b.getFloatAttr(floatType, value));
+          };
+          Value zero = constant(0.0), limit = constant(127.0);
+          Value positive = arith::CmpFOp::create(
+              b, l, arith::CmpFPredicate::OGT, args[1], zero);
+          Value inverse = arith::SelectOp::create(
+              b, l, positive, arith::DivFOp::create(b, l, limit, args[1]), zero);
+          Value scaled = arith::MulFOp::create(b, l, args[0], inverse);
+          Value rounded = math::RoundEvenOp::create(b, l, scaled);
+          Value clamped = arith::MaximumFOp::create(
+              b, l, arith::MinimumFOp::create(b, l, rounded, limit),
+              arith::NegFOp::create(b, l, limit));
+          linalg::YieldOp::create(
+              b, l, arith::FPToSIOp::create(b, l, i8, clamped).getResult());
+        });
+    activation = result.quantizedActivation->getResult(0);
+  }
+  activation = splitLast(activation);
+  // Dims of the split activation after the leading ones: g, j, l (, q).
+  const unsigned splitDims = quantizeActivations ? 4 : 3;
+
+  // xs[.., g, l] = Σ_j (Σ_q) x[.., g, j, l (, q)], in f32 (exact for the
+  // integers of the quantized activation): dims [activation dims..., g, j, l (, q)].
   Value activationSums;
   if (dequant.zeroPoints) {
-    unsigned rank = activationRank + 1;
-    SmallVector<int64_t> shape(activationType.getShape());
-    shape.back() = lanes;
+    unsigned rank = activationDims - 2 + splitDims;
+    SmallVector<int64_t> shape(activationType.getShape().drop_back());
+    shape.push_back(lanes);
     AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap out = in.dropResult(rank - 2);
+    unsigned jDim = activationDims - 1; // first dim after g
+    AffineMap out = in.dropResult(jDim);
+    if (quantizeActivations)
+      out = out.dropResult(out.getNumResults() - 1);
     SmallVector<utils::IteratorType> iterators(rank, par);
-    iterators[rank - 2] = red;
+    iterators[jDim] = red;
+    if (quantizeActivations)
+      iterators.back() = red;
     result.activationSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         ValueRange{activation},
         ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
-        ArrayRef<AffineMap>{in, out}, iterators, addBody);
+        ArrayRef<AffineMap>{in, out}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value value = args[0];
+          if (quantizeActivations)
+            value = arith::SIToFPOp::create(b, l, floatType, value);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, value, args[1]).getResult());
+        });
     activationSums = result.activationSums->getResult(0);
   }
 
-  // p[.., n, g, l] = Σ_j x[.., g, j, l] · tofp(w[n, g, j, l]):
-  // dims [parallel..., g, j, l].
+  // p[.., n, g, l] = Σ_j x[.., g, j, l] · tofp(w[n, g, j, l]), or in
+  // integer mode Σ_j Σ_q xq[.., g, j, l, q] · w[n, g, j, l, q] in i32:
+  // dims [parallel..., g, j, l (, q)].
+  Type partialType = quantizeActivations ? i32 : floatType;
   {
-    unsigned numDims = p + 3;
+    unsigned numDims = p + splitDims;
+    SmallVector<AffineExpr> splitExprs;
+    for (unsigned d = 0; d < splitDims; ++d)
+      splitExprs.push_back(dim(p + d));
     SmallVector<AffineExpr> xExprs = activationLeading;
-    xExprs.append({dim(p), dim(p + 1), dim(p + 2)});
-    SmallVector<AffineExpr> wExprs = {dim(layout.parallelIndex[layout.n]),
-                                      dim(p), dim(p + 1), dim(p + 2)};
+    xExprs.append(splitExprs);
+    SmallVector<AffineExpr> wExprs = {dim(layout.parallelIndex[layout.n])};
+    wExprs.append(splitExprs);
     SmallVector<AffineExpr> pExprs = outputExprs;
     pExprs.append({dim(p), dim(p + 2)});
     SmallVector<int64_t> shape = outputShape;
     shape.append({numGroups, lanes});
     SmallVector<utils::IteratorType> iterators(numDims, par);
     iterators[p + 1] = red;
+    if (quantizeActivations)
+      iterators[p + 3] = red;
     bool isSigned = dequant.weightsAreSigned;
+    Value partialInit =
+        quantizeActivations
+            ? linalg::FillOp::create(
+                  rewriter, loc,
+                  ValueRange{arith::ConstantOp::create(
+                      rewriter, loc, i32, rewriter.getI32IntegerAttr(0))},
+                  ValueRange{tensor::EmptyOp::create(rewriter, loc, shape, i32)})
+                  .getResult(0)
+            : zeroFilled(rewriter, loc, shape, floatType);
     result.partialSums = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
-        ValueRange{activation, weights},
-        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, partialType)},
+        ValueRange{activation, weights}, ValueRange{partialInit},
         ArrayRef<AffineMap>{AffineMap::get(numDims, 0, xExprs, ctx),
                             AffineMap::get(numDims, 0, wExprs, ctx),
                             AffineMap::get(numDims, 0, pExprs, ctx)},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          if (quantizeActivations) {
+            // Unsigned weight bytes times signed activation bytes: the
+            // operand kinds of vpdpbusd.
+            Value w = arith::ExtUIOp::create(b, l, i32, args[1]);
+            Value x = arith::ExtSIOp::create(b, l, i32, args[0]);
+            Value product = arith::MulIOp::create(b, l, w, x);
+            linalg::YieldOp::create(
+                b, l, arith::AddIOp::create(b, l, product, args[2]).getResult());
+            return;
+          }
           Value asFloat =
               isSigned ? arith::SIToFPOp::create(b, l, floatType, args[1]).getResult()
                        : arith::UIToFPOp::create(b, l, floatType, args[1]).getResult();
@@ -285,6 +397,12 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     pExprs.append({dim(p), dim(p + 1)});
     inputs.push_back(result.partialSums->getResult(0));
     maps.push_back(AffineMap::get(numDims, 0, pExprs, ctx));
+    if (quantizeActivations) {
+      SmallVector<AffineExpr> maxExprs = activationLeading;
+      maxExprs.push_back(dim(p));
+      inputs.push_back(activationMax);
+      maps.push_back(AffineMap::get(numDims, 0, maxExprs, ctx));
+    }
     SmallVector<AffineExpr> accExprs = outputExprs;
     accExprs.push_back(dim(p + 1));
     maps.push_back(AffineMap::get(numDims, 0, accExprs, ctx));
@@ -298,6 +416,15 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         inputs, ValueRange{zeroFilled(rewriter, loc, shape, floatType)}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value scale = args[0], shifted = args[hasZeroPoint ? 3 : 1];
+          if (quantizeActivations) {
+            // The activation's scale amax / 127 joins the weights' scale.
+            Value inverseLimit = arith::ConstantOp::create(
+                b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
+            Value activationScale =
+                arith::MulFOp::create(b, l, args[hasZeroPoint ? 4 : 2], inverseLimit);
+            scale = arith::MulFOp::create(b, l, scale, activationScale);
+            shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
+          }
           if (hasZeroPoint) {
             Value offset = arith::MulFOp::create(b, l, args[1], args[2]);
             shifted = arith::SubFOp::create(b, l, shifted, offset);
@@ -331,15 +458,18 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
 
 LogicalResult qforge::canFactorDequantContraction(const DequantParts &dequant,
                                                   linalg::LinalgOp contraction,
-                                                  int64_t lanes,
+                                                  const FactorOptions &options,
                                                   std::string &reason) {
-  return checkAndFactor(nullptr, dequant, contraction, lanes, reason);
+  return checkAndFactor(nullptr, dequant, contraction, options.lanes,
+                        options.quantizeActivations, reason);
 }
 
 FailureOr<qforge::FactoredContraction>
 qforge::factorDequantContraction(RewriterBase &rewriter,
                                  const DequantParts &dequant,
-                                 linalg::LinalgOp contraction, int64_t lanes,
+                                 linalg::LinalgOp contraction,
+                                 const FactorOptions &options,
                                  std::string &reason) {
-  return checkAndFactor(&rewriter, dequant, contraction, lanes, reason);
+  return checkAndFactor(&rewriter, dequant, contraction, options.lanes,
+                        options.quantizeActivations, reason);
 }

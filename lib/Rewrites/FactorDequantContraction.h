@@ -22,9 +22,21 @@
 
 namespace qforge {
 
+/// How to factor.
+struct FactorOptions {
+  /// Elements of one vector accumulator (16 f32 / i32 for AVX-512).
+  int64_t lanes = 16;
+  /// Integer mode: quantize the activation per group to int8 and accumulate
+  /// unsigned-weight x signed-activation byte products in i32 (4 bytes per
+  /// lane, k = (j, l, q)); the activation scale joins the weights' scale.
+  bool quantizeActivations = false;
+};
+
 /// The generics of the factored form (activationSums is null without a
-/// zero-point).
+/// zero-point; the activation quantization generics exist in integer mode).
 struct FactoredContraction {
+  mlir::linalg::GenericOp activationMax;       ///< amax (integer mode)
+  mlir::linalg::GenericOp quantizedActivation; ///< xq (integer mode)
   mlir::linalg::GenericOp activationSums; ///< xs
   mlir::linalg::GenericOp partialSums;    ///< p
   mlir::linalg::GenericOp groupSums;      ///< acc
@@ -34,15 +46,16 @@ struct FactoredContraction {
 /// Whether factorDequantContraction would succeed; `reason` says why not.
 mlir::LogicalResult canFactorDequantContraction(const DequantParts &dequant,
                                                 mlir::linalg::LinalgOp contraction,
-                                                int64_t lanes, std::string &reason);
+                                                const FactorOptions &options,
+                                                std::string &reason);
 
 /// Rewrites `contraction` (which reads `dequant.op`'s result) into the
 /// factored form; the dequant is erased once nothing else reads it. On
 /// failure, nothing is changed and `reason` says why.
 mlir::FailureOr<FactoredContraction>
 factorDequantContraction(mlir::RewriterBase &rewriter, const DequantParts &dequant,
-                         mlir::linalg::LinalgOp contraction, int64_t lanes,
-                         std::string &reason);
+                         mlir::linalg::LinalgOp contraction,
+                         const FactorOptions &options, std::string &reason);
 
 } // namespace qforge
 

@@ -1,4 +1,4 @@
-//===- FactorOps.cpp - transform.qforge.factor_dequant_contraction --------===//
+//===- FactorOps.cpp - factor_dequant_contraction, quantize_activations_and_factor ===//
 
 #include "Analysis/DequantContraction.h"
 #include "Rewrites/FactorDequantContraction.h"
@@ -6,13 +6,18 @@
 
 using namespace mlir;
 
-DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
-    transform::TransformRewriter &rewriter,
-    transform::TransformResults &results, transform::TransformState &state) {
-  auto dequants = llvm::to_vector(state.getPayloadOps(getDequant()));
-  auto contractions = llvm::to_vector(state.getPayloadOps(getContraction()));
+/// Shared by the float and the integer factoring ops: checks every pair,
+/// then rewrites them all, and collects the new generics per result kind.
+static DiagnosedSilenceableFailure
+factorAllPairs(transform::TransformOpInterface op,
+               transform::TransformRewriter &rewriter,
+               transform::TransformState &state, Value dequantHandle,
+               Value contractionHandle, const qforge::FactorOptions &options,
+               SmallVectorImpl<SmallVector<Operation *>> &collected) {
+  auto dequants = llvm::to_vector(state.getPayloadOps(dequantHandle));
+  auto contractions = llvm::to_vector(state.getPayloadOps(contractionHandle));
   if (dequants.size() != contractions.size()) {
-    return emitDefiniteFailure()
+    return op.emitDefiniteFailure()
            << "expected as many dequant ops (" << dequants.size()
            << ") as contractions (" << contractions.size() << ")";
   }
@@ -27,7 +32,7 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
         !qforge::isMultiReductionContractionOf(contraction,
                                                generic->getResult(0))) {
       DiagnosedSilenceableFailure diag =
-          emitSilenceableError()
+          op.emitSilenceableError()
           << "expected a dequantization generic feeding a multi-reduction "
              "contraction (see transform.qforge.match_dequant_contraction)";
       diag.attachNote(dequantOp->getLoc()) << "dequant candidate";
@@ -36,35 +41,72 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
     }
     std::string reason;
     if (failed(qforge::canFactorDequantContraction(*parts, contraction,
-                                                   getLanes(), reason))) {
+                                                   options, reason))) {
       DiagnosedSilenceableFailure diag =
-          emitSilenceableError() << "cannot factor: " << reason;
+          op.emitSilenceableError() << "cannot factor: " << reason;
       diag.attachNote(contractionOp->getLoc()) << "contraction";
       return diag;
     }
     pairs.emplace_back(*parts, contraction);
   }
 
-  SmallVector<Operation *> sums, partials, groups, rows;
+  // quantization, activation sums, partial sums, group sums, row sums
+  collected.assign(5, {});
   for (auto &[parts, contraction] : pairs) {
     std::string reason;
     FailureOr<qforge::FactoredContraction> factored =
-        qforge::factorDequantContraction(rewriter, parts, contraction,
-                                         getLanes(), reason);
+        qforge::factorDequantContraction(rewriter, parts, contraction, options,
+                                         reason);
     if (failed(factored))
-      return emitDefiniteFailure() << "factoring failed after its checks "
-                                      "passed: "
-                                   << reason;
+      return op.emitDefiniteFailure()
+             << "factoring failed after its checks passed: " << reason;
+    if (factored->activationMax)
+      collected[0].append({factored->activationMax,
+                           factored->quantizedActivation});
     if (factored->activationSums)
-      sums.push_back(factored->activationSums);
-    partials.push_back(factored->partialSums);
-    groups.push_back(factored->groupSums);
-    rows.push_back(factored->rowSums);
+      collected[1].push_back(factored->activationSums);
+    collected[2].push_back(factored->partialSums);
+    collected[3].push_back(factored->groupSums);
+    collected[4].push_back(factored->rowSums);
   }
-  results.set(cast<OpResult>(getActivationSums()), sums);
-  results.set(cast<OpResult>(getPartialSums()), partials);
-  results.set(cast<OpResult>(getGroupSums()), groups);
-  results.set(cast<OpResult>(getRowSums()), rows);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<SmallVector<Operation *>> collected;
+  qforge::FactorOptions options;
+  options.lanes = getLanesAttr().getInt();
+  DiagnosedSilenceableFailure status =
+      factorAllPairs(*this, rewriter, state, getDequant(), getContraction(),
+                     options, collected);
+  if (!status.succeeded())
+    return status;
+  results.set(cast<OpResult>(getActivationSums()), collected[1]);
+  results.set(cast<OpResult>(getPartialSums()), collected[2]);
+  results.set(cast<OpResult>(getGroupSums()), collected[3]);
+  results.set(cast<OpResult>(getRowSums()), collected[4]);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<SmallVector<Operation *>> collected;
+  qforge::FactorOptions options;
+  options.lanes = getLanesAttr().getInt();
+  options.quantizeActivations = true;
+  DiagnosedSilenceableFailure status =
+      factorAllPairs(*this, rewriter, state, getDequant(), getContraction(),
+                     options, collected);
+  if (!status.succeeded())
+    return status;
+  results.set(cast<OpResult>(getActivationQuantization()), collected[0]);
+  results.set(cast<OpResult>(getActivationSums()), collected[1]);
+  results.set(cast<OpResult>(getPartialSums()), collected[2]);
+  results.set(cast<OpResult>(getGroupSums()), collected[3]);
+  results.set(cast<OpResult>(getRowSums()), collected[4]);
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -80,6 +122,20 @@ void transform::FactorDequantContractionOp::getEffects(
 }
 
 LogicalResult transform::FactorDequantContractionOp::verify() {
+  if (getLanesAttr().getInt() < 1)
+    return emitOpError("lanes must be at least 1");
+  return success();
+}
+
+void transform::QuantizeActivationsAndFactorOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getDequantMutable(), effects);
+  consumesHandle(getContractionMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+LogicalResult transform::QuantizeActivationsAndFactorOp::verify() {
   if (getLanesAttr().getInt() < 1)
     return emitOpError("lanes must be at least 1");
   return success();

@@ -24,3 +24,8 @@ void transform::ApplyReassociateFPReductionsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateReassociateFPReductionsPatterns(patterns);
 }
+
+void transform::ApplyX86Int8DotProductsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateX86Int8DotProductsPatterns(patterns);
+}

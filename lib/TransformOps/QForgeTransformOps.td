@@ -76,6 +76,25 @@ def ApplyFoldBroadcastTransposePatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.x86_int8_dot_products",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Unsigned x signed byte products summed per 32-bit lane -> vpdpbusd";
+  let description = [{
+    Collects the PDLL patterns of `patterns/X86Int8DotProducts.pdll`: a
+    `vector.multi_reduction <add>` over the inner dim of 4 of
+    `arith.muli(arith.extui(u8 bytes), arith.extsi(s8 bytes))`
+    (`vector<Lx4xi32>`, L = 16, 8 or 4) into an `vector<Lxi32>` accumulator
+    becomes `llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.{512,256,128}"`
+    on the bytes reshaped to `vector<4Lxi8>`. Exact: both compute the same
+    32-bit integer sums.
+
+    For targets with AVX512-VNNI (and AVX512VL below 512 bits) only: the
+    intrinsic does not exist elsewhere.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Matchers
 //===----------------------------------------------------------------------===//
@@ -243,6 +262,59 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
         ::mlir::Operation *target,
         ::mlir::transform::ApplyToEachResultList &results,
         ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
+def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
+    "qforge.quantize_activations_and_factor",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Integer reassociation: int8 activations, i32 dot products";
+  let description = [{
+    The opt-in integer variant of `transform.qforge.factor_dequant_contraction`
+    (the scheme of llama.cpp's q8 activations and IREE's
+    quantized-matmul-reassociation). Per call, the activation is quantized
+    per group to int8 with a per-group scale:
+
+    ```
+    amax[.., g]    = max_k |x[.., g, k]|
+    xq[.., g, k]   = clamp(roundeven(x · 127 / amax), -127, 127)  (0 when amax = 0)
+    ```
+
+    then, with k split as (j, l, q) -- `lanes` 32-bit lanes of 4 adjacent
+    bytes q, one `vpdpbusd` per 64 weight bytes:
+
+    ```
+    xs[.., g, l]   = Σ_j Σ_q xq[.., g, j, l, q]                           (f32, exact)
+    p[.., n, g, l] = Σ_j Σ_q w[n, g, j, l, q] · xq[.., g, j, l, q]        (i32, exact)
+    acc[.., n, l]  = Σ_g s[n, g] · amax[.., g] / 127 · (p − z[n, g] · xs)
+    out[.., n]    += Σ_l acc[.., n, l]
+    ```
+
+    Weights are read as unsigned bytes (the seed's `extui`/`uitofp`) and the
+    activation as signed bytes, the operand kinds of AVX-512 VNNI's
+    `vpdpbusd`; `transform.apply_patterns.qforge.x86_int8_dot_products` turns
+    the vectorized byte products into that instruction. The only rounding
+    beyond the f32 path is the activation's: each quantized activation is
+    within amax / 254 of its value (see docs/numerics.md for the measured
+    error on the seed shape).
+
+    Requirements as for `factor_dequant_contraction`, plus: unsigned 8-bit
+    weights, f32 activations, group size a multiple of 4 x `lanes`.
+    `activation_quantization` holds the amax and xq generics (tile them per
+    group); the other results are as for the float op.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$dequant,
+                       TransformHandleTypeInterface:$contraction,
+                       DefaultValuedAttr<I64Attr, "16">:$lanes);
+  let results = (outs TransformHandleTypeInterface:$activation_quantization,
+                      TransformHandleTypeInterface:$activation_sums,
+                      TransformHandleTypeInterface:$partial_sums,
+                      TransformHandleTypeInterface:$group_sums,
+                      TransformHandleTypeInterface:$row_sums);
+  let assemblyFormat = [{
+    $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -1,7 +1,7 @@
 //===- qforge-compile.cpp - script + lowering + LLVM CPU backend ----------===//
 //
 //   qforge-compile INPUT.mlir [--script=FILE] [--entry=NAME]
-//                 [--emit=mlir|llvm|asm|obj|shared] [-o OUT]
+//                 [--emit=mlir|lowered|llvm|asm|obj|shared] [-o OUT]
 //                 [--mcpu=native|NAME] [--mattr=...] [--header=FILE]
 //
 // Runs the transform script on the input (without --script: the default
@@ -32,7 +32,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Emit { MLIR, LLVM, Asm, Obj, Shared };
+enum class Emit { MLIR, Lowered, LLVM, Asm, Obj, Shared };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
                                cl::Required);
@@ -44,6 +44,8 @@ cl::opt<std::string> entryName("entry", cl::desc("kernel function name"),
 cl::opt<Emit> emitKind(
     "emit", cl::desc("what to write"), cl::init(Emit::Obj),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "IR after the script"),
+               clEnumValN(Emit::Lowered, "lowered",
+                          "IR after the fixed lowering (LLVM dialect)"),
                clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
                clEnumValN(Emit::Asm, "asm", "assembly"),
                clEnumValN(Emit::Obj, "obj", "object file"),
@@ -133,6 +135,11 @@ int main(int argc, char **argv) {
 
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
+  if (emitKind == Emit::Lowered) {
+    module->print(outFile->os());
+    outFile->keep();
+    return 0;
+  }
 
   qforge::TargetChoice choice{cpuName, cpuAttrs};
   std::unique_ptr<llvm::TargetMachine> machine =
