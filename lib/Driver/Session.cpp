@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
@@ -27,13 +28,43 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
   return parseSourceFile<ModuleOp>(sourceMgr, context.get());
 }
 
+std::string qforge::chooseStrategy(const TargetChoice &target,
+                                   bool int8Activations, std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, error);
+  if (!machine)
+    return "";
+  const llvm::MCSubtargetInfo *features = machine->getMCSubtargetInfo();
+  auto has = [&](llvm::StringRef feature) {
+    return features->checkFeatures(feature);
+  };
+  const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
+  std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
+  std::string cpu = machine->getTargetCPU().str();
+  if (int8Activations) {
+    if (has("+avx512vnni") && has("+avx512bw"))
+      return folder + "decode-int8-vnni.mlir";
+    error = "the int8 decode strategy needs AVX512-VNNI, which CPU '" + cpu +
+            "' lacks; drop --int8-activations or pass --script";
+    return "";
+  }
+  if (has("+avx512f"))
+    return folder + "decode-factored-avx512.mlir";
+  if (has("+avx2") && has("+fma"))
+    return folder + "decode-factored-avx2.mlir";
+  error = "no shipped decode strategy for CPU '" + cpu +
+          "' (they need AVX2 and FMA); pass --script";
+  return "";
+}
+
 FailureOr<qforge::TransformScript>
-qforge::Session::loadStrategy(StringRef path, std::string &error) {
+qforge::Session::loadStrategy(StringRef path, const TargetChoice &target,
+                              bool int8Activations, std::string &error) {
   std::string script = path.str();
   if (script.empty()) {
-    const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
-    script = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) +
-             "/decode-factored-avx512.mlir";
+    script = chooseStrategy(target, int8Activations, error);
+    if (script.empty())
+      return failure();
   }
   if (!llvm::sys::fs::exists(script)) {
     error = "transform script '" + script + "' not found";

@@ -8,6 +8,7 @@
 #define QFORGE_DRIVER_SESSION_H
 
 #include "Driver/Pipelines.h"
+#include "Driver/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,6 +20,16 @@
 
 namespace qforge {
 
+/// The shipped decode strategy (a file in transforms/; $QFORGE_TRANSFORMS_DIR
+/// overrides the folder) for a target:
+///   f32 path:  AVX-512F -> decode-factored-avx512.mlir,
+///              AVX2 + FMA -> decode-factored-avx2.mlir;
+///   int8 path (opt-in, changes numerics): AVX512-VNNI + AVX512BW ->
+///              decode-int8-vnni.mlir.
+/// Empty, with `error` set, when none fits.
+std::string chooseStrategy(const TargetChoice &target, bool int8Activations,
+                           std::string &error);
+
 class Session {
 public:
   Session();
@@ -29,10 +40,12 @@ public:
   mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef path,
                                                std::string &error);
 
-  /// Loads `path`, or the shipped default strategy when it is empty
-  /// (transforms/decode-factored-avx512.mlir; $QFORGE_TRANSFORMS_DIR
-  /// overrides the folder). Sets `error` when it is missing or invalid.
+  /// Loads `path`; when it is empty, the shipped decode strategy for the
+  /// target's CPU features (see chooseStrategy). Sets `error` when it is
+  /// missing or invalid, or when no shipped strategy fits the target.
   mlir::FailureOr<TransformScript> loadStrategy(llvm::StringRef path,
+                                                const TargetChoice &target,
+                                                bool int8Activations,
                                                 std::string &error);
 
 private:

@@ -43,7 +43,9 @@ namespace {
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
                                cl::Required);
 cl::opt<std::string> scriptFile(
-    "script", cl::desc("transform script (default: the shipped decode strategy)"),
+    "script",
+    cl::desc("transform script (default: the shipped decode strategy for the "
+             "target CPU, docs/scripts.md)"),
     cl::init(""));
 cl::opt<std::string> funcName("func", cl::desc("kernel function name"),
                               cl::init(""));
@@ -73,6 +75,11 @@ cl::opt<std::string> saveResults(
     cl::desc("write the scripted kernel's results (raw bytes, in order) to "
              "this file, e.g. to compare thread counts bit for bit"),
     cl::init(""));
+cl::opt<bool> int8Activations(
+    "int8-activations",
+    cl::desc("without --script: the integer decode strategy (activation "
+             "quantized per group to int8; opt-in, ~3e-3 normalized error)"),
+    cl::init(false));
 cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
                              cl::init("native"));
 cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
@@ -193,8 +200,9 @@ int main(int argc, char **argv) {
   if (!qforge::KernelCall::create(type, firstCall, error))
     return fail(error);
 
+  qforge::TargetChoice target{cpuName, cpuAttrs};
   FailureOr<qforge::TransformScript> strategy =
-      session.loadStrategy(scriptFile, error);
+      session.loadStrategy(scriptFile, target, int8Activations, error);
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();
@@ -205,7 +213,6 @@ int main(int argc, char **argv) {
     return fail("the transform script '" + script + "' failed (see above)");
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
-  qforge::TargetChoice target{cpuName, cpuAttrs};
   qforge::JitKernel kernel;
   if (!qforge::compileJitKernel(*module, name, target, kernel, error))
     return fail(error);

@@ -37,7 +37,9 @@ enum class Emit { MLIR, Lowered, LLVM, Asm, Obj, Shared };
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
                                cl::Required);
 cl::opt<std::string> scriptFile(
-    "script", cl::desc("transform script (default: the shipped decode strategy)"),
+    "script",
+    cl::desc("transform script (default: the shipped decode strategy for the "
+             "target CPU, docs/scripts.md)"),
     cl::init(""));
 cl::opt<std::string> entryName("entry", cl::desc("kernel function name"),
                                cl::init(""));
@@ -52,6 +54,11 @@ cl::opt<Emit> emitKind(
                clEnumValN(Emit::Shared, "shared", "shared library")));
 cl::opt<std::string> outputFile("o", cl::desc("output file ('-' for stdout)"),
                                 cl::init(""));
+cl::opt<bool> int8Activations(
+    "int8-activations",
+    cl::desc("without --script: the integer decode strategy (activation "
+             "quantized per group to int8; opt-in, ~3e-3 normalized error)"),
+    cl::init(false));
 cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
                              cl::init("native"));
 cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
@@ -119,8 +126,9 @@ int main(int argc, char **argv) {
     header->keep();
   }
 
+  qforge::TargetChoice target{cpuName, cpuAttrs};
   FailureOr<qforge::TransformScript> strategy =
-      session.loadStrategy(scriptFile, error);
+      session.loadStrategy(scriptFile, target, int8Activations, error);
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();
@@ -141,9 +149,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  qforge::TargetChoice choice{cpuName, cpuAttrs};
   std::unique_ptr<llvm::TargetMachine> machine =
-      qforge::createTargetMachine(choice, error);
+      qforge::createTargetMachine(target, error);
   if (!machine)
     return fail(error);
   llvm::LLVMContext llvmContext;
