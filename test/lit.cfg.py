@@ -45,3 +45,16 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # `not` at the start of a RUN line is not substituted (lit only rewrites
 # `| not`), so the LLVM tools dir must be on PATH for `RUN: not qforge-opt ...`.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Execution tests of kernels using instructions the host may lack (e.g. the
+# int8 strategy's vpdpbusd) declare them with REQUIRES; compile-only tests name
+# a CPU with --mcpu instead and run everywhere.
+with open("/proc/cpuinfo") as cpuinfo:
+    host_flags = set()
+    for line in cpuinfo:
+        if line.startswith("flags"):
+            host_flags.update(line.split(":", 1)[1].split())
+            break
+for feature in ("avx2", "avx512f", "avx512_vnni"):
+    if feature in host_flags:
+        config.available_features.add(feature.replace("_", ""))

@@ -1,0 +1,24 @@
+// Without --script, qforge-compile picks the shipped decode strategy from the
+// target's features: 512-bit vectors with AVX-512, 256-bit with AVX2 + FMA,
+// the int8 (vpdpbusd) strategy on request where AVX512-VNNI exists; and says
+// why when nothing fits.
+// RUN: %gen_kernel 32 4 128 > %t.mlir
+
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s --check-prefix=AVX512
+// AVX512-LABEL: quantized_matmul:
+// AVX512:         vfmadd{{[0-9]+}}ps {{.*}}%zmm
+
+// RUN: qforge-compile %t.mlir --mcpu=haswell --emit=asm -o - | FileCheck %s --check-prefix=AVX2
+// AVX2-LABEL: quantized_matmul:
+// AVX2:         vfmadd{{[0-9]+}}ps {{.*}}%ymm
+// AVX2-NOT:     %zmm
+
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=INT8
+// INT8-LABEL: quantized_matmul:
+// INT8:         vpdpbusd
+
+// RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
+
+// RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
+// OLD-CPU: qforge-compile: error: no shipped decode strategy for CPU 'core2' (they need AVX2 and FMA); pass --script
