@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Benchmarks: runs qforge-bench --verify --json on the decode kernels RUNS
-# times each (default 3) and prints min and median over the runs of the cold
-# time, GB/s and fraction of the read bandwidth measured in the same run,
-# with the machine load. The JSON lines go to build/bench/<shape>.jsonl.
+# times per configuration (default 3) -- the f32 factored strategy and the
+# int8 one (--int8-activations), on 1 and 2 threads -- and prints, over the
+# runs, the min and median of the cold time and of the fraction of the read
+# bandwidth measured in the same run (with as many threads), with the
+# machine load. JSON lines go to build/bench/<shape>_<path>_<threads>t.jsonl.
 #
 #   scripts/bench.sh                 # seed shape 4096x32x128
 #   scripts/bench.sh --llama         # + LLaMA-7B decoder shapes
-#   RUNS=5 scripts/bench.sh
+#   RUNS=5 THREADS="1 2" scripts/bench.sh
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 runs="${RUNS:-3}"
+thread_counts="${THREADS:-1 2}"
 out_dir="$build_dir/bench"
 mkdir -p "$out_dir"
 
@@ -22,28 +25,38 @@ if [[ "${1:-}" == "--llama" ]]; then
   shapes+=("11008 32 128" "4096 86 128")
 fi
 
-printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-14s %9s %9s %9s %9s %8s %8s\n' shape us_cold_min us_cold_med GBps_med memGBps frac_min frac_med
+printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-13s %-5s %3s %10s %10s %8s %8s %8s %8s %9s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err
 for shape in "${shapes[@]}"; do
   name="${shape// /x}"
   kernel="$out_dir/decode_$name.mlir"
   python3 "$repo_root/examples/gen_decode_kernel.py" $shape > "$kernel"
-  results="$out_dir/decode_$name.jsonl"
-  : > "$results"
-  for ((run = 0; run < runs; run++)); do
-    "$build_dir/bin/qforge-bench" "$kernel" --verify --json 2>/dev/null | tail -n 1 >> "$results"
-  done
-  python3 - "$results" "$name" <<'PY'
+  for path in f32 int8; do
+    flags=(--verify --tolerance=1e-5)
+    [[ $path == int8 ]] && flags=(--int8-activations --verify --tolerance=1e-2)
+    for threads in $thread_counts; do
+      results="$out_dir/decode_${name}_${path}_${threads}t.jsonl"
+      : > "$results"
+      for ((run = 0; run < runs; run++)); do
+        "$build_dir/bin/qforge-bench" "$kernel" "${flags[@]}" --threads="$threads" \
+          --json 2>/dev/null | tail -n 1 >> "$results"
+      done
+      python3 - "$results" "$name" "$path" "$threads" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 if not all(r["verified"] for r in rows):
-    sys.exit(f"{sys.argv[2]}: verification failed")
+    sys.exit(f"{sys.argv[2]} {sys.argv[3]}: verification failed")
 cold = [r["us_cold_median"] for r in rows]
 frac = [r["bw_fraction_cold"] for r in rows]
 gbps = [r["gbps_cold"] for r in rows]
 mem = [r["mem_read_gbps"] for r in rows]
-print(f"{sys.argv[2]:<14} {min(cold):9.1f} {statistics.median(cold):9.1f} "
-      f"{statistics.median(gbps):9.2f} {statistics.median(mem):9.2f} "
-      f"{min(frac):8.3f} {statistics.median(frac):8.3f}")
+err = max(r["max_rel_err"] for r in rows)
+print(f"{sys.argv[2]:<13} {sys.argv[3]:<5} {sys.argv[4]:>3} {min(cold):10.1f} "
+      f"{statistics.median(cold):10.1f} {statistics.median(gbps):8.2f} "
+      f"{statistics.median(mem):8.2f} {min(frac):8.3f} "
+      f"{statistics.median(frac):8.3f} {err:9.2e}")
 PY
+    done
+  done
 done
+printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

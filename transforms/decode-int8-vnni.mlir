@@ -149,7 +149,11 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
       : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64} : !transform.any_op
+    // locality = 2 (prefetcht1, into L2): with the int8 loop's low compute
+    // per byte, fetching into L2 instead of L1 streamed at 0.98-1.01 of the
+    // read bandwidth against 0.90 for prefetcht0 in 3 of 4 paired runs on the
+    // seed (1 thread, docs/benchmarks.md); the f32 strategy keeps 3.
+    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op
     %func = transform.structured.match ops{["func.func"]} in %module
       : (!transform.any_op) -> !transform.any_op
     // u8 x s8 products summed 4 per i32 lane: one vpdpbusd each; then the
