@@ -9,7 +9,8 @@ using namespace mlir;
 
 std::optional<std::pair<Value, Value>>
 qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
-  if (reduction.getKind() != vector::CombiningKind::ADD)
+  // vpdpbusd has no mask: a masked reduction must not sum masked-off lanes.
+  if (reduction.getKind() != vector::CombiningKind::ADD || reduction.isMasked())
     return std::nullopt;
   VectorType source = reduction.getSourceVectorType();
   int64_t rank = source.getRank();

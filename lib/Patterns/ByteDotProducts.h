@@ -12,8 +12,8 @@ namespace qforge {
 /// When `reduction` adds groups of 4 adjacent products
 /// `extui(u8) * extsi(s8)` (operands in either order, possibly broadcast to
 /// more leading unit dims) into 4, 8 or 16 i32 lanes -- reducing the
-/// innermost dim of size 4 and otherwise only unit dims -- returns the
-/// (unsigned, signed) byte vectors.
+/// innermost dim of size 4 and otherwise only unit dims, unmasked -- returns
+/// the (unsigned, signed) byte vectors.
 std::optional<std::pair<mlir::Value, mlir::Value>>
 matchFourByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 
