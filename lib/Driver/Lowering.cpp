@@ -8,6 +8,7 @@
 #include "Driver/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -135,6 +136,35 @@ static void requestCInterfaces(ModuleOp module) {
       func->setAttr("llvm.emit_c_interface", unit);
 }
 
+/// After conversion only LLVM dialect ops may remain. Anything else (e.g. a
+/// vector transfer form a script produced that the fixed lowering has no
+/// pattern for) is reported where it came from, instead of failing later in
+/// translation with an unrealized cast.
+static LogicalResult checkFullyLowered(ModuleOp module) {
+  Operation *leftover = nullptr;
+  module.walk([&](Operation *op) {
+    if (op == module.getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op)) {
+      // Report the op the cast stands in for, when there is one.
+      for (Operation *user : cast->getUsers())
+        if (!isa<LLVM::LLVMDialect>(user->getDialect()) &&
+            !isa<UnrealizedConversionCastOp>(user)) {
+          leftover = user;
+          return WalkResult::interrupt();
+        }
+    }
+    leftover = op;
+    return WalkResult::interrupt();
+  });
+  if (!leftover)
+    return success();
+  return emitError(leftover->getLoc())
+         << "the fixed lowering cannot lower '" << leftover->getName()
+         << "' (docs/lowering.md lists what it handles); change the script "
+            "so that it does not produce this form";
+}
+
 LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
                                          const TransformScript &script) {
   if (failed(runPipeline(module, kBufferize)))
@@ -145,12 +175,16 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
   if (failed(lowerVectors(module)))
     return failure();
   requestCInterfaces(module);
-  return runPipeline(module, kToLLVM);
+  if (failed(runPipeline(module, kToLLVM)))
+    return failure();
+  return checkFullyLowered(module);
 }
 
 LogicalResult qforge::lowerReferenceToLLVMDialect(ModuleOp module) {
   if (failed(runPipeline(module, kBufferize)))
     return failure();
   requestCInterfaces(module);
-  return runPipeline(module, kToLLVM);
+  if (failed(runPipeline(module, kToLLVM)))
+    return failure();
+  return checkFullyLowered(module);
 }
