@@ -1,6 +1,7 @@
 //===- Registration.cpp - what qforge's tools can parse and translate -----===//
 
 #include "Driver/Pipelines.h"
+#include "Quant/Passes.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +15,7 @@
 void qforge::registerCompilerDialects(mlir::DialectRegistry &registry) {
   // The passes are looked up by name when the pipelines are parsed.
   mlir::registerAllPasses();
+  qforge::registerQForgePasses();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerBuiltinDialectTranslation(registry);

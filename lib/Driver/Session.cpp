@@ -4,6 +4,8 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,7 +27,22 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
   if (!input)
     return nullptr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, context.get());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, context.get());
+  // Quantized types and ops (docs/quantization.md): signed storage becomes
+  // signless, and quant.qcast/dcast their exact integer arithmetic, before
+  // anything else sees the kernel.
+  if (module) {
+    PassManager pm(context.get(), ModuleOp::getOperationName());
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    if (failed(parsePassPipeline(
+            "qforge-normalize-quant-storage,qforge-lower-quant", pm,
+            errorStream)) ||
+        failed(pm.run(*module)))
+      return nullptr;
+  }
+  return module;
 }
 
 std::string qforge::chooseStrategy(const TargetChoice &target,

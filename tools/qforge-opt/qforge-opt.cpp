@@ -2,10 +2,12 @@
 //
 // Every upstream dialect, pass and extension (as in mlir-opt) plus the
 // transform.qforge.* ops, so transform scripts run with
-// `qforge-opt --transform-interpreter`.
+// `qforge-opt --transform-interpreter`, and qforge's passes
+// (--qforge-normalize-quant-storage, --qforge-lower-quant).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Quant/Passes.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -16,6 +18,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  qforge::registerQForgePasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

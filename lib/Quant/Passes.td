@@ -1,0 +1,64 @@
+//===- Passes.td - qforge's quantization passes ----------------------------===//
+
+#ifndef QFORGE_QUANT_PASSES
+#define QFORGE_QUANT_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def NormalizeQuantStorage : Pass<"qforge-normalize-quant-storage", "mlir::ModuleOp"> {
+  let summary = "Signed quantized storage (si8, si4, ...) becomes signless";
+  let description = [{
+    Rewrites every quantized type with a signed storage type (`si8`, `si4`,
+    ...) to the same type with signless storage (`i8`, `i4`, ...) and the
+    `Signed` flag -- the convention StableHLO settled on: signless storage
+    means signed. Unsigned storage (`u8`) is kept. Applies to every place a
+    type can occur: function signatures, block arguments, op results,
+    attributes (e.g. `TypeAttr`s) and nested regions. Idempotent.
+
+    The textual form prints both the same (`i8`), but the types differ, so
+    bytecode written before normalization does not read back equal; after
+    it, text and bytecode round-trip to identical IR.
+  }];
+  let dependentDialects = ["mlir::quant::QuantDialect"];
+}
+
+def LowerQuant : Pass<"qforge-lower-quant", "mlir::ModuleOp"> {
+  let summary = "Exact lowering of quant.qcast and quant.dcast";
+  let description = [{
+    Lowers `quant.qcast` and `quant.dcast` on static tensors of per-tensor
+    and per-axis `!quant.uniform` types to elementwise `linalg.generic`s on
+    the storage integers (signless, after
+    `qforge-normalize-quant-storage`):
+
+    ```
+    qcast: q = clamp(roundeven(x / scale) + zero_point, storage_min, storage_max)
+           (NaN quantizes to the zero point)
+    dcast: x = (q - zero_point) * scale
+    ```
+
+    with `storage_min`/`storage_max` the type's range (narrow ranges such
+    as `i8<-127:127>` included), computed in the expressed float type;
+    per-axis scales and zero-points become dense constants read along the
+    quantized dimension. Quantized values at function boundaries become
+    their storage tensors (signatures are rewritten; callers see integers).
+
+    A `dcast(qcast(x))` pair is kept -- it is the quantization a
+    fake-quantized graph exists to simulate -- unless
+    `allow-folding-round-trips` says the user accepts losing it.
+
+    Unsupported forms (dynamic shapes, storage wider than 32 bits, an
+    expressed type that does not match the float operand, sub-channel types
+    for now) get an error naming the type.
+  }];
+  let options = [
+    Option<"allowFoldingRoundTrips", "allow-folding-round-trips", "bool",
+           /*default=*/"false",
+           "fold dcast(qcast(x)) to x (drops the simulated quantization)">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+#endif // QFORGE_QUANT_PASSES
