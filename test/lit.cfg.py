@@ -22,6 +22,11 @@ config.substitutions.append(
 config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))
 config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
 config.substitutions.append(("%python", sys.executable))
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     ",".join(os.path.join(llvm_lib_dir, name) for name in
+              ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))))
 # Kernels of the seed's form at other shapes: %gen_kernel N G K [--signed ...]
 config.substitutions.append(
     ("%gen_kernel", sys.executable + " " +
@@ -39,6 +44,7 @@ tools = [
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("llvm-nm", os.path.join(config.llvm_tools_dir, "llvm-nm")),
     ToolSubst("mlir-tblgen", os.path.join(config.llvm_tools_dir, "mlir-tblgen")),
+    ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

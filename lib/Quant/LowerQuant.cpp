@@ -213,11 +213,17 @@ struct LowerQuant : qforge::impl::LowerQuantBase<LowerQuant> {
   /// dcast(qcast(x)) -> x, only when the user accepts losing the simulated
   /// quantization.
   void foldRoundTrips(ModuleOp module) {
-    module.walk([](quant::DequantizeCastOp dcast) {
+    SmallVector<quant::DequantizeCastOp> dcasts;
+    module.walk([&](quant::DequantizeCastOp dcast) { dcasts.push_back(dcast); });
+    for (quant::DequantizeCastOp dcast : dcasts) {
       auto qcast = dcast.getInput().getDefiningOp<quant::QuantizeCastOp>();
-      if (qcast && qcast.getInput().getType() == dcast.getType())
-        dcast.replaceAllUsesWith(qcast.getInput());
-    });
+      if (!qcast || qcast.getInput().getType() != dcast.getType())
+        continue;
+      dcast.replaceAllUsesWith(qcast.getInput());
+      dcast.erase();
+      if (qcast->use_empty())
+        qcast.erase();
+    }
   }
 
   LogicalResult checkAll(ModuleOp module) {

@@ -1,0 +1,24 @@
+// qforge-lower-quant refuses what it cannot lower, naming the type.
+// RUN: qforge-opt %s --split-input-file --qforge-lower-quant --verify-diagnostics
+
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5>> {
+  // expected-error @below {{cannot lower 'tensor<?x!quant.uniform<i8:f32, 5.000000e-01>>': only static shapes are supported}}
+  %q = quant.qcast %x : tensor<?xf32> to tensor<?x!quant.uniform<i8:f32, 0.5>>
+  return %q : tensor<?x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
+func.func @sub_channel(%x: tensor<2x4xf32>) -> tensor<2x4x!quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:1, 3.0:2}, {4.0:3, 5.0:4}}>> {
+  // expected-error @below {{only per-tensor and per-axis uniform types are lowered (sub-channel types not yet)}}
+  %q = quant.qcast %x : tensor<2x4xf32> to tensor<2x4x!quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:1, 3.0:2}, {4.0:3, 5.0:4}}>>
+  return %q : tensor<2x4x!quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:1, 3.0:2}, {4.0:3, 5.0:4}}>>
+}
+
+// -----
+
+func.func @scalar(%x: f32) -> !quant.uniform<i8:f32, 0.5> {
+  // expected-error @below {{cannot lower '!quant.uniform<i8:f32, 5.000000e-01>': only ranked tensors of quantized values are supported}}
+  %q = quant.qcast %x : f32 to !quant.uniform<i8:f32, 0.5>
+  return %q : !quant.uniform<i8:f32, 0.5>
+}
