@@ -14,6 +14,18 @@ module attributes {transform.with_named_sequence} {
   // k = (j, l) and l = 8 lanes.
   transform.named_sequence @factor(%module: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    // Named matmuls become generics, and a sub-channel dequantize lowered to
+    // NxGxB weights collapsed to NxK (docs/quantization.md) carries its
+    // split into the matmul: a contraction over (groups, elements), as in
+    // the seed. Nothing changes for kernels already in that form.
+    %named = transform.structured.match ops{["linalg.matmul", "linalg.matvec", "linalg.batch_matmul"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    %generalized = transform.structured.generalize %named : (!transform.any_op) -> !transform.any_op
+    %funcs = transform.structured.match ops{["func.func"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.fold_reshapes_by_expansion
+    } : !transform.any_op
     %dequant, %contraction = transform.qforge.match_dequant_contraction %module
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // The PDLL set shortens the dequant body before it is folded into the

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -136,20 +137,24 @@ static void requestCInterfaces(ModuleOp module) {
       func->setAttr("llvm.emit_c_interface", unit);
 }
 
-/// After conversion only LLVM dialect ops may remain. Anything else (e.g. a
+/// After conversion only ops that translate to LLVM IR may remain: the LLVM
+/// dialect's, and the OpenMP dialect's (a strategy's parallel loops, which
+/// the OpenMP translation turns into runtime calls). Anything else (e.g. a
 /// vector transfer form a script produced that the fixed lowering has no
 /// pattern for) is reported where it came from, instead of failing later in
 /// translation with an unrealized cast.
 static LogicalResult checkFullyLowered(ModuleOp module) {
+  auto translates = [](Operation *op) {
+    return isa<LLVM::LLVMDialect, omp::OpenMPDialect>(op->getDialect());
+  };
   Operation *leftover = nullptr;
   module.walk([&](Operation *op) {
-    if (op == module.getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
+    if (op == module.getOperation() || translates(op))
       return WalkResult::advance();
     if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op)) {
       // Report the op the cast stands in for, when there is one.
       for (Operation *user : cast->getUsers())
-        if (!isa<LLVM::LLVMDialect>(user->getDialect()) &&
-            !isa<UnrealizedConversionCastOp>(user)) {
+        if (!translates(user) && !isa<UnrealizedConversionCastOp>(user)) {
           leftover = user;
           return WalkResult::interrupt();
         }

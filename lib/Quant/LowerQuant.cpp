@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
 
 namespace qforge {
 #define GEN_PASS_DEF_LOWERQUANT
@@ -49,11 +50,15 @@ LogicalResult checkSupported(Operation *op, RankedTensorType type,
     return op->emitError() << "cannot lower " << type << ": its expressed type "
                            << quantized.getExpressedType()
                            << " does not match the float type " << floatType;
-  if (!isa<quant::UniformQuantizedType, quant::UniformQuantizedPerAxisType>(
-          quantized))
+  if (isa<quant::UniformQuantizedSubChannelType>(quantized) &&
+      isa<quant::QuantizeCastOp>(op))
     return op->emitError() << "cannot lower " << type
-                           << ": only per-tensor and per-axis uniform types "
-                              "are lowered (sub-channel types not yet)";
+                           << ": quantizing to sub-channel types is not "
+                              "supported yet (dequantizing is)";
+  if (!isa<quant::UniformQuantizedType, quant::UniformQuantizedPerAxisType,
+           quant::UniformQuantizedSubChannelType>(quantized))
+    return op->emitError() << "cannot lower " << type
+                           << ": not a uniform quantized type";
   return success();
 }
 
@@ -169,9 +174,97 @@ Value lowerQuantize(OpBuilder &b, Location loc, Value input,
       });
 }
 
+/// dcast of a sub-channel type: every blocked dim (1 < block < size) of
+/// the storage is split into (blocks, block) with a free tensor.expand_shape,
+/// the scales and zero-points become dense constants with a unit dim where
+/// the block is, read through constant-0 results -- for weights NxK in
+/// groups of B along K: an NxGxB generic reading NxGx1 scales through
+/// (d0, d1, 0), the seed's form -- and the result is collapsed back.
+Value lowerSubChannelDequantize(OpBuilder &b, Location loc, Value storageValue,
+                                RankedTensorType quantizedTensor) {
+  MLIRContext *ctx = b.getContext();
+  auto type =
+      cast<quant::UniformQuantizedSubChannelType>(quantizedTensor.getElementType());
+  auto floatType = cast<FloatType>(type.getExpressedType());
+  ArrayRef<int64_t> shape = quantizedTensor.getShape();
+  SmallVector<int64_t> blocks(shape);
+  for (auto [dim, size] :
+       llvm::zip(type.getQuantizedDimensions(), type.getBlockSizes()))
+    blocks[dim] = size;
+
+  SmallVector<int64_t> expandedShape, paramShape;
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<AffineExpr> paramExprs;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    int64_t block = blocks[dim], count = size / block;
+    unsigned first = expandedShape.size();
+    if (block > 1 && block < size) {
+      expandedShape.append({count, block});
+      paramShape.append({count, 1});
+      reassociation.push_back({first, first + 1});
+      paramExprs.push_back(getAffineDimExpr(first, ctx));
+      paramExprs.push_back(getAffineConstantExpr(0, ctx));
+      continue;
+    }
+    expandedShape.push_back(size);
+    paramShape.push_back(count);
+    reassociation.push_back({first});
+    paramExprs.push_back(count == 1 ? getAffineConstantExpr(0, ctx)
+                                    : getAffineDimExpr(first, ctx));
+  }
+  unsigned rank = expandedShape.size();
+  auto storageElement = getElementTypeOrSelf(storageValue.getType());
+  Value expanded = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(expandedShape, storageElement),
+      storageValue, reassociation);
+
+  auto paramType = RankedTensorType::get(paramShape, floatType);
+  SmallVector<Attribute> scales, zeroPoints;
+  for (APFloat scale : type.getScales().getValues<APFloat>()) {
+    bool lostInfo;
+    scale.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &lostInfo);
+    scales.push_back(b.getFloatAttr(floatType, scale));
+  }
+  for (APInt zeroPoint : type.getZeroPoints().getValues<APInt>())
+    zeroPoints.push_back(
+        b.getFloatAttr(floatType, double(zeroPoint.getSExtValue())));
+  Value scaleTensor = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(paramType, scales));
+  Value zeroPointTensor = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(paramType, zeroPoints));
+
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap paramMap = AffineMap::get(rank, 0, paramExprs, ctx);
+  Value init = tensor::EmptyOp::create(b, loc, expandedShape, floatType);
+  bool isSigned = type.isSigned();
+  Value dequantized =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{RankedTensorType::get(expandedShape, floatType)},
+          ValueRange{expanded, scaleTensor, zeroPointTensor}, ValueRange{init},
+          ArrayRef<AffineMap>{identity, paramMap, paramMap, identity},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value asFloat =
+                isSigned
+                    ? arith::SIToFPOp::create(nb, l, floatType, args[0]).getResult()
+                    : arith::UIToFPOp::create(nb, l, floatType, args[0]).getResult();
+            Value shifted = arith::SubFOp::create(nb, l, asFloat, args[2]);
+            linalg::YieldOp::create(
+                nb, l, arith::MulFOp::create(nb, l, shifted, args[1]).getResult());
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(shape, floatType), dequantized,
+      reassociation);
+}
+
 /// dcast: (q - zero_point) * scale.
 Value lowerDequantize(OpBuilder &b, Location loc, Value storageValue,
                       RankedTensorType quantizedTensor) {
+  if (isa<quant::UniformQuantizedSubChannelType>(
+          quantizedTensor.getElementType()))
+    return lowerSubChannelDequantize(b, loc, storageValue, quantizedTensor);
   auto quantized = cast<quant::QuantizedType>(quantizedTensor.getElementType());
   auto floatType = cast<FloatType>(quantized.getExpressedType());
   QuantParams params = buildParams(b, loc, quantized, floatType);

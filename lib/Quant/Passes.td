@@ -39,7 +39,13 @@ def LowerQuant : Pass<"qforge-lower-quant", "mlir::ModuleOp"> {
     with `storage_min`/`storage_max` the type's range (narrow ranges such
     as `i8<-127:127>` included), computed in the expressed float type;
     per-axis scales and zero-points become dense constants read along the
-    quantized dimension. Quantized values at function boundaries become
+    quantized dimension. A sub-channel (block) dequantize becomes the seed's
+    form: each blocked dim of the storage is split into (blocks, block)
+    (weights NxK in groups of B: NxGxB), the scales and zero-points dense
+    NxGx1 constants read through (d0, d1, 0), and the result is collapsed
+    back -- `transform.apply_patterns.qforge.fold_reshapes_by_expansion`
+    then carries the split into the consuming contraction, which gets the
+    two reduction dims the decode strategies expect. Quantized values at function boundaries become
     their storage tensors (signatures are rewritten; callers see integers).
 
     A `dcast(qcast(x))` pair is kept -- it is the quantization a
@@ -47,8 +53,8 @@ def LowerQuant : Pass<"qforge-lower-quant", "mlir::ModuleOp"> {
     `allow-folding-round-trips` says the user accepts losing it.
 
     Unsupported forms (dynamic shapes, storage wider than 32 bits, an
-    expressed type that does not match the float operand, sub-channel types
-    for now) get an error naming the type.
+    expressed type that does not match the float operand, quantizing to a
+    sub-channel type) get an error naming the type.
   }];
   let options = [
     Option<"allowFoldingRoundTrips", "allow-folding-round-trips", "bool",

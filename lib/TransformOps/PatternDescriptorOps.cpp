@@ -8,6 +8,10 @@
 #include "Patterns/Patterns.h"
 #include "TransformOps/QForgeTransformOps.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 
 void transform::ApplyFoldIntToFloatCastsPatternsOp::populatePatterns(
@@ -28,4 +32,14 @@ void transform::ApplyReassociateFPReductionsPatternsOp::populatePatterns(
 void transform::ApplyX86Int8DotProductsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateX86Int8DotProductsPatterns(patterns);
+}
+
+void transform::ApplyFoldReshapesByExpansionPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      patterns, [](OpOperand *fused) {
+        Operation *producer = fused->get().getDefiningOp();
+        return isa_and_nonnull<tensor::CollapseShapeOp>(producer) &&
+               isa<linalg::GenericOp>(fused->getOwner());
+      });
 }

@@ -95,6 +95,25 @@ def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyFoldReshapesByExpansionPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.fold_reshapes_by_expansion",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Carry a tensor.collapse_shape into the generic that reads it";
+  let description = [{
+    Upstream's reshape-by-expansion fusion
+    (`linalg::populateFoldReshapeOpsByExpansionPatterns`), restricted to a
+    `tensor.collapse_shape` producing an input of a `linalg.generic`: the
+    generic is rewritten over the expanded iteration space and its other
+    operands are expanded to match (free reshapes), so the collapse
+    disappears. For a sub-channel dequantize lowered by `qforge-lower-quant`
+    (NxGxB weights collapsed to NxK) feeding a matmul over K (generalized
+    first), the matmul becomes a contraction over (G, B) -- the seed's form
+    that `transform.qforge.match_dequant_contraction` and the decode
+    strategies work on.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Matchers
 //===----------------------------------------------------------------------===//

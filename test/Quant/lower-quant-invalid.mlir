@@ -10,7 +10,7 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?x!quant.uniform<i8:f32, 0.5>> {
 // -----
 
 func.func @sub_channel(%x: tensor<2x4xf32>) -> tensor<2x4x!quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:1, 3.0:2}, {4.0:3, 5.0:4}}>> {
-  // expected-error @below {{only per-tensor and per-axis uniform types are lowered (sub-channel types not yet)}}
+  // expected-error @below {{quantizing to sub-channel types is not supported yet (dequantizing is)}}
   %q = quant.qcast %x : tensor<2x4xf32> to tensor<2x4x!quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:1, 3.0:2}, {4.0:3, 5.0:4}}>>
   return %q : tensor<2x4x!quant.uniform<i8:f32:{0:1, 1:2}, {{2.0:1, 3.0:2}, {4.0:3, 5.0:4}}>>
 }
