@@ -58,16 +58,13 @@ module attributes {transform.with_named_sequence} {
       %sums: !transform.any_op {transform.consumed}) {
     %max, %quantized = transform.split_handle %quantization
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %max_tiled, %max_loop = transform.structured.tile_using_for %max tile_sizes [0, 0, 1, 0]
+    %max_tiled, %max_loop = transform.structured.tile_using_for %max tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %q_tiled, %q_loop = transform.structured.tile_using_for %quantized tile_sizes [0, 0, 1, 0]
+    %q_tiled, %q_loop = transform.structured.tile_using_for %quantized tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %fill = transform.qforge.get_init_producers %sums : (!transform.any_op) -> !transform.any_op
     %tiled, %per_group, %per_step = transform.structured.tile_using_for %sums
-        tile_sizes [0, 0, 1, 1, 0, 0]
+        tile_sizes [1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %fill_tiled, %fill_loop = transform.structured.tile_using_for %fill tile_sizes [0, 0, 1, 0]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %per_step {factor = 2} : !transform.any_op
     transform.yield
   }
@@ -83,17 +80,12 @@ module attributes {transform.with_named_sequence} {
       %rows: !transform.any_op {transform.consumed}) {
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
-    %rows_fill = transform.qforge.get_init_producers %rows : (!transform.any_op) -> !transform.any_op
-    // The result's zero fill cannot be fused (it feeds `outs`); tile it alone
-    // in 16-wide stores.
-    %rf_tiled, %rf_loop = transform.structured.tile_using_for %rows_fill tile_sizes [0, 0, 16]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // One output row per iteration of an scf.forall, which the fixed
     // lowering turns into an OpenMP parallel loop: the static schedule gives
     // each thread a contiguous range of rows, so every thread streams its
     // own part of the weights, and each row is computed by one thread in a
     // fixed order -- results do not depend on the thread count.
-    %row, %row_loop = transform.structured.tile_using_forall %rows tile_sizes [0, 0, 1]
+    %row, %row_loop = transform.structured.tile_using_forall %rows tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Named so that @qforge_after_bufferization can find it again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
@@ -105,7 +97,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %pf_in_row, %l4 = transform.structured.fuse_into_containing_op %partials_fill into %l3
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %group, %group_loop = transform.structured.tile_using_for %groups_in_row tile_sizes [0, 0, 0, 1, 0]
+    %group, %group_loop = transform.structured.tile_using_for %groups_in_row tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials_in_row into %group_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -113,7 +105,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     // One 64-byte step (16 lanes x 4 bytes) per iteration, unrolled: each
     // step becomes one vpdpbusd.
-    %chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 0, 0, 0, 1, 0, 0]
+    %chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %chunk_loop {factor = 2} : !transform.any_op
     transform.yield

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 
@@ -87,6 +88,23 @@ Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
   return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
 }
 } // namespace
+
+/// Reorders the loops of `generic`: `first` (the loops a strategy tiles) at
+/// the front, `last` (the vector lanes) at the back, the others (batch
+/// dims) between them in their current order -- so that tile sizes in a
+/// script (rows, groups, chunks) do not depend on how many batch dims the
+/// kernel has, and the lanes stay innermost for vectorization.
+static linalg::GenericOp reorderLoops(RewriterBase &rewriter,
+                                      linalg::GenericOp generic,
+                                      ArrayRef<unsigned> first,
+                                      ArrayRef<unsigned> last) {
+  SmallVector<unsigned> order(first);
+  for (unsigned loop = 0, e = generic.getNumLoops(); loop < e; ++loop)
+    if (!llvm::is_contained(first, loop) && !llvm::is_contained(last, loop))
+      order.push_back(loop);
+  order.append(last.begin(), last.end());
+  return *linalg::interchangeGenericOp(rewriter, generic, order);
+}
 
 /// Checks every precondition, then -- unless `rewriterOrNull` is null (a
 /// dry run) -- rewrites. Nothing is changed before all checks passed.
@@ -449,6 +467,34 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
                             AffineMap::get(numDims, 0, outputExprs, ctx)},
         iterators, addBody);
   }
+
+  // Loop order of every generic: the tiled dims first -- n (rows), g
+  // (groups), j (chunks) -- then the batch dims, then the lanes l (and the
+  // bytes q): [g, .., k] for the activation quantization, [g, j, .., l (, q)]
+  // for the activation sums, [n, g, j, .., l (, q)] for the partial sums,
+  // [n, g, .., l] for the group sums and [n, .., l] for the row sums.
+  unsigned leading = activationDims - 2, nLoop = layout.parallelIndex[layout.n];
+  unsigned P = p;
+  if (result.activationMax) {
+    result.activationMax =
+        reorderLoops(rewriter, result.activationMax, {leading}, {leading + 1});
+    result.quantizedActivation = reorderLoops(
+        rewriter, result.quantizedActivation, {leading}, {leading + 1});
+  }
+  SmallVector<unsigned> sumLanes = {leading + 2};
+  if (quantizeActivations)
+    sumLanes.push_back(leading + 3);
+  if (result.activationSums)
+    result.activationSums = reorderLoops(rewriter, result.activationSums,
+                                         {leading, leading + 1}, sumLanes);
+  SmallVector<unsigned> partialLanes = {P + 2};
+  if (quantizeActivations)
+    partialLanes.push_back(P + 3);
+  result.partialSums = reorderLoops(rewriter, result.partialSums,
+                                    {nLoop, P, P + 1}, partialLanes);
+  result.groupSums =
+      reorderLoops(rewriter, result.groupSums, {nLoop, P}, {P + 1});
+  result.rowSums = reorderLoops(rewriter, result.rowSums, {nLoop}, {P});
 
   rewriter.replaceOp(contraction, result.rowSums->getResults());
   if (dequantOp->use_empty())

@@ -3,7 +3,7 @@
 // become a 3-D transfer with a broadcast innermost dim -- gets a diagnostic
 // at the kernel and a non-zero exit, not a translation failure.
 // RUN: %gen_kernel 64 4 128 > %t.mlir
-// RUN: sed 's/tile_using_forall %%rows tile_sizes \[0, 0, 1\]/tile_using_forall %%rows tile_sizes [0, 0, 2]/' \
+// RUN: sed 's/tile_using_forall %%rows tile_sizes \[1\]/tile_using_forall %%rows tile_sizes [2]/' \
 // RUN:   %transforms/decode-factored-avx512.mlir > %t.script.mlir
 // RUN: not qforge-compile %t.mlir --script=%t.script.mlir -o %t.o 2>&1 | FileCheck %s
 
