@@ -1,11 +1,14 @@
 // Execution test: a sub-channel quantized weight (groups of 128 along K,
 // scales and zero-points in the type) through the quantized front door, the
-// reshape folding and the factoring rewrite (left untiled here), against the
+// reshape folding and the factoring rewrite (first left untiled), against the
 // reference (the same quantization semantics, linalg to loops): normalized
 // error within 1e-5.
 // RUN: split-file %s %t
 // RUN: %python %examples/gen_subchannel_kernel.py 24 384 128 > %t/kernel.mlir
 // RUN: qforge-bench %t/kernel.mlir --script=%t/factor.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+// And through the shipped decode strategy for an AVX-512 or AVX2 host (rows
+// and groups tiled, vectorized, threads), on 2 threads.
+// RUN: qforge-bench %t/kernel.mlir --threads=2 --verify --tolerance=1e-5 --time=false | FileCheck %s
 
 // CHECK: verify: {{.*}}: PASS
 
