@@ -8,6 +8,15 @@
 // any more (the dequant's now-dead tensor.empty may remain). The scripts tag
 // the result handles with transform.annotate so that the checks also show
 // which generic each handle holds.
+//
+// Loop order of the factored generics: the loops a strategy tiles first --
+// n (rows), g (groups), j (chunks) -- then the batch dims b0, b1 (the
+// activation's leading 1x1), then the lanes l, so that the maps' d0, d1, ..
+// are, in order:
+//   activation_sums  (g, j, b0, b1, l)      j reduced
+//   partial_sums     (n, g, j, b0, b1, l)   j reduced
+//   group_sums       (n, g, b0, b1, l)      g reduced
+//   row_sums         (n, b0, b1, l)         l reduced
 
 // The seed form (gen_decode_kernel.py 8 4 32): K = 32 splits as j = 2 chunks
 // of l = 16 lanes (the default).
@@ -19,12 +28,13 @@
 // CHECK:         %[[WE:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3]] output_shape [8, 4, 2, 16] : tensor<8x4x32xi8> into tensor<8x4x2x16xi8>
 // CHECK:         %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 4, 2, 16] : tensor<1x1x4x32xf32> into tensor<1x1x4x2x16xf32>
 //
-// activation_sums: xs[0, 0, g, l] = sum_j x[0, 0, g, j, l]
+// activation_sums: xs[0, 0, g, l] = sum_j x[0, 0, g, j, l];
+// loops (d0, .., d4) = (g, j, b0, b1, l).
 // CHECK:         %[[C0:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[XS_INIT:.+]] = linalg.fill ins(%[[C0]] : f32) outs(%{{.+}} : tensor<1x1x4x16xf32>) -> tensor<1x1x4x16xf32>
 // CHECK-NEXT:    %[[XS:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x2x16xf32>) outs(%[[XS_INIT]] : tensor<1x1x4x16xf32>)
 // CHECK-SAME:      attrs = {activation_sums}
 // CHECK-NEXT:    ^bb0(%[[XS_IN:[a-z0-9_]+]]: f32, %[[XS_OUT:[a-z0-9_]+]]: f32):
@@ -33,12 +43,12 @@
 // CHECK-NEXT:    } -> tensor<1x1x4x16xf32>
 //
 // partial_sums: p[0, 0, n, g, l] = sum_j x[0, 0, g, j, l] * uitofp(w[n, g, j, l]),
-// the i8 converted directly (no extui).
+// the i8 converted directly (no extui); loops (d0, .., d5) = (n, g, j, b0, b1, l).
 // CHECK:         %[[C1:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[P_INIT:.+]] = linalg.fill ins(%[[C1]] : f32) outs(%{{.+}} : tensor<1x1x8x4x16xf32>) -> tensor<1x1x8x4x16xf32>
 // CHECK-NEXT:    %[[P:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d0, d1, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[XE]], %[[WE]] : tensor<1x1x4x2x16xf32>, tensor<8x4x2x16xi8>) outs(%[[P_INIT]] : tensor<1x1x8x4x16xf32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: f32, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: f32):
@@ -49,12 +59,13 @@
 // CHECK-NEXT:    } -> tensor<1x1x8x4x16xf32>
 //
 // group_sums: acc[0, 0, n, l] = sum_g s[n, g] * (p[0, 0, n, g, l] - z[n, g] * xs[0, 0, g, l]),
-// scales and zero-points still read through (n, g, 0).
+// scales and zero-points still read through (n, g, 0); loops (d0, .., d4) =
+// (n, g, b0, b1, l).
 // CHECK:         %[[C2:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[G_INIT:.+]] = linalg.fill ins(%[[C2]] : f32) outs(%{{.+}} : tensor<1x1x8x16xf32>) -> tensor<1x1x8x16xf32>
 // CHECK-NEXT:    %[[G:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x16xf32>, tensor<1x1x8x4x16xf32>) outs(%[[G_INIT]] : tensor<1x1x8x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_Z:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
@@ -65,9 +76,10 @@
 // CHECK-NEXT:      linalg.yield %[[G_ADD]] : f32
 // CHECK-NEXT:    } -> tensor<1x1x8x16xf32>
 //
-// row_sums: out[0, 0, n] += sum_l acc[0, 0, n, l], into the original init.
+// row_sums: out[0, 0, n] += sum_l acc[0, 0, n, l], into the original init;
+// loops (d0, .., d3) = (n, b0, b1, l).
 // CHECK-NEXT:    %[[R:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[G]] : tensor<1x1x8x16xf32>) outs(%[[ACC]] : tensor<1x1x8xf32>)
 // CHECK-SAME:      attrs = {row_sums}
@@ -150,8 +162,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:    %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 4, 2, 16] : tensor<1x1x4x32xf32> into tensor<1x1x4x2x16xf32>
 // CHECK-NOT:     tensor<1x1x4x16xf32>
 // CHECK:         %[[P:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4, d0, d1, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[XE]], %[[WE]] : tensor<1x1x4x2x16xf32>, tensor<8x4x2x16xi8>) outs(%{{.+}} : tensor<1x1x8x4x16xf32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: f32, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: f32):
@@ -160,8 +172,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      %[[P_ADD:.+]] = arith.addf %[[P_MUL]], %[[P_OUT]] : f32
 // CHECK-NEXT:      linalg.yield %[[P_ADD]] : f32
 // CHECK:         %[[G:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[S]], %[[P]] : tensor<8x4x1xf32>, tensor<1x1x8x4x16xf32>) outs(%{{.+}} : tensor<1x1x8x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
@@ -398,11 +410,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[WE:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3]] output_shape [8, 4, 4, 8] : tensor<8x4x32xi8> into tensor<8x4x4x8xi8>
 // CHECK-NEXT:    %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 4, 4, 8] : tensor<1x1x4x32xf32> into tensor<1x1x4x4x8xf32>
 // CHECK:         %[[XS:.+]] = linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x4x8xf32>) outs(%{{.+}} : tensor<1x1x4x8xf32>)
 // CHECK-SAME:      attrs = {activation_sums}
 // CHECK:         %[[P:.+]] = linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[XE]], %[[WE]] : tensor<1x1x4x4x8xf32>, tensor<8x4x4x8xi8>) outs(%{{.+}} : tensor<1x1x8x4x8xf32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK:         %[[G:.+]] = linalg.generic

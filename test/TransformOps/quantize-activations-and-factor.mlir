@@ -22,6 +22,17 @@
 // reassociation into the same (j, l, q) sizes, and read by the partial sums
 // through the same (g, j, l, q) dims, or a weight byte would meet another
 // element's activation byte.
+//
+// Loop order of the generated generics: the loops a strategy tiles first --
+// n (rows), g (groups), j (steps) -- then the batch dims b0, b1 (the
+// activation's leading 1x1), then the lanes l and bytes q (k for the
+// activation quantization), so that the maps' d0, d1, .. are, in order:
+//   amax             (g, b0, b1, k)            k reduced
+//   xq               (g, b0, b1, k)
+//   activation_sums  (g, j, b0, b1, l, q)      j, q reduced
+//   partial_sums     (n, g, j, b0, b1, l, q)   j, q reduced
+//   group_sums       (n, g, b0, b1, l)         g reduced
+//   row_sums         (n, b0, b1, l)            l reduced
 
 // The seed form (gen_decode_kernel.py 8 4 128): K = 128 splits as j = 2
 // steps of l = 16 lanes x q = 4 bytes (the default lanes).
@@ -32,11 +43,11 @@
 // CHECK-NOT:     linalg.generic
 // CHECK:         %[[WE:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3, 4]] output_shape [8, 4, 2, 16, 4] : tensor<8x4x128xi8> into tensor<8x4x2x16x4xi8>
 //
-// amax[0, 0, g] = max_k |x[0, 0, g, k]|, from 0.
+// amax[0, 0, g] = max_k |x[0, 0, g, k]|, from 0; loops (d0, .., d3) = (g, b0, b1, k).
 // CHECK:         %[[MAX_C0:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[MAX_INIT:.+]] = linalg.fill ins(%[[MAX_C0]] : f32) outs(%{{.+}} : tensor<1x1x4xf32>) -> tensor<1x1x4xf32>
 // CHECK-NEXT:    %[[AMAX:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%[[MAX_INIT]] : tensor<1x1x4xf32>)
 // CHECK-SAME:      attrs = {amax}
@@ -46,10 +57,11 @@
 // CHECK-NEXT:      linalg.yield %[[M_MAX]] : f32
 // CHECK-NEXT:    } -> tensor<1x1x4xf32>
 //
-// xq[0, 0, g, k] = fptosi(clamp(roundeven(x * select(amax > 0, 127 / amax, 0)), -127, 127)).
+// xq[0, 0, g, k] = fptosi(clamp(roundeven(x * select(amax > 0, 127 / amax, 0)), -127, 127));
+// loops (d0, .., d3) = (g, b0, b1, k).
 // CHECK-NEXT:    %[[XQ_INIT:.+]] = tensor.empty() : tensor<1x1x4x128xi8>
 // CHECK-NEXT:    %[[XQ:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xf32>) outs(%[[XQ_INIT]] : tensor<1x1x4x128xi8>)
 // CHECK-SAME:      attrs = {xq}
@@ -71,12 +83,13 @@
 // The quantized activation is split like the weights: k = (j, l, q) = (2, 16, 4).
 // CHECK-NEXT:    %[[XE:.+]] = tensor.expand_shape %[[XQ]] {{\[\[}}0], [1], [2], [3, 4, 5]] output_shape [1, 1, 4, 2, 16, 4] : tensor<1x1x4x128xi8> into tensor<1x1x4x2x16x4xi8>
 //
-// activation_sums: xs[0, 0, g, l] = sum_{j, q} sitofp(xq[0, 0, g, j, l, q]), in f32.
+// activation_sums: xs[0, 0, g, l] = sum_{j, q} sitofp(xq[0, 0, g, j, l, q]), in f32;
+// loops (d0, .., d5) = (g, j, b0, b1, l, q).
 // CHECK:         %[[XS_C0:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[XS_INIT:.+]] = linalg.fill ins(%[[XS_C0]] : f32) outs(%{{.+}} : tensor<1x1x4x16xf32>) -> tensor<1x1x4x16xf32>
 // CHECK-NEXT:    %[[XS:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "reduction"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d0, d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x2x16x4xi8>) outs(%[[XS_INIT]] : tensor<1x1x4x16xf32>)
 // CHECK-SAME:      attrs = {activation_sums}
 // CHECK-NEXT:    ^bb0(%[[XS_IN:[a-z0-9_]+]]: i8, %[[XS_OUT:[a-z0-9_]+]]: f32):
@@ -86,13 +99,14 @@
 // CHECK-NEXT:    } -> tensor<1x1x4x16xf32>
 //
 // partial_sums: p[0, 0, n, g, l] = sum_{j, q} extui(w[n, g, j, l, q]) * extsi(xq[0, 0, g, j, l, q]),
-// in i32 from an i32 zero (the order of vpdpbusd's byte operands).
+// in i32 from an i32 zero (the order of vpdpbusd's byte operands);
+// loops (d0, .., d6) = (n, g, j, b0, b1, l, q).
 // CHECK:         %[[P_C0:.+]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[P_EMPTY:.+]] = tensor.empty() : tensor<1x1x8x4x16xi32>
 // CHECK-NEXT:    %[[P_INIT:.+]] = linalg.fill ins(%[[P_C0]] : i32) outs(%[[P_EMPTY]] : tensor<1x1x8x4x16xi32>) -> tensor<1x1x8x4x16xi32>
 // CHECK-NEXT:    %[[P:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "reduction"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d1, d2, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d0, d1, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XE]], %[[WE]] : tensor<1x1x4x2x16x4xi8>, tensor<8x4x2x16x4xi8>) outs(%[[P_INIT]] : tensor<1x1x8x4x16xi32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: i8, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: i32):
@@ -103,12 +117,13 @@
 // CHECK-NEXT:      linalg.yield %[[P_ADD]] : i32
 // CHECK-NEXT:    } -> tensor<1x1x8x4x16xi32>
 //
-// group_sums: acc[0, 0, n, l] = sum_g s[n, g] * (amax[0, 0, g] * (1 / 127)) * (sitofp(p) - z[n, g] * xs[0, 0, g, l]).
+// group_sums: acc[0, 0, n, l] = sum_g s[n, g] * (amax[0, 0, g] * (1 / 127)) * (sitofp(p) - z[n, g] * xs[0, 0, g, l]);
+// loops (d0, .., d4) = (n, g, b0, b1, l).
 // CHECK:         %[[G_C0:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[G_INIT:.+]] = linalg.fill ins(%[[G_C0]] : f32) outs(%{{.+}} : tensor<1x1x8x16xf32>) -> tensor<1x1x8x16xf32>
 // CHECK-NEXT:    %[[G:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x16xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xf32>) outs(%[[G_INIT]] : tensor<1x1x8x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_Z:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
@@ -123,9 +138,10 @@
 // CHECK-NEXT:      linalg.yield %[[G_ADD]] : f32
 // CHECK-NEXT:    } -> tensor<1x1x8x16xf32>
 //
-// row_sums: out[0, 0, n] += sum_l acc[0, 0, n, l], into the original init.
+// row_sums: out[0, 0, n] += sum_l acc[0, 0, n, l], into the original init;
+// loops (d0, .., d3) = (n, b0, b1, l).
 // CHECK-NEXT:    %[[R:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[G]] : tensor<1x1x8x16xf32>) outs(%[[ACC]] : tensor<1x1x8xf32>)
 // CHECK-SAME:      attrs = {row_sums}
@@ -223,8 +239,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[XE:.+]] = tensor.expand_shape %[[XQ]] {{\[\[}}0], [1], [2], [3, 4, 5]] output_shape [1, 1, 4, 2, 16, 4] : tensor<1x1x4x128xi8> into tensor<1x1x4x2x16x4xi8>
 // CHECK-NOT:     tensor<1x1x4x16xf32>
 // CHECK:         %[[P:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "reduction"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d1, d2, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d0, d1, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XE]], %[[WE]] : tensor<1x1x4x2x16x4xi8>, tensor<8x4x2x16x4xi8>) outs(%{{.+}} : tensor<1x1x8x4x16xi32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: i8, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: i32):
@@ -234,8 +250,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      %[[P_ADD:.+]] = arith.addi %[[P_MUL]], %[[P_OUT]] : i32
 // CHECK-NEXT:      linalg.yield %[[P_ADD]] : i32
 // CHECK:         %[[G:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[S]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x1x8x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
@@ -339,13 +355,13 @@ module attributes {transform.with_named_sequence} {
 // CHECK-SAME:      attrs = {xq}
 // CHECK:         %[[XE:.+]] = tensor.expand_shape %[[XQ]] {{\[\[}}0], [1], [2], [3, 4, 5]] output_shape [1, 1, 4, 4, 8, 4] : tensor<1x1x4x128xi8> into tensor<1x1x4x4x8x4xi8>
 // CHECK:         %[[XS:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "reduction"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d0, d1, d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d0, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x4x8x4xi8>) outs(%{{.+}} : tensor<1x1x4x8xf32>)
 // CHECK-SAME:      attrs = {activation_sums}
 // CHECK:         %[[P:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "reduction"]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d1, d2, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d0, d1, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XE]], %[[WE]] : tensor<1x1x4x4x8x4xi8>, tensor<8x4x4x8x4xi8>) outs(%{{.+}} : tensor<1x1x8x4x8xi32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: i8, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: i32):
@@ -353,11 +369,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      %[[P_XI:.+]] = arith.extsi %[[P_X]] : i8 to i32
 // CHECK-NEXT:      %[[P_MUL:.+]] = arith.muli %[[P_WI]], %[[P_XI]] : i32
 // CHECK:         %[[G:.+]] = linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
 // CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x8xf32>, tensor<1x1x8x4x8xi32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x1x8x8xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK:         %[[R:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[G]] : tensor<1x1x8x8xf32>) outs(%{{.+}} : tensor<1x1x8xf32>)
 // CHECK-SAME:      attrs = {row_sums}
