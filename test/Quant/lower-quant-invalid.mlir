@@ -22,3 +22,19 @@ func.func @scalar(%x: f32) -> !quant.uniform<i8:f32, 0.5> {
   %q = quant.qcast %x : f32 to !quant.uniform<i8:f32, 0.5>
   return %q : !quant.uniform<i8:f32, 0.5>
 }
+
+// -----
+
+// Storage wider than 32 bits: the quant dialect itself refuses the type.
+// expected-error @+1 {{illegal storage type size: 64}}
+func.func @wide(%x: tensor<4xf64>) -> tensor<4x!quant.uniform<i64:f64, 0.5>>
+
+// -----
+
+// An expressed type that does not match the float operand: refused by the
+// op's verifier, at the op.
+func.func @mismatch(%x: tensor<4xf16>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> {
+  // expected-error @below {{expressed type in quantized type expected to match float type}}
+  %q = quant.qcast %x : tensor<4xf16> to tensor<4x!quant.uniform<i8:f32, 0.5>>
+  return %q : tensor<4x!quant.uniform<i8:f32, 0.5>>
+}
