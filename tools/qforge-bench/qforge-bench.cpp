@@ -16,6 +16,7 @@
 #include "Bench/JitKernel.h"
 #include "Bench/KernelBuffers.h"
 #include "Bench/MemoryBandwidth.h"
+#include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
 #include "Driver/Target.h"
@@ -41,49 +42,35 @@ namespace cl = llvm::cl;
 
 namespace {
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
-                               cl::Required);
-cl::opt<std::string> scriptFile(
-    "script",
-    cl::desc("transform script (default: the shipped decode strategy for the "
-             "target CPU, docs/scripts.md)"),
-    cl::init(""));
+                               cl::Required, cl::cat(qforge::optionCategory()));
 cl::opt<std::string> funcName("func", cl::desc("kernel function name"),
-                              cl::init(""));
+                              cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<bool> verify("verify", cl::desc("compare against the reference"),
-                     cl::init(false));
+                     cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<double> tolerance(
     "tolerance",
     cl::desc("largest accepted normalized error max|out-ref| / max|ref|"),
-    cl::init(1e-5));
+    cl::cat(qforge::optionCategory()), cl::init(1e-5));
 cl::opt<bool> json("json", cl::desc("end with one JSON line of the figures"),
-                   cl::init(false));
+                   cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<unsigned> rotateMiB(
     "rotate-mib",
     cl::desc("bytes of input copies to rotate over in the cold regime "
              "(default: 4x the last-level cache)"),
-    cl::init(0));
+    cl::cat(qforge::optionCategory()), cl::init(0));
 cl::opt<unsigned> minTimeMs("min-time-ms",
                             cl::desc("time spent in each regime"),
-                            cl::init(500));
+                            cl::cat(qforge::optionCategory()), cl::init(500));
 cl::opt<bool> doTime("time", cl::desc("time the kernel (--time=false: only "
                                       "compile, run and verify)"),
-                     cl::init(true));
+                     cl::cat(qforge::optionCategory()), cl::init(true));
 cl::opt<unsigned> seed("seed", cl::desc("seed of the random inputs"),
-                       cl::init(1));
+                       cl::cat(qforge::optionCategory()), cl::init(1));
 cl::opt<std::string> saveResults(
     "save-results",
     cl::desc("write the scripted kernel's results (raw bytes, in order) to "
              "this file, e.g. to compare thread counts bit for bit"),
-    cl::init(""));
-cl::opt<bool> int8Activations(
-    "int8-activations",
-    cl::desc("without --script: the integer decode strategy (activation "
-             "quantized per group to int8; opt-in, ~3e-3 normalized error)"),
-    cl::init(false));
-cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
-                             cl::init("native"));
-cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
-                              cl::init(""));
+    cl::cat(qforge::optionCategory()), cl::init(""));
 
 using Clock = std::chrono::steady_clock;
 
@@ -179,6 +166,7 @@ int main(int argc, char **argv) {
       "\n  --threads=N   OpenMP threads for kernels whose strategy uses "
       "scf.forall\n                (default 1); the bandwidth is measured "
       "with as many\n");
+  cl::HideUnrelatedOptions(qforge::optionCategory());
   cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                               "qforge kernel benchmark\n");
   // The OpenMP runtime reads this when the kernel first runs a parallel
@@ -200,9 +188,10 @@ int main(int argc, char **argv) {
   if (!qforge::KernelCall::create(type, firstCall, error))
     return fail(error);
 
-  qforge::TargetChoice target{cpuName, cpuAttrs};
-  FailureOr<qforge::TransformScript> strategy =
-      session.loadStrategy(scriptFile, target, int8Activations, error);
+  qforge::StrategyOptions options = qforge::getStrategyOptions();
+  const qforge::TargetChoice &target = options.target;
+  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(
+      options.script, target, options.int8Activations, error);
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();
@@ -259,14 +248,18 @@ int main(int argc, char **argv) {
       out.write(static_cast<const char *>(result.getData()), result.getNumBytes());
   }
 
+  // The JSON fields every run reports, timed or not.
+  auto writeVerification = [&](llvm::json::OStream &out) {
+    out.attribute("func", name);
+    out.attribute("threads", threads);
+    out.attribute("verified", verified);
+    out.attribute("max_abs_err", finiteOrNull(maxAbsError));
+    out.attribute("max_rel_err", finiteOrNull(normalizedError));
+  };
   if (!doTime) {
     if (json)
       printJson([&](llvm::json::OStream &out) {
-        out.attribute("func", name);
-        out.attribute("threads", threads);
-        out.attribute("verified", verified);
-        out.attribute("max_abs_err", finiteOrNull(maxAbsError));
-        out.attribute("max_rel_err", finiteOrNull(normalizedError));
+        writeVerification(out);
         out.attribute("bytes_per_call", int64_t(bytesPerCall));
       });
     return verify && !verified ? 1 : 0;
@@ -317,11 +310,7 @@ int main(int argc, char **argv) {
       100 * fraction);
   if (json)
     printJson([&](llvm::json::OStream &out) {
-      out.attribute("func", name);
-      out.attribute("threads", threads);
-      out.attribute("verified", verified);
-      out.attribute("max_abs_err", finiteOrNull(maxAbsError));
-      out.attribute("max_rel_err", finiteOrNull(normalizedError));
+      writeVerification(out);
       out.attribute("us_hot_min", hot.minUs);
       out.attribute("us_hot_median", hot.medianUs);
       out.attribute("us_cold_min", cold.minUs);

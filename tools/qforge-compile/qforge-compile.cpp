@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Abi.h"
+#include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
 #include "Driver/Target.h"
@@ -35,16 +36,11 @@ namespace {
 enum class Emit { MLIR, Lowered, LLVM, Asm, Obj, Shared };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
-                               cl::Required);
-cl::opt<std::string> scriptFile(
-    "script",
-    cl::desc("transform script (default: the shipped decode strategy for the "
-             "target CPU, docs/scripts.md)"),
-    cl::init(""));
+                               cl::Required, cl::cat(qforge::optionCategory()));
 cl::opt<std::string> entryName("entry", cl::desc("kernel function name"),
-                               cl::init(""));
+                               cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<Emit> emitKind(
-    "emit", cl::desc("what to write"), cl::init(Emit::Obj),
+    "emit", cl::desc("what to write"), cl::cat(qforge::optionCategory()), cl::init(Emit::Obj),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "IR after the script"),
                clEnumValN(Emit::Lowered, "lowered",
                           "IR after the fixed lowering (LLVM dialect)"),
@@ -53,19 +49,10 @@ cl::opt<Emit> emitKind(
                clEnumValN(Emit::Obj, "obj", "object file"),
                clEnumValN(Emit::Shared, "shared", "shared library")));
 cl::opt<std::string> outputFile("o", cl::desc("output file ('-' for stdout)"),
-                                cl::init(""));
-cl::opt<bool> int8Activations(
-    "int8-activations",
-    cl::desc("without --script: the integer decode strategy (activation "
-             "quantized per group to int8; opt-in, ~3e-3 normalized error)"),
-    cl::init(false));
-cl::opt<std::string> cpuName("mcpu", cl::desc("target CPU ('native': the host)"),
-                             cl::init("native"));
-cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
-                              cl::init(""));
+                                cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("also write the kernel's C header"),
-                                cl::init(""));
+                                cl::cat(qforge::optionCategory()), cl::init(""));
 
 std::string defaultOutput() {
   if (emitKind != Emit::Obj && emitKind != Emit::Shared)
@@ -100,6 +87,7 @@ int linkShared(llvm::StringRef object, llvm::StringRef output) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(qforge::optionCategory());
   cl::ParseCommandLineOptions(argc, argv, "qforge kernel compiler\n");
 
   qforge::Session session;
@@ -126,9 +114,10 @@ int main(int argc, char **argv) {
     header->keep();
   }
 
-  qforge::TargetChoice target{cpuName, cpuAttrs};
-  FailureOr<qforge::TransformScript> strategy =
-      session.loadStrategy(scriptFile, target, int8Activations, error);
+  qforge::StrategyOptions options = qforge::getStrategyOptions();
+  const qforge::TargetChoice &target = options.target;
+  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(
+      options.script, target, options.int8Activations, error);
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();

@@ -1,0 +1,35 @@
+//===- Options.h - command-line options shared by the qforge tools -*- C++ -*-===//
+//
+// --script, --int8-activations, --mcpu, --mattr: which strategy runs and for
+// which CPU. Defined once here so qforge-compile and qforge-bench spell and
+// document them the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_DRIVER_OPTIONS_H
+#define QFORGE_DRIVER_OPTIONS_H
+
+#include "Driver/Target.h"
+
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace qforge {
+
+struct StrategyOptions {
+  std::string script;        ///< empty: the shipped strategy for the target
+  bool int8Activations = false;
+  TargetChoice target;
+};
+
+/// The values given on the command line (after ParseCommandLineOptions).
+StrategyOptions getStrategyOptions();
+
+/// The category of every qforge tool option: `--help` shows only these (the
+/// tools call llvm::cl::HideUnrelatedOptions with it), not the hundreds of
+/// options libLLVM.so registers.
+llvm::cl::OptionCategory &optionCategory();
+
+} // namespace qforge
+
+#endif // QFORGE_DRIVER_OPTIONS_H
