@@ -7,12 +7,14 @@
 
 #include "Driver/Pipelines.h"
 
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Pass/PassManager.h"
@@ -87,6 +89,53 @@ static constexpr const char *kToLLVM =
     "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
     "convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
 
+namespace {
+/// A transfer_read whose permutation map is the identity except for trailing
+/// broadcast (constant 0) results -- a per-row scale read for a tile of
+/// several rows, e.g. (d0, d1, d2) -> (d0, d1, 0) into vector<2x1x16xf32> --
+/// reads one element along each broadcast dim instead (an identity map,
+/// vector<2x1x1xf32>) and broadcasts that. Upstream's permutation lowering
+/// leaves the original form, which nothing then lowers.
+struct SplitMinorBroadcastRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    AffineMap map = read.getPermutationMap();
+    unsigned rank = map.getNumResults(), kept = 0;
+    if (map.getNumDims() != rank || read.getMask() ||
+        !isa<MemRefType>(read.getBase().getType()))
+      return failure();
+    while (kept < rank && map.getResult(kept) == getAffineDimExpr(kept, getContext()))
+      ++kept;
+    if (kept == rank)
+      return failure();
+    for (unsigned i = kept; i < rank; ++i) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(i));
+      if (!constant || constant.getValue() != 0)
+        return failure();
+    }
+    VectorType type = read.getVectorType();
+    if (type.isScalable())
+      return failure();
+    SmallVector<int64_t> shape(type.getShape());
+    for (unsigned i = kept; i < rank; ++i)
+      shape[i] = 1;
+    SmallVector<bool> inBounds(rank, true);
+    if (auto attr = read.getInBounds())
+      for (unsigned i = 0; i < kept; ++i)
+        inBounds[i] = cast<BoolAttr>(attr[i]).getValue();
+    Value narrow = vector::TransferReadOp::create(
+        rewriter, read.getLoc(), VectorType::get(shape, type.getElementType()),
+        read.getBase(), read.getIndices(),
+        AffineMap::getMultiDimIdentityMap(rank, getContext()),
+        read.getPadding(), /*mask=*/Value(),
+        rewriter.getBoolArrayAttr(inBounds));
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, type, narrow);
+    return success();
+  }
+};
+} // namespace
+
 static void addCanonicalizations(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   for (Dialect *dialect : ctx->getLoadedDialects())
@@ -108,6 +157,7 @@ static LogicalResult lowerVectors(ModuleOp module) {
     // An n-D read of contiguous memory becomes one 1-D read (e.g. the
     // vector<16x4xi8> weight bytes of an int8 dot product: one 64-byte load).
     vector::populateFlattenVectorTransferPatterns(patterns);
+    patterns.add<SplitMinorBroadcastRead>(ctx);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
@@ -119,6 +169,11 @@ static LogicalResult lowerVectors(ModuleOp module) {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
+    // Strided n-D transfers that could not be flattened are unrolled into
+    // rank-1 ones (no loops, no stack buffer).
+    populateVectorToSCFConversionPatterns(
+        patterns,
+        VectorTransferToSCFOptions().enableFullUnroll().setTargetRank(1));
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     addCanonicalizations(patterns);
@@ -139,9 +194,9 @@ static void requestCInterfaces(ModuleOp module) {
 
 /// After conversion only ops that translate to LLVM IR may remain: the LLVM
 /// dialect's, and the OpenMP dialect's (a strategy's parallel loops, which
-/// the OpenMP translation turns into runtime calls). Anything else (e.g. a
-/// vector transfer form a script produced that the fixed lowering has no
-/// pattern for) is reported where it came from, instead of failing later in
+/// the OpenMP translation turns into runtime calls). Anything else (an op
+/// of the input or of a script's output that no conversion handles, e.g.
+/// math.erf) is reported where it came from, instead of failing later in
 /// translation with an unrealized cast.
 static LogicalResult checkFullyLowered(ModuleOp module) {
   auto translates = [](Operation *op) {
@@ -164,10 +219,10 @@ static LogicalResult checkFullyLowered(ModuleOp module) {
   });
   if (!leftover)
     return success();
-  return emitError(leftover->getLoc())
+  return leftover->emitError()
          << "the fixed lowering cannot lower '" << leftover->getName()
-         << "' (docs/lowering.md lists what it handles); change the script "
-            "so that it does not produce this form";
+         << "' to LLVM (docs/lowering.md lists what it handles); rewrite it "
+            "in the input or the script";
 }
 
 LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,

@@ -1,11 +1,18 @@
-// A script that leaves a form the fixed lowering has no pattern for -- here
-// the decode strategy with two rows per tile, whose per-row scale reads
-// become a 3-D transfer with a broadcast innermost dim -- gets a diagnostic
-// at the kernel and a non-zero exit, not a translation failure.
-// RUN: %gen_kernel 64 4 128 > %t.mlir
-// RUN: sed 's/tile_using_forall %%rows tile_sizes \[1\]/tile_using_forall %%rows tile_sizes [2]/' \
-// RUN:   %transforms/decode-factored-avx512.mlir > %t.script.mlir
-// RUN: not qforge-compile %t.mlir --script=%t.script.mlir -o %t.o 2>&1 | FileCheck %s
+// An op the fixed lowering cannot turn into LLVM (math.erf has no LLVM
+// intrinsic and no conversion here) gets a diagnostic at the op and a
+// non-zero exit, not a translation failure on an unrealized cast.
+// RUN: not qforge-compile %s --script=%transforms/loops.mlir -o %t.o 2>&1 | FileCheck %s
 
-// CHECK: error: the fixed lowering cannot lower 'vector.transfer_read' (docs/lowering.md lists what it handles); change the script so that it does not produce this form
+// CHECK: compile-unlowerable-form.mlir:[[# @LINE + 8]]:10: error: the fixed lowering cannot lower 'math.erf' to LLVM (docs/lowering.md lists what it handles); rewrite it in the input or the script
 // CHECK: qforge-compile: error: lowering to the LLVM dialect failed (see above)
+
+func.func @erf(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %init = tensor.empty() : tensor<16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.erf %a : f32
+    linalg.yield %e : f32
+  } -> tensor<16xf32>
+  return %y : tensor<16xf32>
+}
