@@ -81,14 +81,22 @@ double qforge::TensorBuffer::getAsDouble(size_t index) const {
 
 bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
                                 std::string &error) {
+  // What fillRandom and getAsDouble handle: f32, f64, and integers of
+  // 8, 16, 32 or 64 bits.
+  auto supported = [](Type element) {
+    if (element.isF32() || element.isF64())
+      return true;
+    auto integer = dyn_cast<IntegerType>(element);
+    return integer && llvm::is_contained({8u, 16u, 32u, 64u}, integer.getWidth());
+  };
   auto check = [&](Type t, const char *what, size_t index) {
     auto tensor = dyn_cast<RankedTensorType>(t);
     if (tensor && tensor.hasStaticShape() &&
-        (tensor.getElementType().isIntOrFloat()))
+        supported(tensor.getElementType()))
       return true;
     error = std::string(what) + " #" + std::to_string(index) +
-            " is not a static tensor of integers or floats; qforge-bench "
-            "cannot generate it";
+            " is not a static tensor of f32, f64 or 8/16/32/64-bit "
+            "integers; qforge-bench cannot generate and compare it";
     return false;
   };
   for (auto [index, input] : llvm::enumerate(type.getInputs())) {

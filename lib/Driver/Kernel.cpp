@@ -32,6 +32,10 @@ FailureOr<func::FuncOp> qforge::findKernel(ModuleOp module, StringRef name) {
                                  << "' with a body in the input";
       return failure();
     }
+    if (!kernel.isPublic())
+      return emitError(kernel.getLoc())
+             << "'" << name << "' is private; only public functions get a "
+             << "C interface (docs/abi.md)";
   } else {
     SmallVector<func::FuncOp> candidates;
     for (auto func : module.getOps<func::FuncOp>())

@@ -225,8 +225,19 @@ static LogicalResult checkFullyLowered(ModuleOp module) {
             "in the input or the script";
 }
 
+/// Tensor arguments are the caller's inputs: bufferization must copy rather
+/// than write into them (docs/abi.md).
+static void markArgumentsReadOnly(ModuleOp module) {
+  auto readOnly = BoolAttr::get(module.getContext(), false);
+  for (auto func : module.getOps<func::FuncOp>())
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (isa<TensorType>(func.getArgument(i).getType()))
+        func.setArgAttr(i, "bufferization.writable", readOnly);
+}
+
 LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
                                          const TransformScript &script) {
+  markArgumentsReadOnly(module);
   if (failed(runPipeline(module, kBufferize)))
     return failure();
   if (script.defines(TransformScript::kAfterBufferizationEntry) &&
@@ -241,6 +252,7 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
 }
 
 LogicalResult qforge::lowerReferenceToLLVMDialect(ModuleOp module) {
+  markArgumentsReadOnly(module);
   if (failed(runPipeline(module, kBufferize)))
     return failure();
   requestCInterfaces(module);

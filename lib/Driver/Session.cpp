@@ -61,8 +61,8 @@ std::string qforge::chooseStrategy(const TargetChoice &target,
   if (int8Activations) {
     if (has("+avx512vnni") && has("+avx512bw"))
       return folder + "decode-int8-vnni.mlir";
-    error = "the int8 decode strategy needs AVX512-VNNI, which CPU '" + cpu +
-            "' lacks; drop --int8-activations or pass --script";
+    error = "the int8 decode strategy needs AVX512-VNNI and AVX512BW, which "
+            "CPU '" + cpu + "' lacks; drop --int8-activations or pass --script";
     return "";
   }
   if (has("+avx512f"))

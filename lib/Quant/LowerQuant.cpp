@@ -226,9 +226,12 @@ Value lowerSubChannelDequantize(OpBuilder &b, Location loc, Value storageValue,
                   &lostInfo);
     scales.push_back(b.getFloatAttr(floatType, scale));
   }
+  // The zero-points are stored with the storage type's width: read them
+  // as unsigned for unsigned storage (u8 200 is 200, not -56).
   for (APInt zeroPoint : type.getZeroPoints().getValues<APInt>())
-    zeroPoints.push_back(
-        b.getFloatAttr(floatType, double(zeroPoint.getSExtValue())));
+    zeroPoints.push_back(b.getFloatAttr(
+        floatType, double(type.isSigned() ? zeroPoint.getSExtValue()
+                                          : int64_t(zeroPoint.getZExtValue()))));
   Value scaleTensor = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(paramType, scales));
   Value zeroPointTensor = arith::ConstantOp::create(
@@ -321,6 +324,16 @@ struct LowerQuant : qforge::impl::LowerQuantBase<LowerQuant> {
 
   LogicalResult checkAll(ModuleOp module) {
     WalkResult result = module.walk([&](Operation *op) {
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        for (Type type : llvm::concat<const Type>(call.getOperandTypes(),
+                                                  call.getResultTypes()))
+          if (quantizedElementType(type))
+            return call.emitError()
+                       << "cannot lower a call passing " << type
+                       << ": calls with quantized operands or results are "
+                          "not supported (inline the callee first)",
+                   WalkResult::interrupt();
+      }
       for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults())) {
         if (!quantizedElementType(value.getType()) &&
             isa<quant::QuantizedType>(getElementTypeOrSelf(value.getType())))

@@ -45,8 +45,10 @@ def LowerQuant : Pass<"qforge-lower-quant", "mlir::ModuleOp"> {
     NxGx1 constants read through (d0, d1, 0), and the result is collapsed
     back -- `transform.apply_patterns.qforge.fold_reshapes_by_expansion`
     then carries the split into the consuming contraction, which gets the
-    two reduction dims the decode strategies expect. Quantized values at function boundaries become
-    their storage tensors (signatures are rewritten; callers see integers).
+    two reduction dims the decode strategies expect. Quantized values at
+    function boundaries become their storage tensors (signatures are
+    rewritten; callers see integers; `func.call`s with quantized operands
+    are refused -- inline first).
 
     A `dcast(qcast(x))` pair is kept -- it is the quantization a
     fake-quantized graph exists to simulate -- unless

@@ -12,9 +12,18 @@
 // RUN: not qforge-bench %t/kernel.mlir --threads=two 2>&1 | FileCheck %s --check-prefix=THREADS-WORD
 // THREADS-WORD: qforge-bench: error: --threads takes a positive number, not 'two'
 
+// "--threads N" (with a space) is taken as well, not left to libLLVM's own
+// --threads option.
+// RUN: qforge-bench %t/kernel.mlir --threads 2 --time=false --json | FileCheck %s --check-prefix=THREADS-SPACE
+// THREADS-SPACE: "threads":2
+
+// Element types the bench cannot generate and compare are refused.
+// RUN: not qforge-bench %t/half.mlir --script=%transforms/loops.mlir --time=false 2>&1 | FileCheck %s --check-prefix=HALF
+// HALF: qforge-bench: error: argument #0 is not a static tensor of f32, f64 or 8/16/32/64-bit integers; qforge-bench cannot generate and compare it
+
 // Scalars cannot be generated.
 // RUN: not qforge-bench %t/scalar.mlir --time=false 2>&1 | FileCheck %s --check-prefix=SCALAR
-// SCALAR: qforge-bench: error: argument #1 is not a static tensor of integers or floats; qforge-bench cannot generate it
+// SCALAR: qforge-bench: error: argument #1 is not a static tensor of f32, f64 or 8/16/32/64-bit integers; qforge-bench cannot generate and compare it
 
 // The strategy refuses a group size that is not a multiple of its 16 lanes.
 // RUN: %gen_kernel 16 2 100 > %t/k100.mlir
@@ -22,6 +31,10 @@
 // LANES: error: cannot factor: the group size (100) is not a multiple of lanes (16)
 // LANES: qforge-bench: error: the transform script '{{.*}}' failed (see above)
 
+//--- half.mlir
+func.func @half(%x: tensor<4xf16>) -> tensor<4xf16> {
+  return %x : tensor<4xf16>
+}
 //--- scalar.mlir
 func.func @scaled(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
   return %x : tensor<4xf32>

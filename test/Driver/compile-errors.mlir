@@ -11,6 +11,14 @@
 // RUN: not qforge-compile %t/dynamic.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: dynamic.mlir:1:20: error: argument #0 has dynamic shape 'tensor<?x128xi8>'; qforge compiles static shapes only
 
+// A private function has no C interface.
+// RUN: not qforge-compile %t/private.mlir --entry=hidden -o %t/out.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
+// PRIVATE: private.mlir:1:1: error: 'hidden' is private; only public functions get a C interface (docs/abi.md)
+
+// A failed compile leaves no header behind.
+// RUN: not qforge-compile %t/plain.mlir -o %t/out.o --header=%t/plain.h 2>&1
+// RUN: not ls %t/plain.h
+
 // Two public functions and no --entry.
 // RUN: not qforge-compile %t/two.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=TWO
 // TWO: error: expected exactly one public function with a body, found 2; name one with --entry/--func
@@ -47,6 +55,10 @@
 func.func @dynamic(%w: tensor<?x128xi8>) -> tensor<4xf32> {
   %0 = tensor.empty() : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+//--- private.mlir
+func.func private @hidden(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
 }
 //--- two.mlir
 func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -18,7 +18,7 @@
 // INT8:         vpdpbusd
 
 // RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
+// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
 // OLD-CPU: qforge-compile: error: no shipped decode strategy for CPU 'core2' (they need AVX2 and FMA); pass --script

@@ -38,3 +38,15 @@ func.func @mismatch(%x: tensor<4xf16>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> 
   %q = quant.qcast %x : tensor<4xf16> to tensor<4x!quant.uniform<i8:f32, 0.5>>
   return %q : tensor<4x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// A call passing a quantized value: the callee's signature becomes storage
+// integers, the call site would not match; refused.
+func.func private @consume(tensor<4x!quant.uniform<i8:f32, 0.5>>)
+func.func @caller(%x: tensor<4xf32>) {
+  %q = quant.qcast %x : tensor<4xf32> to tensor<4x!quant.uniform<i8:f32, 0.5>>
+  // expected-error @below {{cannot lower a call passing 'tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>': calls with quantized operands or results are not supported (inline the callee first)}}
+  func.call @consume(%q) : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> ()
+  return
+}

@@ -125,3 +125,16 @@ func.func @fake_quant(%x: tensor<4xf32>) -> tensor<4xf32> {
   %d = quant.dcast %q : tensor<4x!quant.uniform<si8:f32, 0.5:3>> to tensor<4xf32>
   return %d : tensor<4xf32>
 }
+
+// -----
+
+// Sub-channel with unsigned storage: zero-points of 128 and more are read as
+// unsigned (200 stays 200, 255 stays 255), as for per-tensor and per-axis.
+
+// CHECK-LABEL: func.func @dequantize_sub_channel_unsigned
+// CHECK:         arith.constant dense<{{\[\[\[}}2.000000e+02], [3.000000e+00]], {{\[\[}}2.550000e+02], [1.280000e+02]]]> : tensor<2x2x1xf32>
+// CHECK:         arith.uitofp %{{.+}} : i8 to f32
+func.func @dequantize_sub_channel_unsigned(%q: tensor<2x4x!quant.uniform<u8:f32:{0:1, 1:2}, {{0.5:200, 0.25:3}, {1.0:255, 2.0:128}}>>) -> tensor<2x4xf32> {
+  %d = quant.dcast %q : tensor<2x4x!quant.uniform<u8:f32:{0:1, 1:2}, {{0.5:200, 0.25:3}, {1.0:255, 2.0:128}}>> to tensor<2x4xf32>
+  return %d : tensor<2x4xf32>
+}

@@ -1,6 +1,7 @@
 //===- qforge-bench.cpp - verify and time a compiled kernel ---------------===//
 //
-//   qforge-bench INPUT.mlir [--script=FILE] [--func=NAME] [--threads=N]
+//   qforge-bench INPUT.mlir [--script=FILE | --int8-activations] [--func=NAME]
+//                [--threads=N] [--save-results=FILE]
 //                [--verify] [--tolerance=X] [--json] [--rotate-mib=N]
 //                [--min-time-ms=N] [--time=false] [--seed=N]
 //
@@ -23,14 +24,12 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/SourceMgr.h"
 #include "mlir/IR/Diagnostics.h"
 
 #include <algorithm>
@@ -56,7 +55,7 @@ cl::opt<bool> json("json", cl::desc("end with one JSON line of the figures"),
 cl::opt<unsigned> rotateMiB(
     "rotate-mib",
     cl::desc("bytes of input copies to rotate over in the cold regime "
-             "(default: 4x the last-level cache)"),
+             "(default: 4x the last-level cache, at least 256 MiB)"),
     cl::cat(qforge::optionCategory()), cl::init(0));
 cl::opt<unsigned> minTimeMs("min-time-ms",
                             cl::desc("time spent in each regime"),
@@ -154,8 +153,12 @@ int main(int argc, char **argv) {
   std::vector<char *> arguments;
   for (int i = 0; i < argc; ++i) {
     llvm::StringRef argument(argv[i]);
-    if (argument.consume_front("--threads=") ||
-        argument.consume_front("-threads=")) {
+    if ((argument == "--threads" || argument == "-threads") && i + 1 < argc)
+      argument = argv[++i]; // "--threads N"
+    else if (!argument.consume_front("--threads=") &&
+             !argument.consume_front("-threads="))
+      argument = "";
+    if (!argument.empty()) {
       if (argument.getAsInteger(10, threads) || threads == 0)
         return fail("--threads takes a positive number, not '" + argument + "'");
       continue;

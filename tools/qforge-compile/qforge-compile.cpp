@@ -3,6 +3,7 @@
 //   qforge-compile INPUT.mlir [--script=FILE] [--entry=NAME]
 //                 [--emit=mlir|lowered|llvm|asm|obj|shared] [-o OUT]
 //                 [--mcpu=native|NAME] [--mattr=...] [--header=FILE]
+//                 [--int8-activations]
 //
 // Runs the transform script on the input (without --script: the default
 // decode strategy from transforms/), then qforge's fixed lowering
@@ -18,14 +19,12 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -99,6 +98,14 @@ int main(int argc, char **argv) {
   if (failed(kernel))
     return 1;
 
+  // The header describes the kernel as given (the function is gone once
+  // lowered); it is written only once the kernel compiled.
+  std::string headerText;
+  if (!headerFile.empty()) {
+    llvm::raw_string_ostream headerStream(headerText);
+    qforge::writeCHeader(*kernel, headerStream);
+  }
+
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
   // Open the output before the work so an unwritable path fails fast.
   std::string outputPath = emitKind == Emit::Shared ? output + ".o" : output;
@@ -106,13 +113,6 @@ int main(int argc, char **argv) {
   if (!outFile)
     return fail("cannot write '" + outputPath + "': " + error);
 
-  if (!headerFile.empty()) {
-    auto header = openOutputFile(headerFile, &error);
-    if (!header)
-      return fail("cannot write '" + headerFile + "': " + error);
-    qforge::writeCHeader(*kernel, header->os());
-    header->keep();
-  }
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
@@ -124,10 +124,21 @@ int main(int argc, char **argv) {
   if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
 
+  auto writeHeader = [&]() -> int {
+    if (headerFile.empty())
+      return 0;
+    auto header = openOutputFile(headerFile, &error);
+    if (!header)
+      return fail("cannot write '" + headerFile + "': " + error);
+    header->os() << headerText;
+    header->keep();
+    return 0;
+  };
+
   if (emitKind == Emit::MLIR) {
     module->print(outFile->os());
     outFile->keep();
-    return 0;
+    return writeHeader();
   }
 
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
@@ -135,7 +146,7 @@ int main(int argc, char **argv) {
   if (emitKind == Emit::Lowered) {
     module->print(outFile->os());
     outFile->keep();
-    return 0;
+    return writeHeader();
   }
 
   std::unique_ptr<llvm::TargetMachine> machine =
@@ -151,18 +162,18 @@ int main(int argc, char **argv) {
   if (emitKind == Emit::LLVM) {
     llvmModule->print(outFile->os(), nullptr);
     outFile->keep();
-    return 0;
+    return writeHeader();
   }
   if (!qforge::emitMachineCode(*llvmModule, *machine, emitKind == Emit::Asm,
                                outFile->os(), error))
     return fail(error);
   outFile->os().flush();
-  if (emitKind != Emit::Shared) {
-    outFile->keep();
-    return 0;
-  }
   outFile->keep();
-  int status = linkShared(outputPath, output);
-  llvm::sys::fs::remove(outputPath);
-  return status;
+  if (emitKind == Emit::Shared) {
+    int status = linkShared(outputPath, output);
+    llvm::sys::fs::remove(outputPath);
+    if (status != 0)
+      return status;
+  }
+  return writeHeader();
 }
