@@ -38,9 +38,17 @@ for shape in "${shapes[@]}"; do
       results="$out_dir/decode_${name}_${path}_${threads}t.jsonl"
       : > "$results"
       for ((run = 0; run < runs; run++)); do
-        "$build_dir/bin/qforge-bench" "$kernel" "${flags[@]}" --threads="$threads" \
-          --json 2>/dev/null | tail -n 1 >> "$results"
+        # A failing run (verification, or no VNNI for int8) is reported and
+        # the other configurations still run.
+        if ! line=$("$build_dir/bin/qforge-bench" "$kernel" "${flags[@]}" \
+                      --threads="$threads" --json 2>"$results.err" | tail -n 1) \
+           || [[ $line != "{"* ]]; then
+          echo "$name $path ${threads}t: qforge-bench failed: $(tail -n 1 "$results.err")" >&2
+          continue
+        fi
+        echo "$line" >> "$results"
       done
+      [[ -s "$results" ]] || continue
       python3 - "$results" "$name" "$path" "$threads" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
