@@ -110,33 +110,40 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Both factoring ops only read the dequant handle: one dequant feeding
+/// several contractions appears once per pair, and a consumed handle may not
+/// repeat an op. The dequant is erased (and dropped from the handle) once
+/// unused.
+template <typename FactoringOp>
+static void getFactoringEffects(
+    FactoringOp op, SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(op.getDequantMutable(), effects);
+  transform::consumesHandle(op.getContractionMutable(), effects);
+  transform::producesHandle(op->getOpResults(), effects);
+  transform::modifiesPayload(effects);
+}
+
+template <typename FactoringOp>
+static LogicalResult verifyLanes(FactoringOp op) {
+  if (op.getLanesAttr().getInt() < 1)
+    return op.emitOpError("lanes must be at least 1");
+  return success();
+}
+
 void transform::FactorDequantContractionOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  // The dequant handle is only read: one dequant feeding several
-  // contractions appears once per pair, and a consumed handle may not repeat
-  // an op. The dequant is erased (and dropped from the handle) once unused.
-  onlyReadsHandle(getDequantMutable(), effects);
-  consumesHandle(getContractionMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  getFactoringEffects(*this, effects);
 }
 
 LogicalResult transform::FactorDequantContractionOp::verify() {
-  if (getLanesAttr().getInt() < 1)
-    return emitOpError("lanes must be at least 1");
-  return success();
+  return verifyLanes(*this);
 }
 
 void transform::QuantizeActivationsAndFactorOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  onlyReadsHandle(getDequantMutable(), effects);
-  consumesHandle(getContractionMutable(), effects);
-  producesHandle(getOperation()->getOpResults(), effects);
-  modifiesPayload(effects);
+  getFactoringEffects(*this, effects);
 }
 
 LogicalResult transform::QuantizeActivationsAndFactorOp::verify() {
-  if (getLanesAttr().getInt() < 1)
-    return emitOpError("lanes must be at least 1");
-  return success();
+  return verifyLanes(*this);
 }
