@@ -255,7 +255,6 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   };
 
   FactoredContraction result;
-  const unsigned activationDims = activationRank; // [.., g, k]
 
   // Integer mode: quantize the activation per group, once per call:
   //   amax[.., g] = max_k |x[.., g, k]|
@@ -264,10 +263,10 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   Value activation = activationUse->get(), activationMax;
   Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
   if (quantizeActivations) {
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(activationDims, ctx);
-    AffineMap perGroup = identity.dropResult(activationDims - 1);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(activationRank, ctx);
+    AffineMap perGroup = identity.dropResult(activationRank - 1);
     SmallVector<int64_t> maxShape(activationType.getShape().drop_back());
-    SmallVector<utils::IteratorType> maxIterators(activationDims, par);
+    SmallVector<utils::IteratorType> maxIterators(activationRank, par);
     maxIterators.back() = red;
     result.activationMax = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(maxShape, floatType)},
@@ -287,7 +286,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         rewriter, loc, TypeRange{quantizedType},
         ValueRange{activation, activationMax}, ValueRange{quantizedInit},
         ArrayRef<AffineMap>{identity, perGroup, identity},
-        SmallVector<utils::IteratorType>(activationDims, par),
+        SmallVector<utils::IteratorType>(activationRank, par),
         [&](OpBuilder &b, Location l, ValueRange args) {
           auto constant = [&](double value) -> Value {
             return arith::ConstantOp::create(b, l, floatType,
@@ -316,11 +315,11 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   // integers of the quantized activation): dims [activation dims..., g, j, l (, q)].
   Value activationSums;
   if (dequant.zeroPoints) {
-    unsigned rank = activationDims - 2 + splitDims;
+    unsigned rank = activationRank - 2 + splitDims;
     SmallVector<int64_t> shape(activationType.getShape().drop_back());
     shape.push_back(lanes);
     AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    unsigned jDim = activationDims - 1; // first dim after g
+    unsigned jDim = activationRank - 1; // first dim after g
     AffineMap out = in.dropResult(jDim);
     if (quantizeActivations)
       out = out.dropResult(out.getNumResults() - 1);
@@ -473,8 +472,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   // bytes q): [g, .., k] for the activation quantization, [g, j, .., l (, q)]
   // for the activation sums, [n, g, j, .., l (, q)] for the partial sums,
   // [n, g, .., l] for the group sums and [n, .., l] for the row sums.
-  unsigned leading = activationDims - 2, nLoop = layout.parallelIndex[layout.n];
-  unsigned P = p;
+  unsigned leading = activationRank - 2, nLoop = layout.parallelIndex[layout.n];
   if (result.activationMax) {
     result.activationMax =
         reorderLoops(rewriter, result.activationMax, {leading}, {leading + 1});
@@ -487,14 +485,14 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   if (result.activationSums)
     result.activationSums = reorderLoops(rewriter, result.activationSums,
                                          {leading, leading + 1}, sumLanes);
-  SmallVector<unsigned> partialLanes = {P + 2};
+  SmallVector<unsigned> partialLanes = {unsigned(p) + 2};
   if (quantizeActivations)
-    partialLanes.push_back(P + 3);
+    partialLanes.push_back(unsigned(p) + 3);
   result.partialSums = reorderLoops(rewriter, result.partialSums,
-                                    {nLoop, P, P + 1}, partialLanes);
+                                    {nLoop, unsigned(p), unsigned(p) + 1}, partialLanes);
   result.groupSums =
-      reorderLoops(rewriter, result.groupSums, {nLoop, P}, {P + 1});
-  result.rowSums = reorderLoops(rewriter, result.rowSums, {nLoop}, {P});
+      reorderLoops(rewriter, result.groupSums, {nLoop, unsigned(p)}, {unsigned(p) + 1});
+  result.rowSums = reorderLoops(rewriter, result.rowSums, {nLoop}, {unsigned(p)});
 
   rewriter.replaceOp(contraction, result.rowSums->getResults());
   if (dequantOp->use_empty())
