@@ -10,6 +10,9 @@
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -225,6 +228,49 @@ static LogicalResult checkFullyLowered(ModuleOp module) {
             "in the input or the script";
 }
 
+/// Packs and unpacks a script left (e.g. in `<f>_pack_weights`) become
+/// pad + expand_shape + transpose (and the reverse), which bufferize.
+static LogicalResult lowerRelayoutOps(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<Operation *> relayouts;
+  module.walk([&](Operation *op) {
+    if (isa<linalg::PackOp, linalg::UnPackOp>(op))
+      relayouts.push_back(op);
+  });
+  for (Operation *op : relayouts) {
+    rewriter.setInsertionPoint(op);
+    bool lowered =
+        isa<linalg::PackOp>(op)
+            ? succeeded(linalg::lowerPack(rewriter, cast<linalg::PackOp>(op)))
+            : succeeded(
+                  linalg::lowerUnPack(rewriter, cast<linalg::UnPackOp>(op)));
+    if (!lowered)
+      return op->emitError("cannot lower this ")
+             << op->getName() << " to pad, reshape and transpose";
+  }
+  return success();
+}
+
+/// Copies between strided buffers (e.g. a pack's padding, lowered to
+/// pad + insert_slice) would call the runtime's `memrefCopy`, which neither
+/// a shared library nor the JIT links: they become linalg.copy, lowered to
+/// loops with the rest.
+static void copiesAsLoops(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    auto source = cast<MemRefType>(copy.getSource().getType());
+    auto target = cast<MemRefType>(copy.getTarget().getType());
+    if (!source.getLayout().isIdentity() || !target.getLayout().isIdentity())
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    rewriter.setInsertionPoint(copy);
+    rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                copy.getTarget());
+  }
+}
+
 /// Tensor arguments are the caller's inputs: bufferization must copy rather
 /// than write into them (docs/abi.md).
 static void markArgumentsReadOnly(ModuleOp module) {
@@ -238,8 +284,9 @@ static void markArgumentsReadOnly(ModuleOp module) {
 LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
                                          const TransformScript &script) {
   markArgumentsReadOnly(module);
-  if (failed(runPipeline(module, kBufferize)))
+  if (failed(lowerRelayoutOps(module)) || failed(runPipeline(module, kBufferize)))
     return failure();
+  copiesAsLoops(module);
   if (script.defines(TransformScript::kAfterBufferizationEntry) &&
       failed(script.apply(module, TransformScript::kAfterBufferizationEntry)))
     return failure();
@@ -253,8 +300,9 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
 
 LogicalResult qforge::lowerReferenceToLLVMDialect(ModuleOp module) {
   markArgumentsReadOnly(module);
-  if (failed(runPipeline(module, kBufferize)))
+  if (failed(lowerRelayoutOps(module)) || failed(runPipeline(module, kBufferize)))
     return failure();
+  copiesAsLoops(module);
   requestCInterfaces(module);
   if (failed(runPipeline(module, kToLLVM)))
     return failure();

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/Patterns.h"
+#include "Rewrites/PackPropagation.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -42,4 +43,21 @@ void transform::ApplyFoldReshapesByExpansionPatternsOp::populatePatterns(
         return isa_and_nonnull<tensor::CollapseShapeOp>(producer) &&
                isa<linalg::GenericOp>(fused->getOwner());
       });
+}
+
+void transform::ApplyBubblePackThroughDequantPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateBubblePackThroughDequantPatterns(patterns);
+}
+
+void transform::ApplyPadPacksWithZerosPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populatePadPacksWithZerosPatterns(patterns);
+}
+
+void transform::ApplyFoldIntoPacksPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  linalg::populateFoldIntoPackAndUnpackPatterns(patterns);
+  linalg::populateSimplifyPackAndUnpackPatterns(patterns);
+  qforge::populatePackAsReshapePatterns(patterns);
 }

@@ -8,6 +8,7 @@
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"
@@ -38,6 +39,7 @@ public:
     declareDependentDialect<pdl::PDLDialect>();
     declareDependentDialect<pdl_interp::PDLInterpDialect>();
     declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<func::FuncDialect>();
     declareGeneratedDialect<linalg::LinalgDialect>();
     declareGeneratedDialect<LLVM::LLVMDialect>();
     declareGeneratedDialect<math::MathDialect>();

@@ -114,6 +114,84 @@ def ApplyFoldReshapesByExpansionPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyBubblePackThroughDequantPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.bubble_pack_through_dequant",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Pack a dequant's quantized inputs instead of its result";
+  let description = [{
+    Rewrites `linalg.pack(dequant(w, s, z))` -- typically the pack that
+    `transform.structured.pack` puts on a contraction's dequantized weight
+    operand -- into a dequant over the packed iteration space that reads
+    `linalg.pack(w)`, `linalg.pack(s)`, `linalg.pack(z)`. Then the packs read
+    the model's parameters directly, and
+    `transform.qforge.split_parameter_packing` can move them out of the
+    per-call function.
+
+    The dequant is an elementwise `linalg.generic` (one result, identity
+    output map) whose inputs are read through projections of the iteration
+    dims with constant-0 results on unit dims (broadcasts). Each packed input
+    follows the pack's tiling, including `outer_dims_perm` and the order of
+    the inner tiles; a broadcast dim keeps its place in both the outer and
+    the inner part: tiled by 1 and read through 0 in both. On the seed
+    kernel, with the weight operand packed by `[32, 1, 128]` on (n, g, k):
+
+    ```mlir
+    // weights      4096x32x128xi8 (d0, d1, d2) -> 128x32x1x32x1x128xi8
+    //              read through (d0, d1, d2, d3, d4, d5)
+    // scales, zps  4096x32x1xf32  (d0, d1, 0)  -> 128x32x1x32x1x1xf32
+    //              read through (d0, d1, 0, d3, d4, 0)
+    ```
+
+    The second map stays correct when the broadcast dim's outer range is
+    larger than 1 (a k tile smaller than the group).
+
+    Padding: inputs whose packing pads are padded with zero. The original
+    pack's padded lanes held its padding value; when that is `ub.poison`, any
+    concrete value refines it, and the pattern checks that the dequant body
+    of finite and zero inputs is finite (casts, add, sub, mul; no division).
+    When it is zero, the pattern checks that every input follows each padded
+    dim and that the body maps zeros to zero (e.g. `(w - z) * s` with all
+    three padded by 0). Anything else is declined with a remark on the op.
+    With the contraction's other operands zero-padded too
+    (`apply_patterns.qforge.pad_packs_with_zeros`), every padded lane of the
+    contraction adds exactly zero.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def ApplyPadPacksWithZerosPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.pad_packs_with_zeros",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Replace ub.poison padding of linalg.pack by zero";
+  let description = [{
+    `transform.structured.pack` pads non-dividing tiles with `ub.poison`, which
+    reaches the contraction's result through the padded reduction lanes.
+    Zero is a legal refinement of poison; with every operand of a
+    multiply-accumulate contraction zero-padded (or dequantized from
+    zero-padded inputs into finite values, see `bubble_pack_through_dequant`),
+    the padded lanes add exactly zero.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def ApplyFoldIntoPacksPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.fold_into_packs",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Fold fills and slices into packs, and packs that only reshape";
+  let description = [{
+    Upstream's `linalg::populateFoldIntoPackAndUnpackPatterns` and
+    `linalg::populateSimplifyPackAndUnpackPatterns`, which MLIR 22.1 has no
+    descriptor op for: `linalg.pack(linalg.fill)` becomes a fill of the
+    packed tensor (the zeroed accumulator of a packed contraction), a slice
+    of an unpack or a pad before a pack folds into it, and a pack or unpack
+    that only adds or drops unit dims (e.g. an activation 1x1x32x128 tiled
+    by [1, 128]) becomes a `tensor.expand_shape` / `collapse_shape`.
+    An unpack of a pack with the same tiling (or the reverse) cancels under
+    `transform.apply_patterns.canonicalization`.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Matchers
 //===----------------------------------------------------------------------===//
@@ -175,6 +253,41 @@ def GetInitProducersOp : Op<Transform_Dialect, "qforge.get_init_producers",
 //===----------------------------------------------------------------------===//
 // Rewrites
 //===----------------------------------------------------------------------===//
+
+def SplitParameterPackingOp : Op<Transform_Dialect,
+    "qforge.split_parameter_packing",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Pack the weights once: move parameter packs to <f>_pack_weights";
+  let description = [{
+    For every payload op of `consumers` (the packed dequant, typically), the
+    `linalg.pack` ops producing its inputs from arguments of the enclosing
+    function `@f` are the packing of model parameters (weights, scales,
+    zero-points). They move into a new public function placed after `@f`:
+
+    ```mlir
+    func.func @f_pack_weights(%w: tensor<4096x32x128xi8>, %s: ..., %z: ...)
+        -> (tensor<128x32x1x32x1x128xi8>, ...)
+        attributes {qforge.prepacked_arguments = array<i64: 0, 1, 2>}
+    ```
+
+    and `@f` takes the packed tensors at the same argument positions
+    (`qforge.pack_weights = @f_pack_weights` on `@f`). The C interface of
+    both is in docs/abi.md; `qforge-bench` runs `@f_pack_weights` once per
+    set of weights and times only `@f`. Packs of other values (the
+    activation) stay in `@f`.
+
+    Returns the new functions. Fails silenceably, changing nothing, when a
+    packed argument has other users (the raw tensor would still be needed),
+    a pack pads with a non-constant value, `@f` is private, referenced in
+    its module (its signature changes), or already split, or when no input
+    of a consumer is such a pack.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$consumers);
+  let results = (outs TransformHandleTypeInterface:$pack_functions);
+  let assemblyFormat =
+      "$consumers attr-dict `:` functional-type(operands, results)";
+}
 
 def FactorDequantContractionOp : Op<Transform_Dialect,
     "qforge.factor_dequant_contraction",

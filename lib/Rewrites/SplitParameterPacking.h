@@ -1,0 +1,44 @@
+//===- SplitParameterPacking.h - pack model parameters once ------*- C++ -*-===//
+//
+// Weights, scales and zero-points are model parameters: packing them belongs
+// in a one-time step. This rewrite moves the packs of a kernel's parameters
+// into a separate public function, `<f>_pack_weights`, and makes `<f>` take
+// the packed tensors in place of the raw ones (docs/abi.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_SPLITPARAMETERPACKING_H
+#define QFORGE_REWRITES_SPLITPARAMETERPACKING_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <string>
+
+namespace qforge {
+
+/// `<f>_pack_weights` carries this attribute: the argument positions of
+/// `<f>` it takes raw and returns packed, in order. `<f>` takes the packed
+/// tensors at the same positions.
+constexpr llvm::StringLiteral kPrepackedArgumentsAttr = "qforge.prepacked_arguments";
+/// `<f>` carries this attribute: the symbol of its `<f>_pack_weights`.
+constexpr llvm::StringLiteral kPackWeightsAttr = "qforge.pack_weights";
+
+/// Checks that every pack reads an argument of `kernel` used by nothing else,
+/// with a constant (or no) padding value, and that `kernel` is public, not
+/// yet split, and not called in its module. Sets `reason` otherwise.
+mlir::LogicalResult
+canSplitParameterPacking(mlir::func::FuncOp kernel,
+                         llvm::ArrayRef<mlir::linalg::PackOp> packs,
+                         std::string &reason);
+
+/// Moves `packs` into a new `<kernel>_pack_weights` placed after `kernel`
+/// and retypes `kernel`'s packed arguments; returns the new function.
+/// Call canSplitParameterPacking first.
+mlir::func::FuncOp splitParameterPacking(mlir::RewriterBase &rewriter,
+                                         mlir::func::FuncOp kernel,
+                                         llvm::ArrayRef<mlir::linalg::PackOp> packs);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_SPLITPARAMETERPACKING_H
