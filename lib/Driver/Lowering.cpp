@@ -281,12 +281,20 @@ static void markArgumentsReadOnly(ModuleOp module) {
         func.setArgAttr(i, "bufferization.writable", readOnly);
 }
 
-LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
-                                         const TransformScript &script) {
+/// Tensors to buffers, the same for the scripted kernel and the oracle:
+/// read-only inputs, packs lowered first, strided copies as loops after.
+static LogicalResult bufferize(ModuleOp module) {
   markArgumentsReadOnly(module);
   if (failed(lowerRelayoutOps(module)) || failed(runPipeline(module, kBufferize)))
     return failure();
   copiesAsLoops(module);
+  return success();
+}
+
+LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
+                                         const TransformScript &script) {
+  if (failed(bufferize(module)))
+    return failure();
   if (script.defines(TransformScript::kAfterBufferizationEntry) &&
       failed(script.apply(module, TransformScript::kAfterBufferizationEntry)))
     return failure();
@@ -299,10 +307,8 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
 }
 
 LogicalResult qforge::lowerReferenceToLLVMDialect(ModuleOp module) {
-  markArgumentsReadOnly(module);
-  if (failed(lowerRelayoutOps(module)) || failed(runPipeline(module, kBufferize)))
+  if (failed(bufferize(module)))
     return failure();
-  copiesAsLoops(module);
   requestCInterfaces(module);
   if (failed(runPipeline(module, kToLLVM)))
     return failure();

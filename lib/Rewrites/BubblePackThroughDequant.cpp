@@ -25,6 +25,10 @@ using namespace mlir;
 
 namespace {
 
+bool isZeroConstant(Value value) {
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+}
+
 /// How one dequant input is packed and read in the packed iteration space.
 struct PackedInput {
   bool needsPack = false;
@@ -53,17 +57,13 @@ FailureOr<bool> yieldsZero(linalg::GenericOp generic,
                                 [&](Value v) { return zero.contains(v); });
     bool result;
     if (isa<arith::ExtUIOp, arith::ExtSIOp, arith::ExtFOp, arith::TruncIOp,
-            arith::UIToFPOp, arith::SIToFPOp, arith::NegFOp, arith::TruncFOp>(
-            op))
-      result = allZero;
-    else if (isa<arith::AddFOp, arith::SubFOp, arith::AddIOp, arith::SubIOp>(
-                 op))
+            arith::UIToFPOp, arith::SIToFPOp, arith::NegFOp, arith::TruncFOp,
+            arith::AddFOp, arith::SubFOp, arith::AddIOp, arith::SubIOp>(op))
       result = allZero;
     else if (isa<arith::MulFOp, arith::MulIOp>(op))
       result = anyZero;
     else if (auto constant = dyn_cast<arith::ConstantOp>(op))
-      result = matchPattern(constant.getResult(), m_AnyZeroFloat()) ||
-               matchPattern(constant.getResult(), m_Zero());
+      result = isZeroConstant(constant.getResult());
     else
       return failure();
     if (result)
@@ -108,8 +108,7 @@ static bool isMultipliedByZeroPadding(linalg::PackOp pack, int64_t dim) {
       continue;
     auto otherPack = other->get().getDefiningOp<linalg::PackOp>();
     if (!otherPack || !otherPack.getPaddingValue() ||
-        !(matchPattern(otherPack.getPaddingValue(), m_AnyZeroFloat()) ||
-          matchPattern(otherPack.getPaddingValue(), m_Zero())))
+        !isZeroConstant(otherPack.getPaddingValue()))
       continue;
     AffineMap otherMap = contraction.getMatchingIndexingMap(other);
     // The other operand's packed dims at the same two iteration dims must be
@@ -262,8 +261,7 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
     // packed dequant computes them from zero-padded inputs.
     if (Value padding = pack.getPaddingValue()) {
       bool poison = padding.getDefiningOp<ub::PoisonOp>() != nullptr;
-      bool zero = matchPattern(padding, m_AnyZeroFloat()) ||
-                  matchPattern(padding, m_Zero());
+      bool zero = isZeroConstant(padding);
       if (!poison && !zero) {
         pack.emitRemark() << "the pack pads with a value other than zero or "
                              "poison; the packed dequant cannot reproduce it";
