@@ -28,12 +28,17 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
     return false;
   }
   kernel.engine = std::move(*engine);
-  auto function = kernel.engine->lookupPacked(("_mlir_ciface_" + name).str());
+  kernel.call = kernel.lookup(name, error);
+  return kernel.call != nullptr;
+}
+
+void (*qforge::JitKernel::lookup(llvm::StringRef name,
+                                 std::string &error) const)(void **) {
+  auto function = engine->lookupPacked(("_mlir_ciface_" + name).str());
   if (!function) {
     error = "no C interface for '" + name.str() +
             "': " + llvm::toString(function.takeError());
-    return false;
+    return nullptr;
   }
-  kernel.call = *function;
-  return true;
+  return *function;
 }

@@ -17,6 +17,10 @@ struct TargetChoice;
 struct JitKernel {
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*call)(void **) = nullptr;
+
+  /// The C interface of another public function of the same module (e.g.
+  /// `<f>_pack_weights`); null, with `error` set, when there is none.
+  void (*lookup(llvm::StringRef name, std::string &error) const)(void **);
 };
 
 /// Lowers `module` (already in the LLVM dialect) for the host CPU at -O3 with

@@ -1,19 +1,21 @@
-//===- FactorOps.cpp - factor_dequant_contraction, quantize_activations_and_factor ===//
+//===- FactorOps.cpp - the ops that factor scale and zero-point out --------===//
 
 #include "Analysis/DequantContraction.h"
 #include "Rewrites/FactorDequantContraction.h"
+#include "Rewrites/FactorPackedDequantContraction.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 using namespace mlir;
 
-/// Shared by the float and the integer factoring ops: checks every pair,
-/// then rewrites them all, and collects the new generics per result kind.
-static DiagnosedSilenceableFailure
-factorAllPairs(transform::TransformOpInterface op,
-               transform::TransformRewriter &rewriter,
-               transform::TransformState &state, Value dequantHandle,
-               Value contractionHandle, const qforge::FactorOptions &options,
-               SmallVectorImpl<SmallVector<Operation *>> &collected) {
+/// Shared by all factoring ops: pairs up the handles' ops and checks every
+/// pair with `canFactor` (which says why not), before anything is rewritten:
+/// a failure changes nothing.
+using DequantPair = std::pair<qforge::DequantParts, linalg::LinalgOp>;
+static DiagnosedSilenceableFailure checkAllPairs(
+    transform::TransformOpInterface op, transform::TransformState &state,
+    Value dequantHandle, Value contractionHandle,
+    function_ref<LogicalResult(const DequantPair &, std::string &)> canFactor,
+    SmallVectorImpl<DequantPair> &pairs) {
   auto dequants = llvm::to_vector(state.getPayloadOps(dequantHandle));
   auto contractions = llvm::to_vector(state.getPayloadOps(contractionHandle));
   if (dequants.size() != contractions.size()) {
@@ -21,8 +23,6 @@ factorAllPairs(transform::TransformOpInterface op,
            << "expected as many dequant ops (" << dequants.size()
            << ") as contractions (" << contractions.size() << ")";
   }
-  // All pairs are checked before any is rewritten: a failure changes nothing.
-  SmallVector<std::pair<qforge::DequantParts, linalg::LinalgOp>> pairs;
   for (auto [dequantOp, contractionOp] : llvm::zip(dequants, contractions)) {
     auto generic = dyn_cast<linalg::GenericOp>(dequantOp);
     std::optional<qforge::DequantParts> parts =
@@ -40,8 +40,7 @@ factorAllPairs(transform::TransformOpInterface op,
       return diag;
     }
     std::string reason;
-    if (failed(qforge::canFactorDequantContraction(*parts, contraction,
-                                                   options, reason))) {
+    if (failed(canFactor({*parts, contraction}, reason))) {
       DiagnosedSilenceableFailure diag =
           op.emitSilenceableError() << "cannot factor: " << reason;
       diag.attachNote(contractionOp->getLoc()) << "contraction";
@@ -49,6 +48,27 @@ factorAllPairs(transform::TransformOpInterface op,
     }
     pairs.emplace_back(*parts, contraction);
   }
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// Shared by the float and the integer factoring ops: checks every pair,
+/// then rewrites them all, and collects the new generics per result kind.
+static DiagnosedSilenceableFailure
+factorAllPairs(transform::TransformOpInterface op,
+               transform::TransformRewriter &rewriter,
+               transform::TransformState &state, Value dequantHandle,
+               Value contractionHandle, const qforge::FactorOptions &options,
+               SmallVectorImpl<SmallVector<Operation *>> &collected) {
+  SmallVector<DequantPair> pairs;
+  DiagnosedSilenceableFailure checked = checkAllPairs(
+      op, state, dequantHandle, contractionHandle,
+      [&](const DequantPair &pair, std::string &reason) {
+        return qforge::canFactorDequantContraction(pair.first, pair.second,
+                                                   options, reason);
+      },
+      pairs);
+  if (!checked.succeeded())
+    return checked;
 
   // quantization, activation sums, partial sums, group sums, row sums
   collected.assign(5, {});
@@ -110,7 +130,40 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Both factoring ops only read the dequant handle: one dequant feeding
+DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<DequantPair> pairs;
+  DiagnosedSilenceableFailure checked = checkAllPairs(
+      *this, state, getDequant(), getContraction(),
+      [](const DequantPair &pair, std::string &reason) {
+        return qforge::canFactorPackedDequantContraction(pair.first,
+                                                         pair.second, reason);
+      },
+      pairs);
+  if (!checked.succeeded())
+    return checked;
+  SmallVector<Operation *> sums, partials, groups;
+  for (auto &[parts, contraction] : pairs) {
+    std::string reason;
+    FailureOr<qforge::FactoredPackedContraction> factored =
+        qforge::factorPackedDequantContraction(rewriter, parts, contraction,
+                                               reason);
+    if (failed(factored))
+      return emitDefiniteFailure()
+             << "factoring failed after its checks passed: " << reason;
+    if (factored->activationSums)
+      sums.push_back(factored->activationSums);
+    partials.push_back(factored->partialSums);
+    groups.push_back(factored->groupSums);
+  }
+  results.set(cast<OpResult>(getActivationSums()), sums);
+  results.set(cast<OpResult>(getPartialSums()), partials);
+  results.set(cast<OpResult>(getGroupSums()), groups);
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// All factoring ops only read the dequant handle: one dequant feeding
 /// several contractions appears once per pair, and a consumed handle may not
 /// repeat an op. The dequant is erased (and dropped from the handle) once
 /// unused.
@@ -137,6 +190,11 @@ void transform::FactorDequantContractionOp::getEffects(
 
 LogicalResult transform::FactorDequantContractionOp::verify() {
   return verifyLanes(*this);
+}
+
+void transform::FactorPackedDequantContractionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getFactoringEffects(*this, effects);
 }
 
 void transform::QuantizeActivationsAndFactorOp::getEffects(

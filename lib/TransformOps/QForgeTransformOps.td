@@ -345,6 +345,54 @@ def FactorDequantContractionOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def FactorPackedDequantContractionOp : Op<Transform_Dialect,
+    "qforge.factor_packed_dequant_contraction",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Move scale and zero-point out of a packed contraction's inner sum";
+  let description = [{
+    The factoring of `transform.qforge.factor_dequant_contraction` for a
+    packed contraction whose vector lanes are its own parallel dims: after
+    packing the weights with a tile of rows innermost (inner tiles ordered
+    `(k, n)`, see `transform.structured.pack_transpose`), each step of the
+    element loop multiplies one activation value by a row of lanes, so no
+    split of k is needed and no cross-lane sum remains. With P the
+    contraction's parallel dims, g its reduction dims along which the scale
+    or zero-point varies and K those along which both are constant:
+
+    ```
+    xs[.., g]   = Σ_K x[.., g, K]                                 (activation_sums)
+    p[.., P, g] = Σ_K x[.., g, K] · tofp(w[P, g, K])              (partial_sums)
+    out[.., P] += Σ_g s[P, g] · (p[.., P, g] − z[P, g] · xs[.., g]) (group_sums)
+    ```
+
+    Exact in real arithmetic; in floating point the summation order changes
+    as for the unpacked factoring. `partial_sums` iterates in the weights'
+    storage order (dims the weights do not index first), so the element dims
+    are reduced outside the innermost lanes: vectorized, each step is one
+    int-to-float conversion and one multiply-add per vector, with the
+    activation value broadcast. `p` holds the dims the weights index in their
+    order, after the others. `group_sums` replaces the contraction and
+    accumulates into its init.
+
+    Requirements (otherwise a silenceable failure says which one failed and
+    nothing changes): static shapes on tensors; a dequant reading its
+    integer weights and writing its result through identity maps (the form
+    `bubble_pack_through_dequant` and `linalg-fold-unit-extent-dims` leave);
+    projected-permutation maps in the contraction; at least one reduction
+    dim along which the scale and zero-point are constant, each indexing the
+    activation. Handles are treated as by `factor_dequant_contraction`.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$dequant,
+                       TransformHandleTypeInterface:$contraction);
+  let results = (outs TransformHandleTypeInterface:$activation_sums,
+                      TransformHandleTypeInterface:$partial_sums,
+                      TransformHandleTypeInterface:$group_sums);
+  let assemblyFormat = [{
+    $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,7 @@
 #include "Bench/JitKernel.h"
 #include "Bench/KernelBuffers.h"
 #include "Bench/MemoryBandwidth.h"
+#include "Bench/WeightPacking.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
@@ -187,8 +188,8 @@ int main(int argc, char **argv) {
   std::string name = kernelFunc->getSymName().str();
   FunctionType type = kernelFunc->getFunctionType();
 
-  qforge::KernelCall firstCall;
-  if (!qforge::KernelCall::create(type, firstCall, error))
+  qforge::KernelCall rawCall;
+  if (!qforge::KernelCall::create(type, rawCall, error))
     return fail(error);
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
@@ -203,14 +204,40 @@ int main(int argc, char **argv) {
   progress("compiling @" + name + " with " + script);
   if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
+  // A strategy may have split the parameter packing off the kernel: then
+  // <f> takes packed parameters, which <f>_pack_weights makes once, untimed.
+  auto scripted = module->lookupSymbol<func::FuncOp>(name);
+  if (!scripted)
+    return fail("the transform script '" + script + "' removed @" + name);
+  FunctionType kernelType = scripted.getFunctionType();
+  FailureOr<std::optional<qforge::WeightPacking>> packing =
+      qforge::findWeightPacking(*module, scripted, type, error);
+  if (failed(packing))
+    return fail(error);
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
   qforge::JitKernel kernel;
   if (!qforge::compileJitKernel(*module, name, target, kernel, error))
     return fail(error);
 
-  for (auto [index, buffer] : llvm::enumerate(firstCall.inputs))
+  // The raw inputs (those the reference takes), and the scripted kernel's.
+  for (auto [index, buffer] : llvm::enumerate(rawCall.inputs))
     buffer.fillRandom(seed * 1000003ull + index);
+  qforge::KernelCall firstCall;
+  if (!qforge::KernelCall::create(kernelType, firstCall, error))
+    return fail(error);
+  if (*packing) {
+    progress("packing the parameters once with @" + (*packing)->functionName);
+    auto pack = kernel.lookup((*packing)->functionName, error);
+    if (!pack)
+      return fail(error);
+    qforge::packInputs(pack, **packing, rawCall, firstCall);
+  } else {
+    for (auto [to, from] : llvm::zip(firstCall.inputs, rawCall.inputs))
+      to.copyFrom(from);
+  }
+  // What one timed call reads: packed parameters (with any padding) when
+  // the kernel takes them.
   size_t bytesPerCall = firstCall.getInputBytes();
 
   bool verified = false;
@@ -224,7 +251,7 @@ int main(int argc, char **argv) {
       return fail(error);
     qforge::KernelCall referenceCall;
     qforge::KernelCall::create(type, referenceCall, error);
-    for (auto [to, from] : llvm::zip(referenceCall.inputs, firstCall.inputs))
+    for (auto [to, from] : llvm::zip(referenceCall.inputs, rawCall.inputs))
       to.copyFrom(from);
     progress("running the reference");
     oracle.call(referenceCall.getPackedArguments());
@@ -286,7 +313,7 @@ int main(int argc, char **argv) {
   std::vector<qforge::KernelCall> coldCalls(copies);
   std::vector<qforge::ReadRegion> regions;
   for (qforge::KernelCall &call : coldCalls) {
-    qforge::KernelCall::create(type, call, error);
+    qforge::KernelCall::create(kernelType, call, error);
     for (auto [to, from] : llvm::zip(call.inputs, hotCalls.front().inputs)) {
       to.copyFrom(from);
       regions.push_back({to.getData(), to.getNumBytes()});

@@ -1,0 +1,281 @@
+//===- FactorPackedDequantContraction.cpp - factor a packed contraction ---===//
+
+#include "Rewrites/FactorPackedDequantContraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+
+namespace {
+/// What the checks find, in the contraction's dims.
+struct Analysis {
+  OpOperand *weightsUse = nullptr, *activationUse = nullptr;
+  AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
+  AffineMap scaleMap, zeroPointMap;               ///< contraction dims
+  llvm::SmallBitVector elementDims;               ///< K
+  llvm::SmallBitVector groupDims;                 ///< g
+};
+
+Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
+                 Type elementType) {
+  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
+  Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
+                                         rewriter.getZeroAttr(elementType));
+  return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+}
+
+/// The results of `map` that are not one of `dims`.
+SmallVector<AffineExpr> dropDims(AffineMap map,
+                                 const llvm::SmallBitVector &dims) {
+  SmallVector<AffineExpr> kept;
+  for (AffineExpr expr : map.getResults())
+    if (!isa<AffineDimExpr>(expr) ||
+        !dims.test(cast<AffineDimExpr>(expr).getPosition()))
+      kept.push_back(expr);
+  return kept;
+}
+
+FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
+                            linalg::LinalgOp contraction, std::string &reason) {
+  Analysis a;
+  linalg::GenericOp dequantOp = dequant.op;
+  Value dequantized = dequantOp->getResult(0);
+  for (OpOperand *input : contraction.getDpsInputOperands())
+    (input->get() == dequantized ? a.weightsUse : a.activationUse) = input;
+  if (!a.weightsUse || !a.activationUse) {
+    reason = "the contraction must read the dequantized weights and one "
+             "activation";
+    return failure();
+  }
+  if (!contraction.hasPureTensorSemantics() ||
+      llvm::any_of(contraction.getStaticLoopRanges(), ShapedType::isDynamic)) {
+    reason = "only static shapes on tensors are supported";
+    return failure();
+  }
+  unsigned dequantRank = dequantOp.getNumLoops();
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(dequantRank, contraction->getContext());
+  if (dequantOp.getMatchingIndexingMap(dequant.weights) != identity ||
+      dequantOp.getIndexingMapsArray().back() != identity) {
+    reason = "the dequantization must read its weights and write its result "
+             "through identity maps";
+    return failure();
+  }
+  a.weightsMap = contraction.getMatchingIndexingMap(a.weightsUse);
+  a.activationMap = contraction.getMatchingIndexingMap(a.activationUse);
+  a.outputMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
+  if (!a.weightsMap.isProjectedPermutation() ||
+      !a.activationMap.isProjectedPermutation() ||
+      !a.outputMap.isProjectedPermutation()) {
+    reason = "the contraction's maps must be projected permutations";
+    return failure();
+  }
+  // Scales and zero-points in the contraction's dims.
+  a.scaleMap = dequantOp.getMatchingIndexingMap(dequant.scales).compose(a.weightsMap);
+  if (dequant.zeroPoints)
+    a.zeroPointMap =
+        dequantOp.getMatchingIndexingMap(dequant.zeroPoints).compose(a.weightsMap);
+
+  unsigned numLoops = contraction.getNumLoops();
+  a.elementDims.resize(numLoops);
+  a.groupDims.resize(numLoops);
+  auto iterators = contraction.getIteratorTypesArray();
+  for (unsigned d = 0; d < numLoops; ++d) {
+    if (iterators[d] != utils::IteratorType::reduction)
+      continue;
+    bool perGroup = a.scaleMap.isFunctionOfDim(d) ||
+                    (a.zeroPointMap && a.zeroPointMap.isFunctionOfDim(d));
+    (perGroup ? a.groupDims : a.elementDims).set(d);
+  }
+  if (a.elementDims.none()) {
+    reason = "no reduction dim along which the scale and zero-point are "
+             "constant: nothing to factor out";
+    return failure();
+  }
+  for (int d : a.elementDims.set_bits()) {
+    if (!a.activationMap.isFunctionOfDim(d)) {
+      reason = "every element dim must index the activation";
+      return failure();
+    }
+  }
+  auto rankedType = [](Value v) { return cast<RankedTensorType>(v.getType()); };
+  Type floatType = rankedType(contraction.getDpsInitOperand(0)->get()).getElementType();
+  if (rankedType(a.activationUse->get()).getElementType() != floatType ||
+      rankedType(dequantized).getElementType() != floatType) {
+    reason = "activation, dequantized weights and result must share one "
+             "float type";
+    return failure();
+  }
+  return a;
+}
+
+/// Loop order: `first` in their order, then the others in theirs.
+linalg::GenericOp loopsFirst(RewriterBase &rewriter, linalg::GenericOp generic,
+                             ArrayRef<unsigned> first) {
+  SmallVector<unsigned> order(first);
+  for (unsigned loop = 0, e = generic.getNumLoops(); loop < e; ++loop)
+    if (!llvm::is_contained(first, loop))
+      order.push_back(loop);
+  return *linalg::interchangeGenericOp(rewriter, generic, order);
+}
+} // namespace
+
+static FailureOr<qforge::FactoredPackedContraction>
+checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant,
+               linalg::LinalgOp contraction, std::string &reason) {
+  FailureOr<Analysis> maybe = analyze(dequant, contraction, reason);
+  if (failed(maybe))
+    return failure();
+  if (!rewriterOrNull)
+    return qforge::FactoredPackedContraction{};
+  const Analysis &a = *maybe;
+  RewriterBase &rewriter = *rewriterOrNull;
+  MLIRContext *ctx = contraction->getContext();
+  Location loc = contraction.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(contraction);
+
+  unsigned numLoops = contraction.getNumLoops();
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+  auto par = utils::IteratorType::parallel;
+  auto red = utils::IteratorType::reduction;
+  Value activation = a.activationUse->get();
+  auto activationType = cast<RankedTensorType>(activation.getType());
+  Value init = contraction.getDpsInitOperand(0)->get();
+  auto resultType = cast<RankedTensorType>(init.getType());
+  Type floatType = resultType.getElementType();
+  qforge::FactoredPackedContraction result;
+
+  // xs: over the activation's dims, the element dims reduced.
+  Value activationSums;
+  AffineMap sumsMap; // in the contraction's dims
+  if (dequant.zeroPoints) {
+    unsigned rank = activationType.getRank();
+    AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<int64_t> shape;
+    SmallVector<utils::IteratorType> iterators(rank, par);
+    for (auto [position, expr] : llvm::enumerate(a.activationMap.getResults())) {
+      if (a.elementDims.test(cast<AffineDimExpr>(expr).getPosition())) {
+        iterators[position] = red;
+        continue;
+      }
+      outExprs.push_back(getAffineDimExpr(position, ctx));
+      shape.push_back(activationType.getDimSize(position));
+    }
+    result.activationSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        ValueRange{activation},
+        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ArrayRef<AffineMap>{in, AffineMap::get(rank, 0, outExprs, ctx)},
+        iterators, [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
+        });
+    activationSums = result.activationSums->getResult(0);
+    sumsMap = AffineMap::get(numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
+  }
+
+  // p: the contraction's dims, only the element dims reduced; p holds the
+  // other dims, those of the weights last and in the weights' order, so that
+  // the weights' innermost dim (the vector lanes) is p's innermost dim too.
+  llvm::SmallBitVector inWeights(numLoops);
+  SmallVector<unsigned> weightsOrder;
+  for (AffineExpr expr : a.weightsMap.getResults()) {
+    unsigned d = cast<AffineDimExpr>(expr).getPosition();
+    inWeights.set(d);
+    weightsOrder.push_back(d);
+  }
+  SmallVector<unsigned> partialOrder;
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (!inWeights.test(d))
+      partialOrder.push_back(d);
+  partialOrder.append(weightsOrder);
+  SmallVector<AffineExpr> partialExprs;
+  SmallVector<int64_t> partialShape;
+  for (unsigned d : partialOrder) {
+    if (a.elementDims.test(d))
+      continue;
+    partialExprs.push_back(getAffineDimExpr(d, ctx));
+    partialShape.push_back(ranges[d]);
+  }
+  AffineMap partialMap = AffineMap::get(numLoops, 0, partialExprs, ctx);
+  {
+    SmallVector<utils::IteratorType> iterators(numLoops, par);
+    for (int d : a.elementDims.set_bits())
+      iterators[d] = red;
+    bool isSigned = dequant.weightsAreSigned;
+    result.partialSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(partialShape, floatType)},
+        ValueRange{activation, dequant.weights->get()},
+        ValueRange{zeroFilled(rewriter, loc, partialShape, floatType)},
+        ArrayRef<AffineMap>{a.activationMap, a.weightsMap, partialMap},
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value asFloat =
+              isSigned ? arith::SIToFPOp::create(b, l, floatType, args[1]).getResult()
+                       : arith::UIToFPOp::create(b, l, floatType, args[1]).getResult();
+          Value product = arith::MulFOp::create(b, l, args[0], asFloat);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());
+        });
+    // Loops in the weights' storage order: the element dims are then
+    // reduced outside the lanes, elementwise.
+    result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
+  }
+
+  // out += Σ_g s · (p − z · xs): the contraction's dims without the element
+  // dims, the group dims reduced.
+  {
+    auto compress = [&](AffineMap map) { return compressDims(map, a.elementDims); };
+    SmallVector<Value> inputs = {dequant.scales->get()};
+    SmallVector<AffineMap> maps = {compress(a.scaleMap)};
+    if (dequant.zeroPoints) {
+      inputs.append({dequant.zeroPoints->get(), activationSums});
+      maps.append({compress(a.zeroPointMap), compress(sumsMap)});
+    }
+    inputs.push_back(result.partialSums->getResult(0));
+    maps.push_back(compress(partialMap));
+    maps.push_back(compress(a.outputMap));
+    SmallVector<utils::IteratorType> iterators;
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!a.elementDims.test(d))
+        iterators.push_back(a.groupDims.test(d) ? red : par);
+    assert(iterators.size() == numLoops - a.elementDims.count() && "one iterator per kept dim");
+    bool hasZeroPoint = dequant.zeroPoints != nullptr;
+    result.groupSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value shifted = args[hasZeroPoint ? 3 : 1];
+          if (hasZeroPoint) {
+            Value offset = arith::MulFOp::create(b, l, args[1], args[2]);
+            shifted = arith::SubFOp::create(b, l, shifted, offset);
+          }
+          Value scaled = arith::MulFOp::create(b, l, args[0], shifted);
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, scaled, args.back()).getResult());
+        });
+  }
+
+  rewriter.replaceOp(contraction, result.groupSums->getResults());
+  if (dequant.op->use_empty())
+    rewriter.eraseOp(dequant.op);
+  return result;
+}
+
+LogicalResult qforge::canFactorPackedDequantContraction(
+    const DequantParts &dequant, linalg::LinalgOp contraction,
+    std::string &reason) {
+  return checkAndFactor(nullptr, dequant, contraction, reason);
+}
+
+FailureOr<qforge::FactoredPackedContraction>
+qforge::factorPackedDequantContraction(RewriterBase &rewriter,
+                                       const DequantParts &dequant,
+                                       linalg::LinalgOp contraction,
+                                       std::string &reason) {
+  return checkAndFactor(&rewriter, dequant, contraction, reason);
+}

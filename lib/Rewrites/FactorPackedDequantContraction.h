@@ -1,0 +1,50 @@
+//===- FactorPackedDequantContraction.h - factor a packed contraction -*- C++ -*-===//
+//
+// The factoring of FactorDequantContraction.h for a contraction whose vector
+// lanes are its own parallel dims -- as after packing the weights with an
+// inner tile of rows innermost (`(k, n)` inner tiles): the element dims K
+// are summed first, with no split, and the scale and zero-point applied once
+// per group:
+//   xs[.., g]     = Σ_K x[.., g, K]
+//   p[.., P, g]   = Σ_K x[.., g, K] · tofp(w[.., P, g, K])
+//   out[.., P]   += Σ_g s[P, g] · (p[.., P, g] − z[P, g] · xs[.., g])
+// where P are the contraction's parallel dims, g the reduction dims the scale
+// or zero-point varies along and K the reduction dims they do not.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_FACTORPACKEDDEQUANTCONTRACTION_H
+#define QFORGE_REWRITES_FACTORPACKEDDEQUANTCONTRACTION_H
+
+#include "Analysis/DequantContraction.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace qforge {
+
+/// The generics of the factored packed form (activationSums is null without
+/// a zero-point).
+struct FactoredPackedContraction {
+  mlir::linalg::GenericOp activationSums; ///< xs
+  mlir::linalg::GenericOp partialSums;    ///< p
+  mlir::linalg::GenericOp groupSums;      ///< replaces the contraction
+};
+
+/// Whether factorPackedDequantContraction would succeed; `reason` says why
+/// not.
+mlir::LogicalResult
+canFactorPackedDequantContraction(const DequantParts &dequant,
+                                  mlir::linalg::LinalgOp contraction,
+                                  std::string &reason);
+
+/// Rewrites `contraction` (which reads `dequant.op`'s result) into the
+/// factored form; the dequant is erased once nothing else reads it. On
+/// failure, nothing is changed and `reason` says why.
+mlir::FailureOr<FactoredPackedContraction>
+factorPackedDequantContraction(mlir::RewriterBase &rewriter,
+                               const DequantParts &dequant,
+                               mlir::linalg::LinalgOp contraction,
+                               std::string &reason);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_FACTORPACKEDDEQUANTCONTRACTION_H
