@@ -1,9 +1,9 @@
 //===- WeightPacking.cpp - run <f>_pack_weights once before <f> -----------===//
 
 #include "Bench/WeightPacking.h"
+#include "Driver/Abi.h"
 #include "Rewrites/SplitParameterPacking.h"
 
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 
@@ -13,7 +13,7 @@ qforge::findWeightPacking(ModuleOp module, func::FuncOp kernel,
   auto symbol = kernel->getAttrOfType<FlatSymbolRefAttr>(kPackWeightsAttr);
   if (!symbol)
     return std::optional<WeightPacking>();
-  auto packFunc = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(module, symbol);
+  func::FuncOp packFunc = getPackWeightsFunction(kernel);
   auto positions = packFunc ? packFunc->getAttrOfType<DenseI64ArrayAttr>(
                                   kPrepackedArgumentsAttr)
                             : DenseI64ArrayAttr();

@@ -15,9 +15,17 @@
 
 namespace qforge {
 
+/// The `<f>_pack_weights` a strategy split off `kernel`
+/// (transform.qforge.split_parameter_packing), named by its
+/// `qforge.pack_weights` attribute; null when there is none.
+mlir::func::FuncOp getPackWeightsFunction(mlir::func::FuncOp kernel);
+
 /// Writes a C header declaring the entry point of `kernel` (checked by
-/// findKernel) and the descriptor structs it takes.
-void writeCHeader(mlir::func::FuncOp kernel, llvm::raw_ostream &os);
+/// findKernel) and the descriptor structs it takes; and `packWeights`'s,
+/// when not null (a kernel whose strategy split its parameter packing off,
+/// docs/abi.md).
+void writeCHeader(mlir::func::FuncOp kernel, mlir::func::FuncOp packWeights,
+                  llvm::raw_ostream &os);
 
 } // namespace qforge
 

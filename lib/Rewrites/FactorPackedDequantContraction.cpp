@@ -51,8 +51,13 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
              "activation";
     return failure();
   }
+  auto isStatic = [](Value v) {
+    auto shaped = dyn_cast<ShapedType>(v.getType());
+    return !shaped || shaped.hasStaticShape();
+  };
   if (!contraction.hasPureTensorSemantics() ||
-      llvm::any_of(contraction.getStaticLoopRanges(), ShapedType::isDynamic)) {
+      !llvm::all_of(contraction->getOperands(), isStatic) ||
+      !llvm::all_of(dequantOp->getOperands(), isStatic)) {
     reason = "only static shapes on tensors are supported";
     return failure();
   }
@@ -258,6 +263,18 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
           linalg::YieldOp::create(
               b, l, arith::AddFOp::create(b, l, scaled, args.back()).getResult());
         });
+  }
+
+  // The group sums iterate in p's order: the lanes stay innermost.
+  {
+    SmallVector<unsigned> compressed(numLoops, 0), groupOrder;
+    for (unsigned d = 0, next = 0; d < numLoops; ++d)
+      if (!a.elementDims.test(d))
+        compressed[d] = next++;
+    for (unsigned d : partialOrder)
+      if (!a.elementDims.test(d))
+        groupOrder.push_back(compressed[d]);
+    result.groupSums = loopsFirst(rewriter, result.groupSums, groupOrder);
   }
 
   rewriter.replaceOp(contraction, result.groupSums->getResults());

@@ -372,8 +372,8 @@ def FactorPackedDequantContractionOp : Op<Transform_Dialect,
     are reduced outside the innermost lanes: vectorized, each step is one
     int-to-float conversion and one multiply-add per vector, with the
     activation value broadcast. `p` holds the dims the weights index in their
-    order, after the others. `group_sums` replaces the contraction and
-    accumulates into its init.
+    order, after the others; `group_sums` iterates in the same order (the
+    lanes innermost), replaces the contraction and accumulates into its init.
 
     Requirements (otherwise a silenceable failure says which one failed and
     nothing changes): static shapes on tensors; a dequant reading its

@@ -98,13 +98,6 @@ int main(int argc, char **argv) {
   if (failed(kernel))
     return 1;
 
-  // The header describes the kernel as given (the function is gone once
-  // lowered); it is written only once the kernel compiled.
-  std::string headerText;
-  if (!headerFile.empty()) {
-    llvm::raw_string_ostream headerStream(headerText);
-    qforge::writeCHeader(*kernel, headerStream);
-  }
 
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
   // Open the output before the work so an unwritable path fails fast.
@@ -121,8 +114,22 @@ int main(int argc, char **argv) {
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();
+  std::string name = kernel->getSymName().str();
   if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
+
+  // The header describes the kernel after the script (which may have split
+  // its parameter packing off, docs/abi.md) and before lowering (the
+  // function is gone then); it is written only once the kernel compiled.
+  std::string headerText;
+  if (!headerFile.empty()) {
+    auto scripted = module->lookupSymbol<func::FuncOp>(name);
+    if (!scripted)
+      return fail("the transform script '" + script + "' removed @" + name);
+    llvm::raw_string_ostream headerStream(headerText);
+    qforge::writeCHeader(scripted, qforge::getPackWeightsFunction(scripted),
+                         headerStream);
+  }
 
   auto writeHeader = [&]() -> int {
     if (headerFile.empty())
