@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Benchmarks: runs qforge-bench --verify --json on the decode kernels RUNS
-# times per configuration (default 3) -- the f32 factored strategy and the
-# int8 one (--int8-activations), on 1 and 2 threads -- and prints, over the
+# times per configuration (default 3) -- the f32 factored strategy, the
+# packed one (--packed-weights) and the int8 one (--int8-activations), on 1
+# and 2 threads, alternating -- and prints, over the
 # runs, the min and median of the cold time and of the fraction of the read
 # bandwidth measured in the same run (with as many threads), with the
 # machine load. JSON lines go to build/bench/<shape>_<path>_<threads>t.jsonl.
 #
 #   scripts/bench.sh                 # seed shape 4096x32x128
 #   scripts/bench.sh --llama         # + LLaMA-7B decoder shapes
-#   RUNS=5 THREADS="1 2" scripts/bench.sh
+#   RUNS=5 THREADS="1 2" PATHS="f32 packed" scripts/bench.sh
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 runs="${RUNS:-3}"
 thread_counts="${THREADS:-1 2}"
+paths="${PATHS:-f32 packed int8}"
 out_dir="$build_dir/bench"
 mkdir -p "$out_dir"
 
@@ -26,21 +28,34 @@ if [[ "${1:-}" == "--llama" ]]; then
 fi
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-13s %-5s %3s %10s %10s %8s %8s %8s %8s %9s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err
+printf '%-13s %-6s %3s %10s %10s %8s %8s %8s %8s %9s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err
+flags_for() {
+  case $1 in
+    f32) echo --verify --tolerance=1e-5 ;;
+    packed) echo --packed-weights --verify --tolerance=1e-5 ;;
+    int8) echo --int8-activations --verify --tolerance=1e-2 ;;
+  esac
+}
+
 for shape in "${shapes[@]}"; do
   name="${shape// /x}"
   kernel="$out_dir/decode_$name.mlir"
   python3 "$repo_root/examples/gen_decode_kernel.py" $shape > "$kernel"
-  for path in f32 int8; do
-    flags=(--verify --tolerance=1e-5)
-    [[ $path == int8 ]] && flags=(--int8-activations --verify --tolerance=1e-2)
+  for path in $paths; do
     for threads in $thread_counts; do
-      results="$out_dir/decode_${name}_${path}_${threads}t.jsonl"
-      : > "$results"
-      for ((run = 0; run < runs; run++)); do
+      : > "$out_dir/decode_${name}_${path}_${threads}t.jsonl"
+    done
+  done
+  # Runs outermost: the configurations alternate, so a slow spell of the
+  # shared machine falls on all of them alike.
+  for ((run = 0; run < runs; run++)); do
+    for path in $paths; do
+      for threads in $thread_counts; do
+        results="$out_dir/decode_${name}_${path}_${threads}t.jsonl"
         # A failing run (verification, or no VNNI for int8) is reported and
         # the other configurations still run.
-        if ! line=$("$build_dir/bin/qforge-bench" "$kernel" "${flags[@]}" \
+        # shellcheck disable=SC2046
+        if ! line=$("$build_dir/bin/qforge-bench" "$kernel" $(flags_for "$path") \
                       --threads="$threads" --json 2>"$results.err" | tail -n 1) \
            || [[ $line != "{"* ]]; then
           echo "$name $path ${threads}t: qforge-bench failed: $(tail -n 1 "$results.err")" >&2
@@ -48,6 +63,11 @@ for shape in "${shapes[@]}"; do
         fi
         echo "$line" >> "$results"
       done
+    done
+  done
+  for path in $paths; do
+    for threads in $thread_counts; do
+      results="$out_dir/decode_${name}_${path}_${threads}t.jsonl"
       [[ -s "$results" ]] || continue
       python3 - "$results" "$name" "$path" "$threads" <<'PY'
 import json, statistics, sys
@@ -59,7 +79,7 @@ frac = [r["bw_fraction_cold"] for r in rows]
 gbps = [r["gbps_cold"] for r in rows]
 mem = [r["mem_read_gbps"] for r in rows]
 err = max(r["max_rel_err"] for r in rows)
-print(f"{sys.argv[2]:<13} {sys.argv[3]:<5} {sys.argv[4]:>3} {min(cold):10.1f} "
+print(f"{sys.argv[2]:<13} {sys.argv[3]:<6} {sys.argv[4]:>3} {min(cold):10.1f} "
       f"{statistics.median(cold):10.1f} {statistics.median(gbps):8.2f} "
       f"{statistics.median(mem):8.2f} {min(frac):8.3f} "
       f"{statistics.median(frac):8.3f} {err:9.2e}")

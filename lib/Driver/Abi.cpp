@@ -112,9 +112,13 @@ void qforge::writeCHeader(func::FuncOp kernel, func::FuncOp packWeights,
   }
   writeDeclaration(kernel, os);
   if (packWeights) {
-    os << "/* Packs the kernel's parameters (its raw arguments at positions "
-          "listed in qforge.prepacked_arguments) into the layout it takes; "
-          "results in the same order. */\n";
+    os << "/* Packs the raw parameters that _mlir_ciface_"
+       << kernel.getSymName() << " takes packed, as";
+    if (auto positions = packWeights->getAttrOfType<DenseI64ArrayAttr>(
+            kPrepackedArgumentsAttr))
+      for (auto [index, position] : llvm::enumerate(positions.asArrayRef()))
+        os << (index ? ", " : " ") << "arg" << position;
+    os << ", into result0.. in that order. */\n";
     writeDeclaration(packWeights, os);
   }
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";

@@ -22,6 +22,12 @@ cl::opt<bool> int8Activations(
     cl::desc("without --script: the integer decode strategy (activation "
              "quantized per group to int8; opt-in, ~3e-3 normalized error)"),
     cl::cat(qforge::optionCategory()), cl::init(false));
+cl::opt<bool> packedWeights(
+    "packed-weights",
+    cl::desc("without --script: the packed decode strategy (AVX-512): the "
+             "kernel takes weights, scales and zero-points packed once by "
+             "<f>_pack_weights (docs/abi.md)"),
+    cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<std::string> cpuName("mcpu",
                              cl::desc("target CPU ('native': the host)"),
                              cl::cat(qforge::optionCategory()), cl::init("native"));
@@ -30,5 +36,6 @@ cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
 } // namespace
 
 qforge::StrategyOptions qforge::getStrategyOptions() {
-  return {scriptFile, int8Activations, TargetChoice{cpuName, cpuAttrs}};
+  return {scriptFile, int8Activations, packedWeights,
+          TargetChoice{cpuName, cpuAttrs}};
 }

@@ -1,6 +1,7 @@
 //===- Options.h - command-line options shared by the qforge tools -*- C++ -*-===//
 //
-// --script, --int8-activations, --mcpu, --mattr: which strategy runs and for
+// --script, --int8-activations, --packed-weights, --mcpu, --mattr: which
+// strategy runs and for
 // which CPU. Defined once here so qforge-compile and qforge-bench spell and
 // document them the same way.
 //
@@ -19,6 +20,7 @@ namespace qforge {
 struct StrategyOptions {
   std::string script;        ///< empty: the shipped strategy for the target
   bool int8Activations = false;
+  bool packedWeights = false; ///< the packed strategy: <f> + <f>_pack_weights
   TargetChoice target;
 };
 

@@ -45,10 +45,10 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
   return module;
 }
 
-std::string qforge::chooseStrategy(const TargetChoice &target,
-                                   bool int8Activations, std::string &error) {
+std::string qforge::chooseStrategy(const StrategyOptions &options,
+                                   std::string &error) {
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(target, error);
+      createTargetMachine(options.target, error);
   if (!machine)
     return "";
   const llvm::MCSubtargetInfo *features = machine->getMCSubtargetInfo();
@@ -58,7 +58,19 @@ std::string qforge::chooseStrategy(const TargetChoice &target,
   const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
   std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
   std::string cpu = machine->getTargetCPU().str();
-  if (int8Activations) {
+  if (options.int8Activations && options.packedWeights) {
+    error = "no shipped strategy has both int8 activations and packed "
+            "weights; pass one of them, or --script";
+    return "";
+  }
+  if (options.packedWeights) {
+    if (has("+avx512f"))
+      return folder + "decode-packed-avx512.mlir";
+    error = "the packed decode strategy needs AVX-512F, which CPU '" + cpu +
+            "' lacks; drop --packed-weights or pass --script";
+    return "";
+  }
+  if (options.int8Activations) {
     if (has("+avx512vnni") && has("+avx512bw"))
       return folder + "decode-int8-vnni.mlir";
     error = "the int8 decode strategy needs AVX512-VNNI and AVX512BW, which "
@@ -75,11 +87,11 @@ std::string qforge::chooseStrategy(const TargetChoice &target,
 }
 
 FailureOr<qforge::TransformScript>
-qforge::Session::loadStrategy(StringRef path, const TargetChoice &target,
-                              bool int8Activations, std::string &error) {
-  std::string script = path.str();
+qforge::Session::loadStrategy(const StrategyOptions &options,
+                              std::string &error) {
+  std::string script = options.script;
   if (script.empty()) {
-    script = chooseStrategy(target, int8Activations, error);
+    script = chooseStrategy(options, error);
     if (script.empty())
       return failure();
   }

@@ -7,6 +7,7 @@
 #ifndef QFORGE_DRIVER_SESSION_H
 #define QFORGE_DRIVER_SESSION_H
 
+#include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Target.h"
 
@@ -25,10 +26,11 @@ namespace qforge {
 ///   f32 path:  AVX-512F -> decode-factored-avx512.mlir,
 ///              AVX2 + FMA -> decode-factored-avx2.mlir;
 ///   int8 path (opt-in, changes numerics): AVX512-VNNI + AVX512BW ->
-///              decode-int8-vnni.mlir.
+///              decode-int8-vnni.mlir;
+///   packed weights (opt-in, changes the kernel's arguments, docs/abi.md):
+///              AVX-512F -> decode-packed-avx512.mlir.
 /// Empty, with `error` set, when none fits.
-std::string chooseStrategy(const TargetChoice &target, bool int8Activations,
-                           std::string &error);
+std::string chooseStrategy(const StrategyOptions &options, std::string &error);
 
 class Session {
 public:
@@ -40,12 +42,10 @@ public:
   mlir::OwningOpRef<mlir::ModuleOp> parseInput(llvm::StringRef path,
                                                std::string &error);
 
-  /// Loads `path`; when it is empty, the shipped decode strategy for the
-  /// target's CPU features (see chooseStrategy). Sets `error` when it is
-  /// missing or invalid, or when no shipped strategy fits the target.
-  mlir::FailureOr<TransformScript> loadStrategy(llvm::StringRef path,
-                                                const TargetChoice &target,
-                                                bool int8Activations,
+  /// Loads `options.script`; when it is empty, the shipped decode strategy
+  /// for the target's CPU features (see chooseStrategy). Sets `error` when it
+  /// is missing or invalid, or when no shipped strategy fits the target.
+  mlir::FailureOr<TransformScript> loadStrategy(const StrategyOptions &options,
                                                 std::string &error);
 
 private:

@@ -1,7 +1,7 @@
 // Without --script, qforge-compile picks the shipped decode strategy from the
 // target's features: 512-bit vectors with AVX-512, 256-bit with AVX2 + FMA,
-// the int8 (vpdpbusd) strategy on request where AVX512-VNNI exists; and says
-// why when nothing fits.
+// the int8 (vpdpbusd) strategy on request where AVX512-VNNI exists, the packed
+// strategy on request where AVX-512 exists; and says why when nothing fits.
 // RUN: %gen_kernel 32 4 128 > %t.mlir
 
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s --check-prefix=AVX512
@@ -19,6 +19,18 @@
 
 // RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
 // NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
+
+// The packed strategy: the kernel takes packed weights (32 rows padded to one
+// tile of 64) and the module gains the packing function.
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --emit=mlir -o - | FileCheck %s --check-prefix=PACKED
+// PACKED: func.func @quantized_matmul(%{{.*}}: tensor<1x4x128x64xi8>{{.*}}qforge.pack_weights = @quantized_matmul_pack_weights
+// PACKED: func.func @quantized_matmul_pack_weights(
+
+// RUN: not qforge-compile %t.mlir --mcpu=haswell --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX2
+// PACKED-AVX2: qforge-compile: error: the packed decode strategy needs AVX-512F, which CPU 'haswell' lacks; drop --packed-weights or pass --script
+
+// RUN: not qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-INT8
+// PACKED-INT8: qforge-compile: error: no shipped strategy has both int8 activations and packed weights; pass one of them, or --script
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
 // OLD-CPU: qforge-compile: error: no shipped decode strategy for CPU 'core2' (they need AVX2 and FMA); pass --script

@@ -1,6 +1,6 @@
 //===- qforge-bench.cpp - verify and time a compiled kernel ---------------===//
 //
-//   qforge-bench INPUT.mlir [--script=FILE | --int8-activations] [--func=NAME]
+//   qforge-bench INPUT.mlir [--script=FILE | --int8-activations | --packed-weights] [--func=NAME]
 //                [--threads=N] [--save-results=FILE]
 //                [--verify] [--tolerance=X] [--json] [--rotate-mib=N]
 //                [--min-time-ms=N] [--time=false] [--seed=N]
@@ -194,8 +194,7 @@ int main(int argc, char **argv) {
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
-  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(
-      options.script, target, options.int8Activations, error);
+  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(options, error);
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();

@@ -109,8 +109,7 @@ int main(int argc, char **argv) {
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
-  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(
-      options.script, target, options.int8Activations, error);
+  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(options, error);
   if (failed(strategy))
     return fail(error);
   std::string script = strategy->getPath().str();
