@@ -58,6 +58,14 @@ bool startsLine(const MemRefRead &read, int64_t lineBytes) {
   }
   return bits % (lineBytes * 8) == 0;
 }
+/// Bytes one execution of `read` loads.
+int64_t readBytes(const MemRefRead &read) {
+  Type type = read.op->getResult(0).getType();
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() * vector.getElementTypeBitWidth() / 8;
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
 /// Whether `index` is the induction variable `iv`, or a pure single-result
 /// op (affine.apply, arith.addi, ...) of it -- the forms tiling produces.
 bool isIndexedBy(Value index, Value iv) {
@@ -75,6 +83,8 @@ LogicalResult transform::PrefetchReadsAheadOp::verify() {
     return emitOpError("iterations must be at least 1");
   if (getLineBytesAttr().getInt() < 1)
     return emitOpError("line_bytes must be positive");
+  if (getMinReadBytesAttr().getInt() < 1)
+    return emitOpError("min_read_bytes must be positive");
   int64_t locality = getLocalityAttr().getInt();
   if (locality < 0 || locality > 3)
     return emitOpError("locality must be in [0, 3]");
@@ -115,14 +125,16 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     if (read &&
         llvm::any_of(read->indices,
                      [&](Value index) { return isIndexedBy(index, iv); }) &&
-        startsLine(*read, getLineBytesAttr().getInt()))
+        startsLine(*read, getLineBytesAttr().getInt()) &&
+        readBytes(*read) >= getMinReadBytesAttr().getInt())
       reads.push_back(*read);
   });
   if (reads.empty()) {
     DiagnosedSilenceableFailure diag =
         emitSilenceableError()
         << "no memref read in the loop is indexed by its induction variable "
-           "at a constant offset that starts a line of line_bytes"
+           "at a constant offset that starts a line of line_bytes, reading "
+           "at least min_read_bytes"
         << (sawTensorRead ? " (the loop still reads tensors: prefetch after "
                             "bufferization)"
                           : "");

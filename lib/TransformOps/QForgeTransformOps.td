@@ -418,7 +418,10 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     Reads at the same dynamic indices whose constant indices are less than
     `line_bytes` apart share one prefetch: a read is kept only when its
     constant byte offset (from the static strides) is a multiple of
-    `line_bytes`.
+    `line_bytes`. Reads of fewer than `min_read_bytes` bytes are not
+    prefetched: e.g. the scalar activation reads of a loop that streams
+    64-byte weight lines, which stay in L1 and would only cost a load slot
+    each.
 
     Why: a kernel streaming one weight row per iteration from DRAM keeps the
     core's miss buffers busy only as far as the hardware prefetcher runs
@@ -434,7 +437,8 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DefaultValuedAttr<I64Attr, "1">:$iterations,
                        DefaultValuedAttr<I64Attr, "64">:$line_bytes,
-                       DefaultValuedAttr<I64Attr, "3">:$locality);
+                       DefaultValuedAttr<I64Attr, "3">:$locality,
+                       DefaultValuedAttr<I64Attr, "1">:$min_read_bytes);
   let results = (outs);
   let assemblyFormat = "$target attr-dict `:` type($target)";
   let extraClassDeclaration = [{

@@ -196,7 +196,7 @@ func.func @tensor_loop(%w: tensor<64x128xi8>, %ub: index) -> vector<16xi8> {
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{no memref read in the loop is indexed by its induction variable at a constant offset that starts a line of line_bytes (the loop still reads tensors: prefetch after bufferization)}}
+    // expected-error @below {{no memref read in the loop is indexed by its induction variable at a constant offset that starts a line of line_bytes, reading at least min_read_bytes (the loop still reads tensors: prefetch after bufferization)}}
     transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
     transform.yield
   }
@@ -225,8 +225,20 @@ func.func @tensor_loop_reading_rows(%w: tensor<64x128xi8>, %ub: index) -> vector
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
-    // expected-error @below {{no memref read in the loop is indexed by its induction variable at a constant offset that starts a line of line_bytes (the loop still reads tensors: prefetch after bufferization)}}
+    // expected-error @below {{no memref read in the loop is indexed by its induction variable at a constant offset that starts a line of line_bytes, reading at least min_read_bytes (the loop still reads tensors: prefetch after bufferization)}}
     transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// min_read_bytes must be positive.
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.qforge.prefetch_reads_ahead' op min_read_bytes must be positive}}
+    transform.qforge.prefetch_reads_ahead %root {min_read_bytes = 0} : !transform.any_op
     transform.yield
   }
 }
