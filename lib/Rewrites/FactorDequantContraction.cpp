@@ -1,6 +1,7 @@
 //===- FactorDequantContraction.cpp - scale/zp out of the inner sum -------===//
 
 #include "Rewrites/FactorDequantContraction.h"
+#include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -80,13 +81,6 @@ FailureOr<AffineMap> remapGroupMap(AffineMap map, const DimLayout &layout,
   return AffineMap::get(numDims, 0, results, ctx);
 }
 
-Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
-                 Type elementType) {
-  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
-  Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
-                                         rewriter.getZeroAttr(elementType));
-  return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
-}
 } // namespace
 
 /// Reorders the loops of `generic`: `first` (the loops a strategy tiles) at
@@ -271,7 +265,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     result.activationMax = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(maxShape, floatType)},
         ValueRange{activation},
-        ValueRange{zeroFilled(rewriter, loc, maxShape, floatType)},
+        ValueRange{qforge::zeroFilled(rewriter, loc, maxShape, floatType)},
         ArrayRef<AffineMap>{identity, perGroup}, maxIterators,
         [](OpBuilder &b, Location l, ValueRange args) {
           Value magnitude = math::AbsFOp::create(b, l, args[0]);
@@ -330,7 +324,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     result.activationSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         ValueRange{activation},
-        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         ArrayRef<AffineMap>{in, out}, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value value = args[0];
@@ -372,7 +366,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
                       rewriter, loc, i32, rewriter.getI32IntegerAttr(0))},
                   ValueRange{tensor::EmptyOp::create(rewriter, loc, shape, i32)})
                   .getResult(0)
-            : zeroFilled(rewriter, loc, shape, floatType);
+            : qforge::zeroFilled(rewriter, loc, shape, floatType);
     result.partialSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, partialType)},
         ValueRange{activation, weights}, ValueRange{partialInit},
@@ -430,7 +424,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     bool hasZeroPoint = dequant.zeroPoints != nullptr;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
-        inputs, ValueRange{zeroFilled(rewriter, loc, shape, floatType)}, maps,
+        inputs, ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value scale = args[0], shifted = args[hasZeroPoint ? 3 : 1];
           if (quantizeActivations) {

@@ -1,6 +1,7 @@
 //===- FactorPackedDequantContraction.cpp - factor a packed contraction ---===//
 
 #include "Rewrites/FactorPackedDequantContraction.h"
+#include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -19,14 +20,6 @@ struct Analysis {
   llvm::SmallBitVector elementDims;               ///< K
   llvm::SmallBitVector groupDims;                 ///< g
 };
-
-Value zeroFilled(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> shape,
-                 Type elementType) {
-  Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
-  Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
-                                         rewriter.getZeroAttr(elementType));
-  return linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
-}
 
 /// The results of `map` that are not one of `dims`.
 SmallVector<AffineExpr> dropDims(AffineMap map,
@@ -175,7 +168,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     result.activationSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         ValueRange{activation},
-        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         ArrayRef<AffineMap>{in, AffineMap::get(rank, 0, outExprs, ctx)},
         iterators, [](OpBuilder &b, Location l, ValueRange args) {
           linalg::YieldOp::create(
@@ -217,7 +210,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     result.partialSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(partialShape, floatType)},
         ValueRange{activation, dequant.weights->get()},
-        ValueRange{zeroFilled(rewriter, loc, partialShape, floatType)},
+        ValueRange{qforge::zeroFilled(rewriter, loc, partialShape, floatType)},
         ArrayRef<AffineMap>{a.activationMap, a.weightsMap, partialMap},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           Value asFloat =
