@@ -85,13 +85,14 @@ module attributes {transform.with_named_sequence} {
   // thread streams a contiguous range of row tiles), one group per iteration
   // inside it, the group's partial sums fused into it, and its k steps one
   // at a time (each: 64 bytes, 4 vectors), unrolled by 8. Dims of the group
-  // sums: (1, 1, n/rows, g, rows); of the partial sums:
-  // (1, 1, n/rows, g, k, rows).
+  // sums: (n/rows, g, 1, 1, rows); of the partial sums:
+  // (n/rows, g, k, 1, 1, rows) -- the activation's unit dims just before
+  // the lanes.
   transform.named_sequence @tile(%partials: !transform.any_op {transform.consumed},
                                  %groups: !transform.any_op {transform.consumed}) {
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
-    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [0, 0, 1]
+    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Named so that @qforge_after_bufferization can find the loops again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
@@ -101,7 +102,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %gf_in_row, %l3 = transform.structured.fuse_into_containing_op %groups_fill into %l2
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %group_tile, %group_loop = transform.structured.tile_using_for %row_tile tile_sizes [0, 0, 0, 1]
+    %group_tile, %group_loop = transform.structured.tile_using_for %row_tile tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
     %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials_in_row into %group_loop
@@ -109,7 +110,7 @@ module attributes {transform.with_named_sequence} {
     %pf_in_group, %g2 = transform.structured.fuse_into_containing_op %pf_in_row into %g1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group
-        tile_sizes [0, 0, 0, 0, 1]
+        tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
     transform.yield

@@ -178,9 +178,12 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     sumsMap = AffineMap::get(numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
   }
 
-  // p: the contraction's dims, only the element dims reduced; p holds the
-  // other dims, those of the weights last and in the weights' order, so that
-  // the weights' innermost dim (the vector lanes) is p's innermost dim too.
+  // p: the contraction's dims, only the element dims reduced, iterated in
+  // the weights' storage order with the dims the weights do not index (the
+  // activation's rows of a batched kernel) just before the weights'
+  // innermost dim, the vector lanes: a tile of p is then rows x lanes, and
+  // the element dims are reduced outside it, elementwise. p holds the other
+  // dims in that order.
   llvm::SmallBitVector inWeights(numLoops);
   SmallVector<unsigned> weightsOrder;
   for (AffineExpr expr : a.weightsMap.getResults()) {
@@ -188,11 +191,12 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     inWeights.set(d);
     weightsOrder.push_back(d);
   }
-  SmallVector<unsigned> partialOrder;
+  SmallVector<unsigned> partialOrder(weightsOrder.begin(),
+                                     std::prev(weightsOrder.end()));
   for (unsigned d = 0; d < numLoops; ++d)
     if (!inWeights.test(d))
       partialOrder.push_back(d);
-  partialOrder.append(weightsOrder);
+  partialOrder.push_back(weightsOrder.back());
   SmallVector<AffineExpr> partialExprs;
   SmallVector<int64_t> partialShape;
   for (unsigned d : partialOrder) {
@@ -220,8 +224,6 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
           linalg::YieldOp::create(
               b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());
         });
-    // Loops in the weights' storage order: the element dims are then
-    // reduced outside the lanes, elementwise.
     result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
   }
 

@@ -368,12 +368,14 @@ def FactorPackedDequantContractionOp : Op<Transform_Dialect,
 
     Exact in real arithmetic; in floating point the summation order changes
     as for the unpacked factoring. `partial_sums` iterates in the weights'
-    storage order (dims the weights do not index first), so the element dims
-    are reduced outside the innermost lanes: vectorized, each step is one
-    int-to-float conversion and one multiply-add per vector, with the
-    activation value broadcast. `p` holds the dims the weights index in their
-    order, after the others; `group_sums` iterates in the same order (the
-    lanes innermost), replaces the contraction and accumulates into its init.
+    storage order, with the dims the weights do not index (the activation's
+    rows of a batched kernel) placed just before the weights' innermost dim
+    (the lanes), so the element dims are reduced outside a rows x lanes
+    tile: vectorized, each step is one int-to-float conversion per weight
+    vector and one multiply-add per row and vector, with the activation
+    value broadcast. `p` holds the non-element dims in that order;
+    `group_sums` iterates in the same order, replaces the contraction and
+    accumulates into its init.
 
     Requirements (otherwise a silenceable failure says which one failed and
     nothing changes): static shapes on tensors; a dequant reading its

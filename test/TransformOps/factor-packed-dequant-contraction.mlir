@@ -292,10 +292,10 @@ module attributes {transform.with_named_sequence} {
 
 // The contraction's loops in another order than the weights' dims, plus a
 // batch dim m the weights do not index: d0 = g, d1 = m, d2 = ki, d3 = no,
-// d4 = ni. The partial sums iterate the dims the weights do not index first,
-// then the weights' dims in storage order: (m, no, g, ki, ni), so that the
-// weights are read through the identity of the last four loops and p is
-// m x no x g x ni. The group sums iterate in p's order: (m, no, g, ni).
+// d4 = ni. The partial sums iterate the weights' dims in storage order with
+// m just before the lanes: (no, g, ki, m, ni), so that a tile is m x ni
+// and p is no x g x m x ni. The group sums iterate in p's order:
+// (no, g, m, ni).
 
 // CHECK-LABEL: func.func @reordered_loops_and_batch
 // CHECK-SAME:    (%[[W:[a-z0-9_]+]]: tensor<4x3x8x16xi8>, %[[S:[a-z0-9_]+]]: tensor<4x3x16xf32>, %[[Z:[a-z0-9_]+]]: tensor<4x3x16xf32>, %[[X:[a-z0-9_]+]]: tensor<2x3x8xf32>, %[[ACC:[a-z0-9_]+]]: tensor<2x4x16xf32>)
@@ -307,11 +307,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK-SAME:      ins(%[[X]] : tensor<2x3x8xf32>) outs(%{{.+}} : tensor<2x3xf32>)
 // CHECK-SAME:      attrs = {activation_sums}
 //
-// partial_sums: loops (m, no, g, ki, ni).
+// partial_sums: loops (no, g, ki, m, ni).
 // CHECK:         %[[P:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]
-// CHECK-SAME:      ins(%[[X]], %[[W]] : tensor<2x3x8xf32>, tensor<4x3x8x16xi8>) outs(%{{.+}} : tensor<2x4x3x16xf32>)
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d3, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]
+// CHECK-SAME:      ins(%[[X]], %[[W]] : tensor<2x3x8xf32>, tensor<4x3x8x16xi8>) outs(%{{.+}} : tensor<4x3x2x16xf32>)
 // CHECK-SAME:      attrs = {partial_sums}
 // CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: f32, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: f32):
 // CHECK-NEXT:      %[[P_WF:.+]] = arith.uitofp %[[P_W]] : i8 to f32
@@ -319,12 +319,12 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      %[[P_ADD:.+]] = arith.addf %[[P_MUL]], %[[P_OUT]] : f32
 // CHECK-NEXT:      linalg.yield %[[P_ADD]] : f32
 //
-// group_sums: loops in p's order (m, no, g, ni), g reduced, the lanes
+// group_sums: loops in p's order (no, g, m, ni), g reduced, the lanes
 // innermost.
 // CHECK:         %[[G:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel"]
-// CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]] : tensor<4x3x16xf32>, tensor<4x3x16xf32>, tensor<2x3xf32>, tensor<2x4x3x16xf32>) outs(%[[ACC]] : tensor<2x4x16xf32>)
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel"]
+// CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]] : tensor<4x3x16xf32>, tensor<4x3x16xf32>, tensor<2x3xf32>, tensor<4x3x2x16xf32>) outs(%[[ACC]] : tensor<2x4x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK:         return %[[G]] : tensor<2x4x16xf32>
 
