@@ -127,10 +127,19 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    // One set at a time: together, the permutation patterns, the shape_cast
+    // lowering and canonicalization can rewrite each other's output without
+    // end on n-D vectors (e.g. a batch of activation rows).
     transform.apply_patterns to %vectorized {
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
+    } : !transform.any_op
+    transform.apply_patterns to %vectorized {
       transform.apply_patterns.vector.transfer_permutation_patterns
+    } : !transform.any_op
+    transform.apply_patterns to %vectorized {
       transform.apply_patterns.vector.lower_shape_cast
+    } : !transform.any_op
+    transform.apply_patterns to %vectorized {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     // The per-row 16-lane sums: a shuffle tree instead of 16 dependent adds.

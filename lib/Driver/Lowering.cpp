@@ -154,6 +154,12 @@ static void addCanonicalizations(RewritePatternSet &patterns) {
 /// dims become a rank-1 read + vector.broadcast, not element loops.
 static LogicalResult lowerVectors(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
+  // Some n-D forms (e.g. a strategy that leaves a batch of rows in its
+  // vectors) make these patterns rewrite each other's output without end;
+  // the cap turns that into the error below instead of exhausting memory.
+  // The shipped strategies' kernels need far fewer rewrites.
+  GreedyRewriteConfig config;
+  config.setMaxNumRewrites(1 << 18);
   {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
@@ -165,8 +171,11 @@ static LogicalResult lowerVectors(ModuleOp module) {
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     addCanonicalizations(patterns);
-    if (failed(applyPatternsGreedily(module, std::move(patterns))))
-      return emitError(module.getLoc()) << "vector lowering did not converge";
+    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
+      return emitError(module.getLoc())
+             << "vector lowering did not converge (the script leaves vector "
+                "forms the fixed lowering cannot reduce to rank 1; "
+                "docs/lowering.md)";
   }
   {
     RewritePatternSet patterns(ctx);
@@ -180,8 +189,11 @@ static LogicalResult lowerVectors(ModuleOp module) {
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     addCanonicalizations(patterns);
-    if (failed(applyPatternsGreedily(module, std::move(patterns))))
-      return emitError(module.getLoc()) << "vector lowering did not converge";
+    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
+      return emitError(module.getLoc())
+             << "vector lowering did not converge (the script leaves vector "
+                "forms the fixed lowering cannot reduce to rank 1; "
+                "docs/lowering.md)";
   }
   return success();
 }
