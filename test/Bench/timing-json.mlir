@@ -8,7 +8,9 @@
 // CHECK: hot : min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls), {{[0-9.]+}} GB/s
 // CHECK: cold: min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls over {{[0-9]+}} copies, 4 MiB)
 // CHECK: memory read bandwidth, same run: {{[0-9.]+}} GB/s; cold median reaches {{[0-9.]+}}%
-// CHECK: {"func":"quantized_matmul","threads":1,"verified":true,"max_abs_err":{{[0-9.e+-]+}},"max_rel_err":{{[0-9.e+-]+}},"us_hot_min":{{[0-9.e+-]+}},"us_hot_median":{{[0-9.e+-]+}},"us_cold_min":{{[0-9.e+-]+}},"us_cold_median":{{[0-9.e+-]+}},"bytes_per_call":36864,"gbps_hot":{{[0-9.e+-]+}},"gbps_cold":{{[0-9.e+-]+}},"gbps_cold_best":{{[0-9.e+-]+}},"mem_read_gbps":{{[0-9.e+-]+}},"bw_fraction_cold":{{[0-9.e+-]+}},"rotate_bytes":{{[0-9]+}},"llc_bytes":{{[0-9]+}}}
+// 2 x 64 rows x 4 groups x 128 = 65536 flops per call.
+// CHECK: compute: 6.55e-05 GFLOP per call (contraction, 2 per multiply-add); hot {{[0-9.]+}} GFLOP/s, cold {{[0-9.]+}} GFLOP/s (medians)
+// CHECK: {"func":"quantized_matmul","threads":1,"verified":true,"max_abs_err":{{[0-9.e+-]+}},"max_rel_err":{{[0-9.e+-]+}},"us_hot_min":{{[0-9.e+-]+}},"us_hot_median":{{[0-9.e+-]+}},"us_cold_min":{{[0-9.e+-]+}},"us_cold_median":{{[0-9.e+-]+}},"bytes_per_call":36864,"gbps_hot":{{[0-9.e+-]+}},"gbps_cold":{{[0-9.e+-]+}},"gbps_cold_best":{{[0-9.e+-]+}},"mem_read_gbps":{{[0-9.e+-]+}},"bw_fraction_cold":{{[0-9.e+-]+}},"rotate_bytes":{{[0-9]+}},"llc_bytes":{{[0-9]+}},"flops_per_call":65536,"gflops_hot":{{[0-9.e+-]+}},"gflops_cold":{{[0-9.e+-]+}}}
 
 // PROGRESS: qforge-bench: compiling @quantized_matmul with {{.*}}decode-factored-avx512.mlir
 // PROGRESS: qforge-bench: timing, hot

@@ -24,6 +24,7 @@
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -128,6 +129,22 @@ llvm::json::Value finiteOrNull(double value) {
                               : llvm::json::Value(nullptr);
 }
 
+/// Floating-point operations of one call of the kernel as given: 2 per
+/// iteration (a multiply and an add) of every linalg op with a reduction
+/// (the contraction), counted on its static loop ranges.
+double countFlops(func::FuncOp kernel) {
+  double flops = 0;
+  kernel.walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() == 0)
+      return;
+    double iterations = 1;
+    for (int64_t range : op.getStaticLoopRanges())
+      iterations *= ShapedType::isDynamic(range) ? 0 : double(range);
+    flops += 2 * iterations;
+  });
+  return flops;
+}
+
 /// max|a - b| and max|b| over every element of every result.
 std::pair<double, double> compare(const qforge::KernelCall &actual,
                                   const qforge::KernelCall &expected) {
@@ -187,6 +204,7 @@ int main(int argc, char **argv) {
     return 1;
   std::string name = kernelFunc->getSymName().str();
   FunctionType type = kernelFunc->getFunctionType();
+  double flopsPerCall = countFlops(*kernelFunc);
 
   qforge::KernelCall rawCall;
   if (!qforge::KernelCall::create(type, rawCall, error))
@@ -327,6 +345,8 @@ int main(int argc, char **argv) {
   double coldGBps = bytesPerCall / cold.medianUs / 1e3;
   double coldBestGBps = bytesPerCall / cold.minUs / 1e3;
   double fraction = coldGBps / memoryGBps;
+  double hotGFlops = flopsPerCall / hot.medianUs / 1e3;
+  double coldGFlops = flopsPerCall / cold.medianUs / 1e3;
   llvm::outs() << llvm::format(
       "@%s: %.2f MB of inputs per call, %u thread(s)\n"
       "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
@@ -337,6 +357,10 @@ int main(int argc, char **argv) {
       hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
       (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
       100 * fraction);
+  llvm::outs() << llvm::format(
+      "compute: %.3g GFLOP per call (contraction, 2 per multiply-add); "
+      "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n",
+      flopsPerCall / 1e9, hotGFlops, coldGFlops);
   if (json)
     printJson([&](llvm::json::OStream &out) {
       writeVerification(out);
@@ -352,6 +376,9 @@ int main(int argc, char **argv) {
       out.attribute("bw_fraction_cold", fraction);
       out.attribute("rotate_bytes", int64_t(copies * bytesPerCall));
       out.attribute("llc_bytes", int64_t(llcBytes));
+      out.attribute("flops_per_call", flopsPerCall);
+      out.attribute("gflops_hot", hotGFlops);
+      out.attribute("gflops_cold", coldGFlops);
     });
   return verify && !verified ? 1 : 0;
 }

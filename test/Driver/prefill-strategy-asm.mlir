@@ -1,0 +1,18 @@
+// The packed prefill strategy's code (transforms/prefill-packed-avx512.mlir)
+// on a batched kernel (16 activation rows, 128 weight rows): 512-bit FMAs in
+// the OpenMP outlined body (the row-tile loop), each weight vector converted
+// once (vpmovzxbd + vcvtdq2ps) and used by the FMAs of 8 activation rows, and
+// no stack frame of 4 KiB or more in any function (a whole group's
+// activation tile transposed in registers used to take an 8 KiB spill slot).
+// RUN: %gen_kernel 128 3 32 --batch 16 > %t.mlir
+// RUN: qforge-compile %t.mlir --script=%transforms/prefill-packed-avx512.mlir --mcpu=sapphirerapids --emit=asm -o %t.s
+// RUN: FileCheck %s < %t.s
+// RUN: FileCheck %s --check-prefix=FRAME < %t.s
+
+// CHECK-LABEL: quantized_matmul..omp_par:
+// CHECK:         vpmovzxbd {{.*}}%zmm[[W:[0-9]+]]
+// CHECK:         vcvtdq2ps
+// CHECK-COUNT-8: vfmadd231ps {{.*}}%zmm{{[0-9]+}}
+// CHECK:         vbroadcastss
+
+// FRAME-NOT: subq ${{([4-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]+)}}, %rsp
