@@ -9,6 +9,8 @@
 #
 #   scripts/bench.sh                 # seed shape 4096x32x128
 #   scripts/bench.sh --llama         # + LLaMA-7B decoder shapes
+#   scripts/bench.sh --prefill       # the seed weights x 128 activation rows,
+#                                    # prefill strategy (GFLOP/s column)
 #   RUNS=5 THREADS="1 2" PATHS="f32 packed" scripts/bench.sh
 set -euo pipefail
 
@@ -22,25 +24,32 @@ mkdir -p "$out_dir"
 
 "$repo_root/scripts/setup.sh" >/dev/null
 
+# "N G K [M]": weights NxGxK, M activation rows (default 1, decode).
 shapes=("4096 32 128")
 if [[ "${1:-}" == "--llama" ]]; then
   shapes+=("11008 32 128" "4096 86 128")
+elif [[ "${1:-}" == "--prefill" ]]; then
+  shapes=("4096 32 128 128")
+  paths="${PATHS:-prefill}"
 fi
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-13s %-6s %3s %10s %10s %8s %8s %8s %8s %9s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err
+printf '%-17s %-7s %3s %10s %10s %8s %8s %8s %8s %9s %8s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err GFLOPs
 flags_for() {
   case $1 in
     f32) echo --verify --tolerance=1e-5 ;;
     packed) echo --packed-weights --verify --tolerance=1e-5 ;;
     int8) echo --int8-activations --verify --tolerance=1e-2 ;;
+    prefill) echo --script="$repo_root/transforms/prefill-packed-avx512.mlir" \
+                  --verify --tolerance=1e-5 --min-time-ms=2000 ;;
   esac
 }
 
 for shape in "${shapes[@]}"; do
-  name="${shape// /x}"
+  read -r n g k m <<< "$shape"
+  name="${n}x${g}x${k}${m:+x$m}"
   kernel="$out_dir/decode_$name.mlir"
-  python3 "$repo_root/examples/gen_decode_kernel.py" $shape > "$kernel"
+  python3 "$repo_root/examples/gen_decode_kernel.py" "$n" "$g" "$k" --batch "${m:-1}" > "$kernel"
   for path in $paths; do
     for threads in $thread_counts; do
       : > "$out_dir/decode_${name}_${path}_${threads}t.jsonl"
@@ -79,10 +88,11 @@ frac = [r["bw_fraction_cold"] for r in rows]
 gbps = [r["gbps_cold"] for r in rows]
 mem = [r["mem_read_gbps"] for r in rows]
 err = max(r["max_rel_err"] for r in rows)
-print(f"{sys.argv[2]:<13} {sys.argv[3]:<6} {sys.argv[4]:>3} {min(cold):10.1f} "
+gflops = [r["gflops_cold"] for r in rows]
+print(f"{sys.argv[2]:<17} {sys.argv[3]:<7} {sys.argv[4]:>3} {min(cold):10.1f} "
       f"{statistics.median(cold):10.1f} {statistics.median(gbps):8.2f} "
       f"{statistics.median(mem):8.2f} {min(frac):8.3f} "
-      f"{statistics.median(frac):8.3f} {err:9.2e}")
+      f"{statistics.median(frac):8.3f} {err:9.2e} {statistics.median(gflops):8.1f}")
 PY
     done
   done
