@@ -117,9 +117,10 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Step 5: vectorize. Each k step: load 64 bytes, convert to 4 x 16 f32,
-  // multiply-add by the broadcast activation value into 4 accumulators, which
-  // stay in registers across the k loop and the group loop (hoisted out of
-  // the loops' tensors). The per-group activation sums are the only
+  // multiply-add by the broadcast activation value into 4 accumulators (the
+  // group's partial sums), which stay in registers across the k loop; the
+  // row tile's 4 result vectors stay in registers across the group loop
+  // (both hoisted out of the loops' tensors). The per-group activation sums are the only
   // reductions across lanes: 32 per call, reduced as trees.
   transform.named_sequence @vectorize(%kernel: !transform.any_op {transform.consumed}) {
     transform.apply_patterns to %kernel {

@@ -20,12 +20,12 @@
 //   lanes = 64    weight rows per tile: 4 zmm of 16 f32 per k step, one
 //                 64-byte line.
 //   block = 8     activation rows per register block: 8 x 4 = 32 zmm
-//                 accumulators minus what LLVM needs for the converted
-//                 weights (measured on the seed weights, M = 128, one
-//                 thread: 4 rows 42.5 ms, 6 rows 42.6 ms, 8 rows 38.2 ms per
-//                 call). Per k step: 4 conversions, then 8 x 4 FMAs with
-//                 the broadcast activation values -- each converted weight
-//                 vector is used by 8 FMAs.
+//                 accumulators -- the whole register file, so LLVM spills
+//                 some of them -- and still the fastest measured (seed
+//                 weights, M = 128, one thread, cold: 4 rows 99, 6 rows
+//                 103, 8 rows 114 GFLOP/s). Per k step: 4 conversions, then
+//                 8 x 4 FMAs with the broadcast activation values -- each
+//                 converted weight vector is used by 8 FMAs.
 //   unroll = 8    k steps per iteration of the k loop.
 // Loop nest per 64-row tile (an scf.forall over the tiles, OpenMP): groups,
 // then blocks of 8 activation rows, then k: a group's weight tile (64 x K
@@ -140,7 +140,8 @@ module attributes {transform.with_named_sequence} {
 
   // Step 5: vectorize. Each k step: load 64 weight bytes, convert to 4 x 16
   // f32, and multiply-add them by the 8 broadcast activation values into
-  // 8 x 4 accumulators, which stay in registers across the k loop. The 8-row
+  // 8 x 4 accumulators, carried across the k loop (LLVM keeps most in
+  // registers and spills the rest: 32 accumulators fill the zmm file). The 8-row
   // broadcasts are lowered here, one set of patterns at a time (together
   // they rewrite each other's output without end on these n-D vectors).
   transform.named_sequence @vectorize(%kernel: !transform.any_op {transform.consumed}) {

@@ -133,8 +133,24 @@ bool qforge::isMultiReductionContractionOf(linalg::LinalgOp op, Value value) {
   });
   if (!readsValue || !op.getBlock())
     return false;
-  auto isMulAdd = [](Operation *elementwise, Operation *reduce) {
-    return isa<arith::MulFOp>(elementwise) && isa<arith::AddFOp>(reduce);
-  };
-  return linalg::detail::isContractionBody(*op.getBlock(), isMulAdd);
+  // Exactly out + in0 * in1 (either operand order): upstream's
+  // isContractionBody also accepts single-operand ops around the product
+  // (negf, extf, ...), which the rewrites built on this match would drop.
+  Block &body = *op.getBlock();
+  if (body.getOperations().size() != 3)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value out = body.getArgument(2);
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() != out && add.getRhs() != out) || product == out)
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value in0 = body.getArgument(0), in1 = body.getArgument(1);
+  return (mul.getLhs() == in0 && mul.getRhs() == in1) ||
+         (mul.getLhs() == in1 && mul.getRhs() == in0);
 }

@@ -28,7 +28,8 @@ struct DequantParts {
 std::optional<DequantParts> matchDequant(mlir::linalg::GenericOp op);
 
 /// True when `op` reads `value` as an input and is a multiply-accumulate
-/// contraction with at least two reduction iterators.
+/// contraction (body exactly `out + in0 * in1`) with at least two reduction
+/// iterators.
 bool isMultiReductionContractionOf(mlir::linalg::LinalgOp op,
                                    mlir::Value value);
 

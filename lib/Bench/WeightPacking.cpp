@@ -8,8 +8,8 @@
 using namespace mlir;
 
 FailureOr<std::optional<qforge::WeightPacking>>
-qforge::findWeightPacking(ModuleOp module, func::FuncOp kernel,
-                          FunctionType rawType, std::string &error) {
+qforge::findWeightPacking(func::FuncOp kernel, FunctionType rawType,
+                          std::string &error) {
   auto symbol = kernel->getAttrOfType<FlatSymbolRefAttr>(kPackWeightsAttr);
   if (!symbol)
     return std::optional<WeightPacking>();
@@ -28,7 +28,13 @@ qforge::findWeightPacking(ModuleOp module, func::FuncOp kernel,
                packType = packFunc.getFunctionType();
   bool matches = packType.getNumInputs() == positions.size() &&
                  packType.getNumResults() == positions.size() &&
-                 kernelType.getNumInputs() == rawType.getNumInputs();
+                 kernelType.getNumInputs() == rawType.getNumInputs() &&
+                 kernelType.getResults() == rawType.getResults();
+  // The arguments that are not packed keep their types.
+  for (unsigned position = 0; matches && position < rawType.getNumInputs();
+       ++position)
+    if (!llvm::is_contained(positions.asArrayRef(), int64_t(position)))
+      matches = kernelType.getInput(position) == rawType.getInput(position);
   for (auto [index, position] : llvm::enumerate(positions.asArrayRef())) {
     if (!matches || position < 0 ||
         position >= int64_t(rawType.getNumInputs()) ||

@@ -13,7 +13,6 @@
 #include "Bench/KernelBuffers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
 
 #include <optional>
 #include <string>
@@ -31,11 +30,12 @@ struct WeightPacking {
 /// Reads the attributes split_parameter_packing leaves on `kernel` (in the
 /// module after the script). std::nullopt when `kernel` was not split;
 /// failure, with `error` set, when the attributes do not describe a packing
-/// function of this module whose arguments and results match `kernel`'s and
-/// `rawType`'s (the kernel's signature before the script).
+/// function of its module whose arguments and results match `kernel`'s and
+/// `rawType`'s (the kernel's signature before the script): packed arguments
+/// at the listed positions, every other argument and the results unchanged.
 mlir::FailureOr<std::optional<WeightPacking>>
-findWeightPacking(mlir::ModuleOp module, mlir::func::FuncOp kernel,
-                  mlir::FunctionType rawType, std::string &error);
+findWeightPacking(mlir::func::FuncOp kernel, mlir::FunctionType rawType,
+                  std::string &error);
 
 /// Builds `kernelCall`'s inputs from `rawCall`'s: runs `pack` (the compiled
 /// `<f>_pack_weights`) once on the raw parameters and copies its results to

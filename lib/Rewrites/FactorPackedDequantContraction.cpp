@@ -72,6 +72,13 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
     reason = "the contraction's maps must be projected permutations";
     return failure();
   }
+  for (AffineExpr expr : a.outputMap.getResults()) {
+    unsigned d = cast<AffineDimExpr>(expr).getPosition();
+    if (contraction.getIteratorTypesArray()[d] != utils::IteratorType::parallel) {
+      reason = "the result must be indexed by parallel dims only";
+      return failure();
+    }
+  }
   // Scales and zero-points in the contraction's dims.
   a.scaleMap = dequantOp.getMatchingIndexingMap(dequant.scales).compose(a.weightsMap);
   if (dequant.zeroPoints)

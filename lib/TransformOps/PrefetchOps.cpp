@@ -10,6 +10,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace {
@@ -58,12 +60,21 @@ bool startsLine(const MemRefRead &read, int64_t lineBytes) {
   }
   return bits % (lineBytes * 8) == 0;
 }
-/// Bytes one execution of `read` loads.
+/// Bytes one execution of `read` loads; unknown (the largest value) for
+/// element types without a bit width (index, complex) and scalable vectors.
 int64_t readBytes(const MemRefRead &read) {
+  constexpr int64_t unknown = std::numeric_limits<int64_t>::max();
   Type type = read.op->getResult(0).getType();
-  if (auto vector = dyn_cast<VectorType>(type))
-    return vector.getNumElements() * vector.getElementTypeBitWidth() / 8;
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  int64_t elements = 1;
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    if (vector.isScalable())
+      return unknown;
+    elements = vector.getNumElements();
+    type = vector.getElementType();
+  }
+  if (!type.isIntOrFloat())
+    return unknown;
+  return std::max<int64_t>(1, elements * type.getIntOrFloatBitWidth() / 8);
 }
 
 /// Whether `index` is the induction variable `iv`, or a pure single-result

@@ -381,9 +381,11 @@ def FactorPackedDequantContractionOp : Op<Transform_Dialect,
     nothing changes): static shapes on tensors; a dequant reading its
     integer weights and writing its result through identity maps (the form
     `bubble_pack_through_dequant` and `linalg-fold-unit-extent-dims` leave);
-    projected-permutation maps in the contraction; at least one reduction
-    dim along which the scale and zero-point are constant, each indexing the
-    activation. Handles are treated as by `factor_dequant_contraction`.
+    a contraction whose body is exactly `out + in0 * in1`, with
+    projected-permutation maps and a result indexed by parallel dims only;
+    activation, dequantized weights and result of one float type; at least
+    one reduction dim along which the scale and zero-point are constant,
+    each indexing the activation. Handles are treated as by `factor_dequant_contraction`.
   }];
   let arguments = (ins TransformHandleTypeInterface:$dequant,
                        TransformHandleTypeInterface:$contraction);

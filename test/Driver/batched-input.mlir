@@ -9,5 +9,5 @@
 // UNPACKED: error: vector lowering did not converge
 // UNPACKED: qforge-compile: error: lowering to the LLVM dialect failed
 
-// RUN: qforge-bench %t.mlir --packed-weights --verify --tolerance=1e-5 --time=false | FileCheck %s --check-prefix=PACKED
+// RUN: qforge-bench %t.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s --check-prefix=PACKED
 // PACKED: verify: {{.*}}: PASS

@@ -10,9 +10,9 @@
 // RUN: FileCheck %s --check-prefix=FRAME < %t.s
 
 // CHECK-LABEL: quantized_matmul..omp_par:
-// CHECK:         vpmovzxbd {{.*}}%zmm[[W:[0-9]+]]
-// CHECK:         vcvtdq2ps
-// CHECK-COUNT-8: vfmadd231ps {{.*}}%zmm{{[0-9]+}}
+// CHECK:         vcvtdq2ps %zmm{{[0-9]+}}, %zmm[[W:[0-9]+]]
+// CHECK:         vfmadd231ps {{.*}}%zmm[[W]]{{,|$}}
 // CHECK:         vbroadcastss
+// CHECK:         vfmadd231ps {{.*}}%zmm[[W]]{{,|$}}
 
 // FRAME-NOT: subq ${{([4-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]+)}}, %rsp

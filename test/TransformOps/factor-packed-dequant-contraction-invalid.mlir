@@ -371,8 +371,9 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// An f16 activation extended in the contraction's body (a contraction body
-// may cast its operands): the factored generics would mix f16 and f32.
+// An f16 activation extended in the contraction's body: the body is not
+// exactly out + in0 * in1, so the matcher does not take it (the factoring
+// would drop the cast).
 
 #identity = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #per_group = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
@@ -392,7 +393,6 @@ func.func @f16_activation(%weights: tensor<4x3x8x16xi8>, %scales: tensor<4x3x16x
     %scaled = arith.mulf %wf, %scale : f32
     linalg.yield %scaled : f32
   } -> tensor<4x3x8x16xf32>
-  // expected-note @below {{contraction}}
   %matvec = linalg.generic {
       indexing_maps = [#activation, #weights, #result],
       iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
@@ -409,9 +409,109 @@ func.func @f16_activation(%weights: tensor<4x3x8x16xi8>, %scales: tensor<4x3x16x
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{found no dequantization generic}}
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: activation, dequantized weights and result must share one float type}}
+    %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
+        %dequant, %contraction
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A negated product (out - x * w): not exactly out + in0 * in1, so the
+// matcher does not take it -- the factoring would drop the negation.
+
+#identity = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#per_group = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#activation = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+#weights = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+#result = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+func.func @negated_product(%weights: tensor<4x3x8x16xi8>, %scales: tensor<4x3x16xf32>,
+    %x: tensor<3x8xf32>, %acc: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %dequant_init = tensor.empty() : tensor<4x3x8x16xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%weights, %scales : tensor<4x3x8x16xi8>, tensor<4x3x16xf32>)
+      outs(%dequant_init : tensor<4x3x8x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %out: f32):
+    %wf = arith.uitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<4x3x8x16xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
+      ins(%x, %dequant : tensor<3x8xf32>, tensor<4x3x8x16xf32>)
+      outs(%acc : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %negated = arith.negf %product : f32
+    %sum = arith.addf %negated, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<4x16xf32>
+  return %matvec : tensor<4x16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{found no dequantization generic}}
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
+        %dequant, %contraction
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A result indexed by an element (reduction) dim: not a sum over it, so
+// nothing to factor; refused rather than written through a constant index.
+
+#identity = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#per_group = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#activation = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+#weights = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+#result = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+func.func @result_indexes_element_dim(%weights: tensor<4x3x8x16xi8>, %scales: tensor<4x3x16xf32>,
+    %x: tensor<3x8xf32>, %acc: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %dequant_init = tensor.empty() : tensor<4x3x8x16xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%weights, %scales : tensor<4x3x8x16xi8>, tensor<4x3x16xf32>)
+      outs(%dequant_init : tensor<4x3x8x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %out: f32):
+    %wf = arith.uitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<4x3x8x16xf32>
+  // expected-note @below {{contraction}}
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
+      ins(%x, %dequant : tensor<3x8xf32>, tensor<4x3x8x16xf32>)
+      outs(%acc : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<4x8xf32>
+  return %matvec : tensor<4x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot factor: the result must be indexed by parallel dims only}}
     %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)

@@ -356,3 +356,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// An index-typed scalar read (no bit width): its size is unknown, so
+// min_read_bytes keeps it -- prefetched, not a crash.
+
+// CHECK-LABEL: func.func @index_elements
+// CHECK-SAME:    (%[[T:[a-z0-9_]+]]: memref<64xindex>
+// CHECK:         scf.for
+// CHECK:           memref.prefetch %[[T]][%{{.+}}], read, locality<3>, data
+// CHECK-NEXT:      memref.load %[[T]]
+func.func @index_elements(%t: memref<64xindex>, %lb: index, %ub: index, %step: index) -> index {
+  %c0 = arith.constant 0 : index
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %c0) -> index {
+    %v = memref.load %t[%iv] : memref<64xindex>
+    %a = arith.addi %acc, %v : index
+    scf.yield %a : index
+  } {rows}
+  return %r : index
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {min_read_bytes = 64} : !transform.any_op
+    transform.yield
+  }
+}

@@ -228,9 +228,13 @@ int main(int argc, char **argv) {
     return fail("the transform script '" + script + "' removed @" + name);
   FunctionType kernelType = scripted.getFunctionType();
   FailureOr<std::optional<qforge::WeightPacking>> packing =
-      qforge::findWeightPacking(*module, scripted, type, error);
+      qforge::findWeightPacking(scripted, type, error);
   if (failed(packing))
     return fail(error);
+  if (!*packing && kernelType != type)
+    return fail("the transform script '" + script + "' changed the signature "
+                "of @" + name + " without a weight-packing function "
+                "(docs/abi.md): the benchmark cannot build its inputs");
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
   qforge::JitKernel kernel;

@@ -125,9 +125,12 @@ int main(int argc, char **argv) {
     auto scripted = module->lookupSymbol<func::FuncOp>(name);
     if (!scripted)
       return fail("the transform script '" + script + "' removed @" + name);
+    func::FuncOp packWeights = qforge::getPackWeightsFunction(scripted);
+    if (!packWeights && scripted->hasAttr("qforge.pack_weights"))
+      return fail("@" + name + " names a weight-packing function that is not "
+                  "a function of the module; no header written");
     llvm::raw_string_ostream headerStream(headerText);
-    qforge::writeCHeader(scripted, qforge::getPackWeightsFunction(scripted),
-                         headerStream);
+    qforge::writeCHeader(scripted, packWeights, headerStream);
   }
 
   auto writeHeader = [&]() -> int {
