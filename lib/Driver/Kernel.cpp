@@ -20,6 +20,14 @@ static LogicalResult checkType(Type type, Location loc, StringRef what,
   if (!tensorType.hasStaticShape())
     return emitError(loc) << what << " #" << index << " has dynamic shape "
                           << type << "; qforge compiles static shapes only";
+  // The LLVM lowering addresses i4 (and i1) memrefs one byte per element but
+  // loads their vectors bit-packed: the compiled kernel would read the wrong
+  // elements.
+  Type element = tensorType.getElementType();
+  if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8)
+    return emitError(loc) << what << " #" << index << " has type " << type
+                          << ": sub-byte elements (4-bit weights) are not "
+                             "supported yet; store them in i8";
   return success();
 }
 

@@ -11,6 +11,11 @@
 // RUN: not qforge-compile %t/dynamic.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: dynamic.mlir:1:20: error: argument #0 has dynamic shape 'tensor<?x128xi8>'; qforge compiles static shapes only
 
+// 4-bit weights: refused at the argument, not compiled into a kernel that
+// would read the wrong nibbles.
+// RUN: not qforge-compile %t/nibbles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NIBBLES
+// NIBBLES: nibbles.mlir:1:14: error: argument #0 has type 'tensor<16x128xi4>': sub-byte elements (4-bit weights) are not supported yet; store them in i8
+
 // A private function has no C interface.
 // RUN: not qforge-compile %t/private.mlir --entry=hidden -o %t/out.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
 // PRIVATE: private.mlir:1:1: error: 'hidden' is private; only public functions get a C interface (docs/abi.md)
@@ -82,4 +87,9 @@ module attributes {transform.with_named_sequence} {
 //--- malformed.mlir
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %y : tensor<4xf32>
+}
+
+//--- nibbles.mlir
+func.func @f(%w: tensor<16x128xi4>) -> tensor<16x128xi4> {
+  return %w : tensor<16x128xi4>
 }
