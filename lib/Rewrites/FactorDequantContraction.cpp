@@ -1,6 +1,7 @@
 //===- FactorDequantContraction.cpp - scale/zp out of the inner sum -------===//
 
 #include "Rewrites/FactorDequantContraction.h"
+#include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -255,50 +256,15 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   //   xq[.., g, k] = clamp(roundeven(x · 127 / amax), -127, 127)  (0 if amax = 0)
   // The activation's scale amax / 127 is applied per group with the weights'.
   Value activation = activationUse->get(), activationMax;
-  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  Type i32 = rewriter.getI32Type();
   if (quantizeActivations) {
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(activationRank, ctx);
-    AffineMap perGroup = identity.dropResult(activationRank - 1);
-    SmallVector<int64_t> maxShape(activationType.getShape().drop_back());
-    SmallVector<utils::IteratorType> maxIterators(activationRank, par);
-    maxIterators.back() = red;
-    result.activationMax = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{RankedTensorType::get(maxShape, floatType)},
-        ValueRange{activation},
-        ValueRange{qforge::zeroFilled(rewriter, loc, maxShape, floatType)},
-        ArrayRef<AffineMap>{identity, perGroup}, maxIterators,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          Value magnitude = math::AbsFOp::create(b, l, args[0]);
-          linalg::YieldOp::create(
-              b, l, arith::MaximumFOp::create(b, l, magnitude, args[1]).getResult());
-        });
+    SmallVector<bool> reduced(activationRank, false);
+    reduced.back() = true;
+    qforge::QuantizedActivation quantized =
+        qforge::quantizeActivation(rewriter, loc, activation, reduced);
+    result.activationMax = quantized.max;
+    result.quantizedActivation = quantized.quantized;
     activationMax = result.activationMax->getResult(0);
-    auto quantizedType = RankedTensorType::get(activationType.getShape(), i8);
-    Value quantizedInit =
-        tensor::EmptyOp::create(rewriter, loc, activationType.getShape(), i8);
-    result.quantizedActivation = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{quantizedType},
-        ValueRange{activation, activationMax}, ValueRange{quantizedInit},
-        ArrayRef<AffineMap>{identity, perGroup, identity},
-        SmallVector<utils::IteratorType>(activationRank, par),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          auto constant = [&](double value) -> Value {
-            return arith::ConstantOp::create(b, l, floatType,
-                                             b.getFloatAttr(floatType, value));
-          };
-          Value zero = constant(0.0), limit = constant(127.0);
-          Value positive = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::OGT, args[1], zero);
-          Value inverse = arith::SelectOp::create(
-              b, l, positive, arith::DivFOp::create(b, l, limit, args[1]), zero);
-          Value scaled = arith::MulFOp::create(b, l, args[0], inverse);
-          Value rounded = math::RoundEvenOp::create(b, l, scaled);
-          Value clamped = arith::MaximumFOp::create(
-              b, l, arith::MinimumFOp::create(b, l, rounded, limit),
-              arith::NegFOp::create(b, l, limit));
-          linalg::YieldOp::create(
-              b, l, arith::FPToSIOp::create(b, l, i8, clamped).getResult());
-        });
     activation = result.quantizedActivation->getResult(0);
   }
   activation = splitLast(activation);

@@ -1,0 +1,33 @@
+//===- QuantizeActivation.h - int8 activations, per group -------*- C++ -*-===//
+//
+// The activation quantization of the integer factoring (llama.cpp's q8
+// activations): per group,
+//   amax[kept] = max over the reduced dims of |x|
+//   xq = clamp(roundeven(x · 127 / amax), -127, 127)   (0 when amax = 0)
+// as two generics; the activation's scale amax / 127 is applied with the
+// weights' scale, once per group.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_QUANTIZEACTIVATION_H
+#define QFORGE_REWRITES_QUANTIZEACTIVATION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace qforge {
+
+struct QuantizedActivation {
+  mlir::linalg::GenericOp max;       ///< amax: the activation without `reduced` dims
+  mlir::linalg::GenericOp quantized; ///< xq: i8, the activation's shape
+};
+
+/// Builds amax and xq for the float tensor `activation`; `reduced[i]` says
+/// whether its dim i is summed within a group (the element dims).
+QuantizedActivation quantizeActivation(mlir::RewriterBase &rewriter,
+                                       mlir::Location loc,
+                                       mlir::Value activation,
+                                       llvm::ArrayRef<bool> reduced);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_QUANTIZEACTIVATION_H
