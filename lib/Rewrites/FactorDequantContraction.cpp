@@ -1,6 +1,7 @@
 //===- FactorDequantContraction.cpp - scale/zp out of the inner sum -------===//
 
 #include "Rewrites/FactorDequantContraction.h"
+#include "Rewrites/FactoredBodies.h"
 #include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
@@ -340,22 +341,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
                             AffineMap::get(numDims, 0, wExprs, ctx),
                             AffineMap::get(numDims, 0, pExprs, ctx)},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          if (quantizeActivations) {
-            // Unsigned weight bytes times signed activation bytes: the
-            // operand kinds of vpdpbusd.
-            Value w = arith::ExtUIOp::create(b, l, i32, args[1]);
-            Value x = arith::ExtSIOp::create(b, l, i32, args[0]);
-            Value product = arith::MulIOp::create(b, l, w, x);
-            linalg::YieldOp::create(
-                b, l, arith::AddIOp::create(b, l, product, args[2]).getResult());
-            return;
-          }
-          Value asFloat =
-              isSigned ? arith::SIToFPOp::create(b, l, floatType, args[1]).getResult()
-                       : arith::UIToFPOp::create(b, l, floatType, args[1]).getResult();
-          Value product = arith::MulFOp::create(b, l, args[0], asFloat);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());
+          qforge::buildPartialSumBody(b, l, args, quantizeActivations,
+                                      isSigned, floatType);
         });
   }
 
@@ -392,23 +379,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         inputs, ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value scale = args[0], shifted = args[hasZeroPoint ? 3 : 1];
-          if (quantizeActivations) {
-            // The activation's scale amax / 127 joins the weights' scale.
-            Value inverseLimit = arith::ConstantOp::create(
-                b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
-            Value activationScale =
-                arith::MulFOp::create(b, l, args[hasZeroPoint ? 4 : 2], inverseLimit);
-            scale = arith::MulFOp::create(b, l, scale, activationScale);
-            shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
-          }
-          if (hasZeroPoint) {
-            Value offset = arith::MulFOp::create(b, l, args[1], args[2]);
-            shifted = arith::SubFOp::create(b, l, shifted, offset);
-          }
-          Value scaled = arith::MulFOp::create(b, l, scale, shifted);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, scaled, args.back()).getResult());
+          qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
+                                    quantizeActivations, floatType);
         });
   }
 

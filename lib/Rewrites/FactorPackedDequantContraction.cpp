@@ -1,6 +1,8 @@
 //===- FactorPackedDequantContraction.cpp - factor a packed contraction ---===//
 
 #include "Rewrites/FactorPackedDequantContraction.h"
+#include "Rewrites/FactoredBodies.h"
+#include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,7 +35,8 @@ SmallVector<AffineExpr> dropDims(AffineMap map,
 }
 
 FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
-                            linalg::LinalgOp contraction, std::string &reason) {
+                            linalg::LinalgOp contraction,
+                            bool quantizeActivations, std::string &reason) {
   Analysis a;
   linalg::GenericOp dequantOp = dequant.op;
   Value dequantized = dequantOp->getResult(0);
@@ -115,6 +118,13 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
              "float type";
     return failure();
   }
+  if (quantizeActivations &&
+      (dequant.weightsAreSigned || !floatType.isF32() ||
+       !rankedType(dequant.weights->get()).getElementType().isInteger(8))) {
+    reason = "int8 dot products take unsigned 8-bit weights (read with "
+             "extui/uitofp) and f32 activations";
+    return failure();
+  }
   return a;
 }
 
@@ -131,8 +141,10 @@ linalg::GenericOp loopsFirst(RewriterBase &rewriter, linalg::GenericOp generic,
 
 static FailureOr<qforge::FactoredPackedContraction>
 checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant,
-               linalg::LinalgOp contraction, std::string &reason) {
-  FailureOr<Analysis> maybe = analyze(dequant, contraction, reason);
+               linalg::LinalgOp contraction, bool quantizeActivations,
+               std::string &reason) {
+  FailureOr<Analysis> maybe =
+      analyze(dequant, contraction, quantizeActivations, reason);
   if (failed(maybe))
     return failure();
   if (!rewriterOrNull)
@@ -153,11 +165,32 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   Value init = contraction.getDpsInitOperand(0)->get();
   auto resultType = cast<RankedTensorType>(init.getType());
   Type floatType = resultType.getElementType();
+  Type i32 = rewriter.getI32Type();
   qforge::FactoredPackedContraction result;
+  // The activation without its element dims, in the contraction's dims: the
+  // map of xs and amax in the group sums.
+  AffineMap sumsMap =
+      AffineMap::get(numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
 
-  // xs: over the activation's dims, the element dims reduced.
+  // Integer mode: the activation quantized to int8 per group (the element
+  // dims), once per call; its scale amax / 127 joins the weights' per group.
+  Value activationMax;
+  if (quantizeActivations) {
+    SmallVector<bool> reduced;
+    for (AffineExpr expr : a.activationMap.getResults())
+      reduced.push_back(
+          a.elementDims.test(cast<AffineDimExpr>(expr).getPosition()));
+    qforge::QuantizedActivation quantized =
+        qforge::quantizeActivation(rewriter, loc, activation, reduced);
+    result.activationMax = quantized.max;
+    result.quantizedActivation = quantized.quantized;
+    activationMax = quantized.max->getResult(0);
+    activation = quantized.quantized->getResult(0);
+  }
+
+  // xs: over the activation's dims, the element dims reduced (in f32, exact
+  // for the integers of a quantized activation).
   Value activationSums;
-  AffineMap sumsMap; // in the contraction's dims
   if (dequant.zeroPoints) {
     unsigned rank = activationType.getRank();
     AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
@@ -177,12 +210,14 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         ValueRange{activation},
         ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         ArrayRef<AffineMap>{in, AffineMap::get(rank, 0, outExprs, ctx)},
-        iterators, [](OpBuilder &b, Location l, ValueRange args) {
+        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value value = args[0];
+          if (quantizeActivations)
+            value = arith::SIToFPOp::create(b, l, floatType, value);
           linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
+              b, l, arith::AddFOp::create(b, l, value, args[1]).getResult());
         });
     activationSums = result.activationSums->getResult(0);
-    sumsMap = AffineMap::get(numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
   }
 
   // p: the contraction's dims, only the element dims reduced, iterated in
@@ -218,18 +253,15 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     for (int d : a.elementDims.set_bits())
       iterators[d] = red;
     bool isSigned = dequant.weightsAreSigned;
+    Type partialType = quantizeActivations ? i32 : floatType;
     result.partialSums = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{RankedTensorType::get(partialShape, floatType)},
+        rewriter, loc, TypeRange{RankedTensorType::get(partialShape, partialType)},
         ValueRange{activation, dequant.weights->get()},
-        ValueRange{qforge::zeroFilled(rewriter, loc, partialShape, floatType)},
+        ValueRange{qforge::zeroFilled(rewriter, loc, partialShape, partialType)},
         ArrayRef<AffineMap>{a.activationMap, a.weightsMap, partialMap},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value asFloat =
-              isSigned ? arith::SIToFPOp::create(b, l, floatType, args[1]).getResult()
-                       : arith::UIToFPOp::create(b, l, floatType, args[1]).getResult();
-          Value product = arith::MulFOp::create(b, l, args[0], asFloat);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());
+          qforge::buildPartialSumBody(b, l, args, quantizeActivations,
+                                      isSigned, floatType);
         });
     result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
   }
@@ -246,6 +278,10 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     }
     inputs.push_back(result.partialSums->getResult(0));
     maps.push_back(compress(partialMap));
+    if (quantizeActivations) {
+      inputs.push_back(activationMax);
+      maps.push_back(compress(sumsMap));
+    }
     maps.push_back(compress(a.outputMap));
     SmallVector<utils::IteratorType> iterators;
     for (unsigned d = 0; d < numLoops; ++d)
@@ -256,14 +292,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value shifted = args[hasZeroPoint ? 3 : 1];
-          if (hasZeroPoint) {
-            Value offset = arith::MulFOp::create(b, l, args[1], args[2]);
-            shifted = arith::SubFOp::create(b, l, shifted, offset);
-          }
-          Value scaled = arith::MulFOp::create(b, l, args[0], shifted);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, scaled, args.back()).getResult());
+          qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
+                                    quantizeActivations, floatType);
         });
   }
 
@@ -287,14 +317,17 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
 
 LogicalResult qforge::canFactorPackedDequantContraction(
     const DequantParts &dequant, linalg::LinalgOp contraction,
-    std::string &reason) {
-  return checkAndFactor(nullptr, dequant, contraction, reason);
+    bool quantizeActivations, std::string &reason) {
+  return checkAndFactor(nullptr, dequant, contraction, quantizeActivations,
+                        reason);
 }
 
 FailureOr<qforge::FactoredPackedContraction>
 qforge::factorPackedDequantContraction(RewriterBase &rewriter,
                                        const DequantParts &dequant,
                                        linalg::LinalgOp contraction,
+                                       bool quantizeActivations,
                                        std::string &reason) {
-  return checkAndFactor(&rewriter, dequant, contraction, reason);
+  return checkAndFactor(&rewriter, dequant, contraction, quantizeActivations,
+                        reason);
 }

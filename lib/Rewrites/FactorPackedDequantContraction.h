@@ -9,7 +9,10 @@
 //   p[.., P, g]   = Σ_K x[.., g, K] · tofp(w[.., P, g, K])
 //   out[.., P]   += Σ_g s[P, g] · (p[.., P, g] − z[P, g] · xs[.., g])
 // where P are the contraction's parallel dims, g the reduction dims the scale
-// or zero-point varies along and K the reduction dims they do not.
+// or zero-point varies along and K the reduction dims they do not. Integer
+// mode (`quantizeActivations`) first quantizes x to int8 per group
+// (QuantizeActivation.h), sums u8 x s8 products in i32 and applies the
+// activation's scale amax / 127 with s.
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_FACTORPACKEDDEQUANTCONTRACTION_H
@@ -22,8 +25,10 @@
 namespace qforge {
 
 /// The generics of the factored packed form (activationSums is null without
-/// a zero-point).
+/// a zero-point; the activation quantization exists in integer mode).
 struct FactoredPackedContraction {
+  mlir::linalg::GenericOp activationMax;       ///< amax (integer mode)
+  mlir::linalg::GenericOp quantizedActivation; ///< xq (integer mode)
   mlir::linalg::GenericOp activationSums; ///< xs
   mlir::linalg::GenericOp partialSums;    ///< p
   mlir::linalg::GenericOp groupSums;      ///< replaces the contraction
@@ -34,7 +39,7 @@ struct FactoredPackedContraction {
 mlir::LogicalResult
 canFactorPackedDequantContraction(const DequantParts &dequant,
                                   mlir::linalg::LinalgOp contraction,
-                                  std::string &reason);
+                                  bool quantizeActivations, std::string &reason);
 
 /// Rewrites `contraction` (which reads `dequant.op`'s result) into the
 /// factored form; the dequant is erased once nothing else reads it. On
@@ -43,7 +48,7 @@ mlir::FailureOr<FactoredPackedContraction>
 factorPackedDequantContraction(mlir::RewriterBase &rewriter,
                                const DequantParts &dequant,
                                mlir::linalg::LinalgOp contraction,
-                               std::string &reason);
+                               bool quantizeActivations, std::string &reason);
 
 } // namespace qforge
 

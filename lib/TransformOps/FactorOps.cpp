@@ -130,36 +130,76 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   return DiagnosedSilenceableFailure::success();
 }
 
-DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
-    transform::TransformRewriter &rewriter,
-    transform::TransformResults &results, transform::TransformState &state) {
+/// Shared by the float and the integer packed factoring ops: checks every
+/// pair, then rewrites them all; collected: quantization, activation sums,
+/// partial sums, group sums.
+static DiagnosedSilenceableFailure
+factorAllPackedPairs(transform::TransformOpInterface op,
+                     transform::TransformRewriter &rewriter,
+                     transform::TransformState &state, Value dequantHandle,
+                     Value contractionHandle, bool quantizeActivations,
+                     SmallVectorImpl<SmallVector<Operation *>> &collected) {
   SmallVector<DequantPair> pairs;
   DiagnosedSilenceableFailure checked = checkAllPairs(
-      *this, state, getDequant(), getContraction(),
-      [](const DequantPair &pair, std::string &reason) {
-        return qforge::canFactorPackedDequantContraction(pair.first,
-                                                         pair.second, reason);
+      op, state, dequantHandle, contractionHandle,
+      [&](const DequantPair &pair, std::string &reason) {
+        return qforge::canFactorPackedDequantContraction(
+            pair.first, pair.second, quantizeActivations, reason);
       },
       pairs);
   if (!checked.succeeded())
     return checked;
-  SmallVector<Operation *> sums, partials, groups;
+  collected.assign(4, {});
   for (auto &[parts, contraction] : pairs) {
     std::string reason;
     FailureOr<qforge::FactoredPackedContraction> factored =
         qforge::factorPackedDequantContraction(rewriter, parts, contraction,
-                                               reason);
+                                               quantizeActivations, reason);
     if (failed(factored))
-      return emitDefiniteFailure()
+      return op.emitDefiniteFailure()
              << "factoring failed after its checks passed: " << reason;
+    if (factored->activationMax)
+      collected[0].append({factored->activationMax,
+                           factored->quantizedActivation});
     if (factored->activationSums)
-      sums.push_back(factored->activationSums);
-    partials.push_back(factored->partialSums);
-    groups.push_back(factored->groupSums);
+      collected[1].push_back(factored->activationSums);
+    collected[2].push_back(factored->partialSums);
+    collected[3].push_back(factored->groupSums);
   }
-  results.set(cast<OpResult>(getActivationSums()), sums);
-  results.set(cast<OpResult>(getPartialSums()), partials);
-  results.set(cast<OpResult>(getGroupSums()), groups);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<SmallVector<Operation *>> collected;
+  DiagnosedSilenceableFailure status =
+      factorAllPackedPairs(*this, rewriter, state, getDequant(),
+                           getContraction(), /*quantizeActivations=*/false,
+                           collected);
+  if (!status.succeeded())
+    return status;
+  results.set(cast<OpResult>(getActivationSums()), collected[1]);
+  results.set(cast<OpResult>(getPartialSums()), collected[2]);
+  results.set(cast<OpResult>(getGroupSums()), collected[3]);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure
+transform::QuantizeActivationsAndFactorPackedOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<SmallVector<Operation *>> collected;
+  DiagnosedSilenceableFailure status =
+      factorAllPackedPairs(*this, rewriter, state, getDequant(),
+                           getContraction(), /*quantizeActivations=*/true,
+                           collected);
+  if (!status.succeeded())
+    return status;
+  results.set(cast<OpResult>(getActivationQuantization()), collected[0]);
+  results.set(cast<OpResult>(getActivationSums()), collected[1]);
+  results.set(cast<OpResult>(getPartialSums()), collected[2]);
+  results.set(cast<OpResult>(getGroupSums()), collected[3]);
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -193,6 +233,11 @@ LogicalResult transform::FactorDequantContractionOp::verify() {
 }
 
 void transform::FactorPackedDequantContractionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getFactoringEffects(*this, effects);
+}
+
+void transform::QuantizeActivationsAndFactorPackedOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   getFactoringEffects(*this, effects);
 }

@@ -397,6 +397,45 @@ def FactorPackedDequantContractionOp : Op<Transform_Dialect,
   }];
 }
 
+def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
+    "qforge.quantize_activations_and_factor_packed",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Integer reassociation of a packed contraction: int8 activations";
+  let description = [{
+    The integer variant of `transform.qforge.factor_packed_dequant_contraction`
+    (as `quantize_activations_and_factor` is of `factor_dequant_contraction`):
+    the activation is quantized per group to int8 over the element dims K,
+    once per call (`amax`, then `xq = clamp(roundeven(x · 127 / amax), -127,
+    127)`, 0 when amax = 0), and
+
+    ```
+    xs[.., g]   = Σ_K xq[.., g, K]                          (f32, exact)
+    p[.., P, g] = Σ_K w[P, g, K] · xq[.., g, K]             (i32, exact)
+    out[.., P] += Σ_g s[P, g] · amax[.., g] / 127 · (p − z[P, g] · xs)
+    ```
+
+    With weights packed as rows x 4 bytes of k innermost (e.g. inner tiles
+    `[16, 4]` on (n, k)), a tile of `p` per k step is a 16 x 4 byte product
+    summed over the 4 bytes: one `vpdpbusd` after
+    `apply_patterns.qforge.x86_int8_dot_products`.
+
+    Requirements as for `factor_packed_dequant_contraction`, plus: unsigned
+    8-bit weights (read with `extui`/`uitofp`) and f32 activations.
+    `activation_quantization` holds the amax and xq generics; the other
+    results are as for the float op.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$dequant,
+                       TransformHandleTypeInterface:$contraction);
+  let results = (outs TransformHandleTypeInterface:$activation_quantization,
+                      TransformHandleTypeInterface:$activation_sums,
+                      TransformHandleTypeInterface:$partial_sums,
+                      TransformHandleTypeInterface:$group_sums);
+  let assemblyFormat = [{
+    $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
