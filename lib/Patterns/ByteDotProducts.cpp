@@ -47,6 +47,11 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
   if (!multiply)
     return std::nullopt;
   auto bytesOf = [](Value value, bool isSigned) -> Value {
+    // The same 4 bytes for every lane (one activation value of each lane's
+    // 4 k, broadcast across the rows of packed weights): extended, then
+    // broadcast.
+    if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
+      value = broadcast.getSource();
     Value narrow;
     if (isSigned) {
       if (auto ext = value.getDefiningOp<arith::ExtSIOp>())

@@ -13,7 +13,9 @@ namespace qforge {
 /// `extui(u8) * extsi(s8)` (operands in either order, possibly broadcast to
 /// more leading unit dims) into 4, 8 or 16 i32 lanes -- reducing the
 /// innermost dim of size 4 and otherwise only unit dims, unmasked -- returns
-/// the (unsigned, signed) byte vectors.
+/// the (unsigned, signed) byte vectors. An operand may also be an extended
+/// vector broadcast to the product's shape (e.g. 4 activation bytes shared
+/// by 16 rows); its byte vector is then the narrower one, to be broadcast.
 std::optional<std::pair<mlir::Value, mlir::Value>>
 matchFourByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 

@@ -223,9 +223,10 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   // p: the contraction's dims, only the element dims reduced, iterated in
   // the weights' storage order with the dims the weights do not index (the
   // activation's rows of a batched kernel) just before the weights'
-  // innermost dim, the vector lanes: a tile of p is then rows x lanes, and
-  // the element dims are reduced outside it, elementwise. p holds the other
-  // dims in that order.
+  // innermost parallel dim, the vector lanes: a tile of p is then rows x
+  // lanes (x the element dims inside a lane, if any), and the other element
+  // dims are reduced outside it, elementwise. p holds the non-element dims
+  // in that order.
   llvm::SmallBitVector inWeights(numLoops);
   SmallVector<unsigned> weightsOrder;
   for (AffineExpr expr : a.weightsMap.getResults()) {
@@ -233,12 +234,23 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     inWeights.set(d);
     weightsOrder.push_back(d);
   }
+  // The lanes: the weights' innermost parallel dim (the rows of the tile;
+  // element dims after it, such as the 4 bytes of a vpdpbusd lane, stay
+  // inside each lane).
+  auto iteratorTypes = contraction.getIteratorTypesArray();
+  auto lanesIt = llvm::find_if(llvm::reverse(weightsOrder), [&](unsigned d) {
+    return iteratorTypes[d] == utils::IteratorType::parallel;
+  });
+  size_t lanesPosition =
+      lanesIt == weightsOrder.rend()
+          ? weightsOrder.size() - 1
+          : weightsOrder.size() - 1 - std::distance(weightsOrder.rbegin(), lanesIt);
   SmallVector<unsigned> partialOrder(weightsOrder.begin(),
-                                     std::prev(weightsOrder.end()));
+                                     weightsOrder.begin() + lanesPosition);
   for (unsigned d = 0; d < numLoops; ++d)
     if (!inWeights.test(d))
       partialOrder.push_back(d);
-  partialOrder.push_back(weightsOrder.back());
+  partialOrder.append(weightsOrder.begin() + lanesPosition, weightsOrder.end());
   SmallVector<AffineExpr> partialExprs;
   SmallVector<int64_t> partialShape;
   for (unsigned d : partialOrder) {

@@ -369,9 +369,10 @@ def FactorPackedDequantContractionOp : Op<Transform_Dialect,
     Exact in real arithmetic; in floating point the summation order changes
     as for the unpacked factoring. `partial_sums` iterates in the weights'
     storage order, with the dims the weights do not index (the activation's
-    rows of a batched kernel) placed just before the weights' innermost dim
-    (the lanes), so the element dims are reduced outside a rows x lanes
-    tile: vectorized, each step is one int-to-float conversion per weight
+    rows of a batched kernel) placed just before the weights' innermost
+    parallel dim (the lanes), so the element dims are reduced outside a rows
+    x lanes tile (element dims inside a lane, such as 4 bytes of k, stay
+    innermost): vectorized, each step is one int-to-float conversion per weight
     vector and one multiply-add per row and vector, with the activation
     value broadcast. `p` holds the non-element dims in that order;
     `group_sums` iterates in the same order, replaces the contraction and

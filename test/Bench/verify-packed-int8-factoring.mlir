@@ -19,11 +19,11 @@
 
 // In the IR, the activation is quantized to i8, then i32 partial sums of u8 x s8
 // products over the packed weights (row tile, group, k/4, 16 rows, 4 bytes),
-// held per (row tile, group, row) -- the activation's unit rows before the
-// innermost weight dim.
+// held per (row tile, group, activation rows, row) -- the activation's
+// unit rows before the lanes (the 16 rows), the 4 bytes of k inside them.
 // RUN: qforge-opt %t.pad.mlir --transform-preload-library=transform-library-paths=%S/Inputs/pack-and-factor-int8.mlir --transform-interpreter | FileCheck %s --check-prefix=IR
 // IR:      arith.fptosi %{{.*}} : f32 to i8
-// IR:      linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x3x4x4xi8>, tensor<3x3x4x16x4xi8>) outs(%{{.*}} : tensor<3x3x16x1x1xi32>)
+// IR:      linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x3x4x4xi8>, tensor<3x3x4x16x4xi8>) outs(%{{.*}} : tensor<3x3x1x1x16xi32>)
 // IR:        arith.extui %{{.*}} : i8 to i32
 // IR:        arith.extsi %{{.*}} : i8 to i32
 // IR:        arith.muli

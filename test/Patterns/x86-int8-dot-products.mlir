@@ -727,3 +727,36 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The same 4 activation bytes for every lane (packed weights: 16 rows x 4
+// bytes of k, one activation value per k), extended then broadcast: the
+// bytes are broadcast to 16x4 first, then one vpdpbusd.
+
+// CHECK-LABEL: func.func @broadcast_signed_bytes
+// CHECK-SAME:    (%[[U:[a-z0-9_]+]]: vector<16x4xi8>, %[[S:[a-z0-9_]+]]: vector<4xi8>, %[[ACC:[a-z0-9_]+]]: vector<16xi32>)
+// CHECK-DAG:     %[[SX:.+]] = vector.broadcast %[[S]] : vector<4xi8> to vector<16x4xi8>
+// CHECK-DAG:     %[[UB:.+]] = vector.shape_cast %[[U]] : vector<16x4xi8> to vector<64xi8>
+// CHECK-DAG:     %[[SB:.+]] = vector.shape_cast %[[SX]] : vector<16x4xi8> to vector<64xi8>
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %[[UB]], %[[SB]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         return %[[R]] : vector<16xi32>
+func.func @broadcast_signed_bytes(%u: vector<16x4xi8>, %s: vector<4xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %ue = arith.extui %u : vector<16x4xi8> to vector<16x4xi32>
+  %se = arith.extsi %s : vector<4xi8> to vector<4xi32>
+  %sb = vector.broadcast %se : vector<4xi32> to vector<16x4xi32>
+  %p = arith.muli %ue, %sb : vector<16x4xi32>
+  %r = vector.multi_reduction <add>, %p, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %r : vector<16xi32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}
