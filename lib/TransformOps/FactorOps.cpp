@@ -5,6 +5,8 @@
 #include "Rewrites/FactorPackedDequantContraction.h"
 #include "TransformOps/QForgeTransformOps.h"
 
+#include <type_traits>
+
 using namespace mlir;
 
 /// Shared by all factoring ops: pairs up the handles' ops and checks every
@@ -51,45 +53,67 @@ static DiagnosedSilenceableFailure checkAllPairs(
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Shared by the float and the integer factoring ops: checks every pair,
-/// then rewrites them all, and collects the new generics per result kind.
+/// The new generics of one factored pair, by result kind: 0 activation
+/// quantization, 1 activation sums, 2 partial sums, 3 group sums, 4 row sums
+/// (the unpacked form only).
+template <typename Factored>
+static void collectGenerics(const Factored &factored,
+                            SmallVectorImpl<SmallVector<Operation *>> &collected) {
+  if (factored.activationMax)
+    collected[0].append({factored.activationMax, factored.quantizedActivation});
+  if (factored.activationSums)
+    collected[1].push_back(factored.activationSums);
+  collected[2].push_back(factored.partialSums);
+  collected[3].push_back(factored.groupSums);
+  if constexpr (std::is_same_v<Factored, qforge::FactoredContraction>)
+    collected[4].push_back(factored.rowSums);
+}
+
+/// Shared by every factoring op: checks every pair with `canFactor`, then
+/// rewrites them all with `factor`, and collects the new generics per result
+/// kind (collectGenerics).
+template <typename Factored>
+static DiagnosedSilenceableFailure factorAllPairs(
+    transform::TransformOpInterface op, transform::TransformState &state,
+    Value dequantHandle, Value contractionHandle,
+    function_ref<LogicalResult(const DequantPair &, std::string &)> canFactor,
+    function_ref<FailureOr<Factored>(const DequantPair &, std::string &)> factor,
+    SmallVectorImpl<SmallVector<Operation *>> &collected) {
+  SmallVector<DequantPair> pairs;
+  DiagnosedSilenceableFailure checked = checkAllPairs(
+      op, state, dequantHandle, contractionHandle, canFactor, pairs);
+  if (!checked.succeeded())
+    return checked;
+  collected.assign(5, {});
+  for (const DequantPair &pair : pairs) {
+    std::string reason;
+    FailureOr<Factored> factored = factor(pair, reason);
+    if (failed(factored))
+      return op.emitDefiniteFailure()
+             << "factoring failed after its checks passed: " << reason;
+    collectGenerics(*factored, collected);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+/// The unpacked factoring ops (float and integer).
 static DiagnosedSilenceableFailure
 factorAllPairs(transform::TransformOpInterface op,
                transform::TransformRewriter &rewriter,
                transform::TransformState &state, Value dequantHandle,
                Value contractionHandle, const qforge::FactorOptions &options,
                SmallVectorImpl<SmallVector<Operation *>> &collected) {
-  SmallVector<DequantPair> pairs;
-  DiagnosedSilenceableFailure checked = checkAllPairs(
+  return factorAllPairs<qforge::FactoredContraction>(
       op, state, dequantHandle, contractionHandle,
       [&](const DequantPair &pair, std::string &reason) {
         return qforge::canFactorDequantContraction(pair.first, pair.second,
                                                    options, reason);
       },
-      pairs);
-  if (!checked.succeeded())
-    return checked;
-
-  // quantization, activation sums, partial sums, group sums, row sums
-  collected.assign(5, {});
-  for (auto &[parts, contraction] : pairs) {
-    std::string reason;
-    FailureOr<qforge::FactoredContraction> factored =
-        qforge::factorDequantContraction(rewriter, parts, contraction, options,
-                                         reason);
-    if (failed(factored))
-      return op.emitDefiniteFailure()
-             << "factoring failed after its checks passed: " << reason;
-    if (factored->activationMax)
-      collected[0].append({factored->activationMax,
-                           factored->quantizedActivation});
-    if (factored->activationSums)
-      collected[1].push_back(factored->activationSums);
-    collected[2].push_back(factored->partialSums);
-    collected[3].push_back(factored->groupSums);
-    collected[4].push_back(factored->rowSums);
-  }
-  return DiagnosedSilenceableFailure::success();
+      [&](const DequantPair &pair, std::string &reason) {
+        return qforge::factorDequantContraction(rewriter, pair.first,
+                                                pair.second, options, reason);
+      },
+      collected);
 }
 
 DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
@@ -130,43 +154,24 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   return DiagnosedSilenceableFailure::success();
 }
 
-/// Shared by the float and the integer packed factoring ops: checks every
-/// pair, then rewrites them all; collected: quantization, activation sums,
-/// partial sums, group sums.
+/// The packed factoring ops (float and integer).
 static DiagnosedSilenceableFailure
 factorAllPackedPairs(transform::TransformOpInterface op,
                      transform::TransformRewriter &rewriter,
                      transform::TransformState &state, Value dequantHandle,
                      Value contractionHandle, bool quantizeActivations,
                      SmallVectorImpl<SmallVector<Operation *>> &collected) {
-  SmallVector<DequantPair> pairs;
-  DiagnosedSilenceableFailure checked = checkAllPairs(
+  return factorAllPairs<qforge::FactoredPackedContraction>(
       op, state, dequantHandle, contractionHandle,
       [&](const DequantPair &pair, std::string &reason) {
         return qforge::canFactorPackedDequantContraction(
             pair.first, pair.second, quantizeActivations, reason);
       },
-      pairs);
-  if (!checked.succeeded())
-    return checked;
-  collected.assign(4, {});
-  for (auto &[parts, contraction] : pairs) {
-    std::string reason;
-    FailureOr<qforge::FactoredPackedContraction> factored =
-        qforge::factorPackedDequantContraction(rewriter, parts, contraction,
-                                               quantizeActivations, reason);
-    if (failed(factored))
-      return op.emitDefiniteFailure()
-             << "factoring failed after its checks passed: " << reason;
-    if (factored->activationMax)
-      collected[0].append({factored->activationMax,
-                           factored->quantizedActivation});
-    if (factored->activationSums)
-      collected[1].push_back(factored->activationSums);
-    collected[2].push_back(factored->partialSums);
-    collected[3].push_back(factored->groupSums);
-  }
-  return DiagnosedSilenceableFailure::success();
+      [&](const DequantPair &pair, std::string &reason) {
+        return qforge::factorPackedDequantContraction(
+            rewriter, pair.first, pair.second, quantizeActivations, reason);
+      },
+      collected);
 }
 
 DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
