@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks: runs qforge-bench --verify --json on the decode kernels RUNS
 # times per configuration (default 3) -- the f32 factored strategy, the
-# packed one (--packed-weights) and the int8 one (--int8-activations), on 1
-# and 2 threads, alternating -- and prints, over the
+# packed one (--packed-weights), the int8 one (--int8-activations) and the
+# packed int8 one (both flags; PATHS picks), on 1 and 2 threads,
+# alternating -- and prints, over the
 # runs, the min and median of the cold time and of the fraction of the read
 # bandwidth measured in the same run (with as many threads), with the
 # machine load. JSON lines go to build/bench/<shape>_<path>_<threads>t.jsonl.
@@ -40,6 +41,7 @@ flags_for() {
     f32) echo --verify --tolerance=1e-5 ;;
     packed) echo --packed-weights --verify --tolerance=1e-5 ;;
     int8) echo --int8-activations --verify --tolerance=1e-2 ;;
+    packed-int8) echo --packed-weights --int8-activations --verify --tolerance=1e-2 ;;
     prefill) echo --script="$repo_root/transforms/prefill-packed-avx512.mlir" \
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
   esac

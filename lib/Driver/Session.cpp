@@ -59,8 +59,11 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
   std::string cpu = machine->getTargetCPU().str();
   if (options.int8Activations && options.packedWeights) {
-    error = "no shipped strategy has both int8 activations and packed "
-            "weights; pass one of them, or --script";
+    if (has("+avx512vnni") && has("+avx512bw"))
+      return folder + "decode-packed-int8-vnni.mlir";
+    error = "the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, "
+            "which CPU '" + cpu + "' lacks; drop --int8-activations or pass "
+            "--script";
     return "";
   }
   if (options.packedWeights) {

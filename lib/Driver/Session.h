@@ -28,7 +28,9 @@ namespace qforge {
 ///   int8 path (opt-in, changes numerics): AVX512-VNNI + AVX512BW ->
 ///              decode-int8-vnni.mlir;
 ///   packed weights (opt-in, changes the kernel's arguments, docs/abi.md):
-///              AVX-512F -> decode-packed-avx512.mlir.
+///              AVX-512F -> decode-packed-avx512.mlir; with int8
+///              activations, AVX512-VNNI + AVX512BW ->
+///              decode-packed-int8-vnni.mlir.
 /// Empty, with `error` set, when none fits.
 std::string chooseStrategy(const StrategyOptions &options, std::string &error);
 

@@ -29,8 +29,12 @@
 // RUN: not qforge-compile %t.mlir --mcpu=haswell --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX2
 // PACKED-AVX2: qforge-compile: error: the packed decode strategy needs AVX-512F, which CPU 'haswell' lacks; drop --packed-weights or pass --script
 
-// RUN: not qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-INT8
-// PACKED-INT8: qforge-compile: error: no shipped strategy has both int8 activations and packed weights; pass one of them, or --script
+// Both: the packed int8 strategy (vpdpbusd on 16 rows x 4 bytes), VNNI only.
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-INT8
+// PACKED-INT8-LABEL: quantized_matmul..omp_par:
+// PACKED-INT8:         vpdpbusd
+// RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-NO-VNNI
+// PACKED-NO-VNNI: qforge-compile: error: the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
 // OLD-CPU: qforge-compile: error: no shipped decode strategy for CPU 'core2' (they need AVX2 and FMA); pass --script

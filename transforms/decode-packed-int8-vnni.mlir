@@ -1,32 +1,39 @@
-// DRAFT -- not a shipped strategy, not used by any tool or test (issues 6
-// and 7). The packed integer decode strategy: rows packed by 16 and k by 4
-// (weights N/16 x G x K/4 x 16 x 4: one 64-byte line = 16 rows x 4 bytes of
-// k, the vpdpbusd operand), unit dims folded
-// (linalg-fold-unit-extent-dims, which also removes the packed scale's
-// trailing unit dim that the fixed lowering cannot lower), then
-// transform.qforge.quantize_activations_and_factor_packed and the packed
-// decode recipe; x86_int8_dot_products after bufferization.
+// Packed integer decode strategy (batch-1 group-quantized matvec) for
+// AVX-512 VNNI CPUs: the packed layout of decode-packed-avx512.mlir shaped
+// for vpdpbusd, with the activation quantized per group to int8 (opt-in:
+// ~3e-3 normalized error, docs/numerics.md).
 //
-// Status (2026-11-30):
-// * Compiles to 32 vpdpbusd per group loop body and verifies on the seed
-//   shape (3.3e-3 normalized, like the unpacked int8 strategy), N = 4100, 86
-//   groups and N = 40.
-// * WRONG RESULTS for N <= 16 (a single row tile): the fold removes the row
-//   tile dim, the tile sizes below then tile the group (reduction) dim in the
-//   scf.forall (upstream only warns "tiling is not thread safe"), 0.62
-//   normalized error on 16x3x64. Must be guarded (match the group sums by
-//   iterator types and fail) or the fold restricted before it can ship.
-// * Speed, seed, one thread, cold (single runs, same sitting): 96% of the
-//   read bandwidth vs 98% for the unpacked int8 strategy; 4096x86: 94% vs
-//   96%. Hot 747 us: 16 rows per tile leave one vpdpbusd chain (5-cycle
-//   latency) per tile; 64 rows (4 chains) need the 64x4 product split into
-//   four 16x4 ones (the pattern takes 4, 8 or 16 lanes).
+// Input: the seed form with unsigned 8-bit weights (extui/uitofp), scales
+// and zero-points NxGx1 read through (d0, d1, 0), activation 1x1xGxK,
+// result 1x1xN (f32).
+// Output: @f_pack_weights (once per model) and @f on the packed parameters
+// (docs/abi.md).
+//
+// Packed layout: rows tiled by 16, k by 4, both inner tiles innermost:
+//   weights  N/16 x G x K/4 x 16 x 4   one 64-byte line = 16 rows x 4
+//            consecutive bytes of k: one vpdpbusd operand
+//   scales   N/16 x G x 1 x 16 x 1     read through (d0, d1, 0, d3, 0)
+//   zps
+// N that is not a multiple of 16 is padded with zero rows; a group size
+// that is not a multiple of 4 pads k with zero weights and zero activation
+// bytes (the activation's pack then runs per call).
+//
+// What sets the numbers:
+//   rows = 16     the lanes of one 512-bit vpdpbusd (16 x i32).
+//   k tile = 4    the bytes one i32 lane sums.
+//   unroll = 8    k steps (64 bytes each) per iteration of the k loop.
+//   prefetch 1    one group ahead (16 x K bytes = 2 KiB for the seed),
+//                 locality 3 (L1) like the f32 packed strategy.
+// Only one accumulator chain per row tile (vpdpbusd's 5-cycle latency
+// bounds it, measured hot: 750 us for the seed); cold it streams at the
+// bandwidth (docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
 
-  // Step 1: pack the contraction's rows (n) by `rows`; the weights' pack
-  // then moves up through the dequant to the quantized parameters, the scale
-  // and zero-point keeping their unit dim. Non-dividing tiles pad with zeros,
-  // never poison: zero weights, scales and zero-points dequantize to zero.
+  // Step 1: pack the contraction's rows (n) by 16 and k by 4; the weights'
+  // pack then moves up through the dequant to the quantized parameters, the
+  // scale and zero-point keeping their unit dims. Non-dividing row tiles pad
+  // with zeros, never poison: zero weights, scales and zero-points
+  // dequantize to zero. The activation's pack only splits k: a reshape.
   transform.named_sequence @pack(%module: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %module
@@ -57,12 +64,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Step 3: scale and zero-point out of the k sum, per group:
-  //   xs[g] = Σ_k x[g, k], once per call;
-  //   p[rows, g, lanes] = Σ_k x[g, k] · w[rows, g, k, lanes];
-  //   out[rows, lanes] += Σ_g s · (p − z · xs).
-  // The generics keep the packed dims, lanes innermost: no unit dim is
-  // folded, so even N <= rows (a single row tile) tiles the same way.
+  // Step 3: the activation quantized per group to int8 (amax, xq: once per
+  // call, one group at a time), and scale, zero-point and activation scale
+  // out of the k sum:
+  //   xs[g] = Σ_k xq[g, k];  p[tile, g, row] = Σ_k w · xq  (i32, exact);
+  //   out[tile, row] += Σ_g s · amax[g] / 127 · (p − z · xs).
   transform.named_sequence @factor(%kernel: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_op) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %kernel
@@ -71,29 +77,27 @@ module attributes {transform.with_named_sequence} {
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %q_tiles, %q_loops = transform.structured.tile_using_for %quantization tile_sizes [1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %s_tiles, %s_loops = transform.structured.tile_using_for %sums tile_sizes [1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %q_loops "qforge.activation_groups" : !transform.any_op
-    transform.annotate %s_loops "qforge.activation_groups" : !transform.any_op
+    %q_tiles, %q_loops:3 = transform.structured.tile_using_for %quantization tile_sizes [1, 1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %s_tiles, %s_loops:3 = transform.structured.tile_using_for %sums tile_sizes [1, 1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %q_loops#2 "qforge.activation_groups" : !transform.any_op
+    transform.annotate %s_loops#2 "qforge.activation_groups" : !transform.any_op
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
-  // Step 4: one row tile per iteration of an scf.forall (OpenMP; each
-  // thread streams a contiguous range of row tiles), one group per iteration
-  // inside it, the group's partial sums fused into it, and its k steps one
-  // at a time (each: 64 bytes, 4 vectors), unrolled by 8. Dims of the group
-  // sums: (n/rows, g, 1, 1, rows); of the partial sums:
-  // (n/rows, g, k, 1, 1, rows) -- the activation's unit dims just before
-  // the lanes.
-  transform.named_sequence @tile(%partials: !transform.any_op {transform.consumed},
-                                 %groups: !transform.any_op {transform.consumed}) {
+  // Step 4a: one 16-row tile per iteration of an scf.forall (OpenMP; each
+  // thread streams a contiguous range of tiles), its partial sums fused in.
+  // Then the unit dims are folded (linalg-fold-unit-extent-dims): inside the
+  // forall the row tile is always 1, so every N folds alike, and the packed
+  // scale's trailing unit dim goes (read as vector<16x1> through a
+  // broadcast, it is a form the fixed lowering cannot reduce).
+  transform.named_sequence @tile_rows(%partials: !transform.any_op {transform.consumed},
+                                      %groups: !transform.any_op {transform.consumed}) {
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Named so that @qforge_after_bufferization can find the loops again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
     %partials_in_row, %l1 = transform.structured.fuse_into_containing_op %partials into %row_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -101,26 +105,41 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %gf_in_row, %l3 = transform.structured.fuse_into_containing_op %groups_fill into %l2
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %group_tile, %group_loop = transform.structured.tile_using_for %row_tile tile_sizes [0, 1]
+    transform.yield
+  }
+
+  // Step 4b: in each row tile, one group per iteration, its partial sums
+  // fused in, and their k steps (64 bytes: 16 rows x 4 bytes) one at a time,
+  // unrolled by 8. After the fold, the group sums are (g, row) and the
+  // partial sums (g, k/4, row, 4).
+  transform.named_sequence @tile_groups(%kernel: !transform.any_op {transform.readonly}) {
+    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %groups = transform.structured.match ops{["linalg.generic"]}
+        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
+      : (!transform.any_op) -> !transform.any_op
+    %partials = transform.structured.match ops{["linalg.generic"]}
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+      : (!transform.any_op) -> !transform.any_op
+    %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
+    %group_tile, %group_loop = transform.structured.tile_using_for %groups tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
-    %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials_in_row into %group_loop
+    %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials into %group_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pf_in_group, %g2 = transform.structured.fuse_into_containing_op %pf_in_row into %g1
+    %pf_in_group, %g2 = transform.structured.fuse_into_containing_op %partials_fill into %g1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group
-        tile_sizes [0, 0, 1]
+    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
     transform.yield
   }
 
-  // Step 5: vectorize. Each k step: load 64 bytes, convert to 4 x 16 f32,
-  // multiply-add by the broadcast activation value into 4 accumulators (the
-  // group's partial sums), which stay in registers across the k loop; the
-  // row tile's 4 result vectors stay in registers across the group loop
-  // (both hoisted out of the loops' tensors). The per-group activation sums are the only
-  // reductions across lanes: 32 per call, reduced as trees.
+  // Step 5: vectorize. Each k step: a vector<16x4xi32> product of the 64
+  // weight bytes (extui) and the group's 4 activation bytes broadcast to the
+  // 16 rows (extsi), summed over the 4 bytes into a 16-lane i32 accumulator;
+  // left as a multi_reduction for step 6. The per-group activation
+  // reductions (amax, xs) are lowered here.
   transform.named_sequence @vectorize(%kernel: !transform.any_op {transform.consumed}) {
     transform.apply_patterns to %kernel {
       transform.apply_patterns.canonicalization
@@ -156,13 +175,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Step 6, run by the driver after bufferization: while one group's tile
-  // is converted and multiplied, ask for the next group's (8 KiB ahead for
-  // the seed), one prefetch per 64-byte line -- each k step's line of this
-  // group prefetches the same line of the next. The hardware prefetcher
-  // alone left the seed kernel at ~0.65 of the read bandwidth. The scalar
-  // activation reads (4 bytes, in L1) get none (min_read_bytes = 64): one
-  // fewer instruction per k step, ~10% less time hot.
+  // Step 6, run by the driver after bufferization: prefetch the next group's
+  // weight tile (one prefetch per 64-byte line, none for the 4-byte
+  // activation reads); then each k step's product sum becomes one vpdpbusd
+  // (an LLVM intrinsic call, which bufferization's analysis would not
+  // accept earlier), and the remaining reductions are lowered.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
       : (!transform.any_op) -> !transform.any_op
@@ -192,15 +209,16 @@ module attributes {transform.with_named_sequence} {
     %packed = transform.include @pack failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
     transform.include @prepack_parameters failures(propagate) (%packed) : (!transform.any_op) -> ()
-    %packed_kernel = transform.get_parent_op %packed {op_name = "func.func"}
-      : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %packed_kernel
+    %kernel = transform.get_parent_op %packed {op_name = "func.func"}
       : (!transform.any_op) -> !transform.any_op
     %partials, %groups = transform.include @factor failures(propagate) (%kernel)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.include @tile failures(propagate) (%partials, %groups)
+    transform.include @tile_rows failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> ()
-    transform.include @vectorize failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @tile_groups failures(propagate) (%folded) : (!transform.any_op) -> ()
+    transform.include @vectorize failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -1,0 +1,24 @@
+// Execution test of the packed int8 decode strategy
+// (transforms/decode-packed-int8-vnni.mlir, vpdpbusd) against the f32
+// reference, tolerance 1e-2 (the int8 activations' error, ~3e-3-5e-3 here):
+// one row tile (16 rows: the unit-dim fold must not drop the row tile's
+// loop), 40 rows (padded to 48), 86 groups, groups of 6 (k padded to 8),
+// and 2 threads. A batched kernel is refused by the script, not compiled.
+// REQUIRES: avx512vnni
+// RUN: %gen_kernel 16 3 64 > %t.16.mlir
+// RUN: qforge-bench %t.16.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 3 64 > %t.40.mlir
+// RUN: qforge-bench %t.40.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.40.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false --threads=2 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 86 32 > %t.86.mlir
+// RUN: qforge-bench %t.86.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 3 6 > %t.6.mlir
+// RUN: qforge-bench %t.6.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+
+// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int8-vnni.mlir
+// CHECK: packing the parameters once with @quantized_matmul_pack_weights
+// CHECK: verify: {{.*}}: PASS
+
+// RUN: %gen_kernel 40 3 64 --batch 2 > %t.batch.mlir
+// RUN: not qforge-bench %t.batch.mlir --packed-weights --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH: qforge-bench: error: the transform script '{{.*}}decode-packed-int8-vnni.mlir' failed (see above)
