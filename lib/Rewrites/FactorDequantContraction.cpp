@@ -6,7 +6,6 @@
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -294,11 +293,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         ArrayRef<AffineMap>{in, out}, iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = args[0];
-          if (quantizeActivations)
-            value = arith::SIToFPOp::create(b, l, floatType, value);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, value, args[1]).getResult());
+          qforge::buildActivationSumBody(b, l, args, quantizeActivations,
+                                         floatType);
         });
     activationSums = result.activationSums->getResult(0);
   }

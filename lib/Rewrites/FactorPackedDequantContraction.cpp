@@ -5,9 +5,7 @@
 #include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -75,9 +73,10 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
     reason = "the contraction's maps must be projected permutations";
     return failure();
   }
+  auto iterators = contraction.getIteratorTypesArray();
   for (AffineExpr expr : a.outputMap.getResults()) {
     unsigned d = cast<AffineDimExpr>(expr).getPosition();
-    if (contraction.getIteratorTypesArray()[d] != utils::IteratorType::parallel) {
+    if (iterators[d] != utils::IteratorType::parallel) {
       reason = "the result must be indexed by parallel dims only";
       return failure();
     }
@@ -91,7 +90,6 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
   unsigned numLoops = contraction.getNumLoops();
   a.elementDims.resize(numLoops);
   a.groupDims.resize(numLoops);
-  auto iterators = contraction.getIteratorTypesArray();
   for (unsigned d = 0; d < numLoops; ++d) {
     if (iterators[d] != utils::IteratorType::reduction)
       continue;
@@ -172,16 +170,18 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   AffineMap sumsMap =
       AffineMap::get(numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
 
+  // Which of the activation's dims are element dims (summed in a group).
+  SmallVector<bool> activationElementDims;
+  for (AffineExpr expr : a.activationMap.getResults())
+    activationElementDims.push_back(
+        a.elementDims.test(cast<AffineDimExpr>(expr).getPosition()));
+
   // Integer mode: the activation quantized to int8 per group (the element
   // dims), once per call; its scale amax / 127 joins the weights' per group.
   Value activationMax;
   if (quantizeActivations) {
-    SmallVector<bool> reduced;
-    for (AffineExpr expr : a.activationMap.getResults())
-      reduced.push_back(
-          a.elementDims.test(cast<AffineDimExpr>(expr).getPosition()));
-    qforge::QuantizedActivation quantized =
-        qforge::quantizeActivation(rewriter, loc, activation, reduced);
+    qforge::QuantizedActivation quantized = qforge::quantizeActivation(
+        rewriter, loc, activation, activationElementDims);
     result.activationMax = quantized.max;
     result.quantizedActivation = quantized.quantized;
     activationMax = quantized.max->getResult(0);
@@ -197,8 +197,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     SmallVector<AffineExpr> outExprs;
     SmallVector<int64_t> shape;
     SmallVector<utils::IteratorType> iterators(rank, par);
-    for (auto [position, expr] : llvm::enumerate(a.activationMap.getResults())) {
-      if (a.elementDims.test(cast<AffineDimExpr>(expr).getPosition())) {
+    for (unsigned position = 0; position < rank; ++position) {
+      if (activationElementDims[position]) {
         iterators[position] = red;
         continue;
       }
@@ -211,11 +211,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         ArrayRef<AffineMap>{in, AffineMap::get(rank, 0, outExprs, ctx)},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = args[0];
-          if (quantizeActivations)
-            value = arith::SIToFPOp::create(b, l, floatType, value);
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, value, args[1]).getResult());
+          qforge::buildActivationSumBody(b, l, args, quantizeActivations,
+                                         floatType);
         });
     activationSums = result.activationSums->getResult(0);
   }
@@ -238,13 +235,13 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   // element dims after it, such as the 4 bytes of a vpdpbusd lane, stay
   // inside each lane).
   auto iteratorTypes = contraction.getIteratorTypesArray();
-  auto lanesIt = llvm::find_if(llvm::reverse(weightsOrder), [&](unsigned d) {
-    return iteratorTypes[d] == utils::IteratorType::parallel;
-  });
-  size_t lanesPosition =
-      lanesIt == weightsOrder.rend()
-          ? weightsOrder.size() - 1
-          : weightsOrder.size() - 1 - std::distance(weightsOrder.rbegin(), lanesIt);
+  size_t lanesPosition = weightsOrder.size() - 1;
+  for (size_t i = weightsOrder.size(); i-- > 0;) {
+    if (iteratorTypes[weightsOrder[i]] == par) {
+      lanesPosition = i;
+      break;
+    }
+  }
   SmallVector<unsigned> partialOrder(weightsOrder.begin(),
                                      weightsOrder.begin() + lanesPosition);
   for (unsigned d = 0; d < numLoops; ++d)

@@ -2,7 +2,8 @@
 //
 // The arithmetic both factorings (FactorDequantContraction.h for the (n, g,
 // k) form, FactorPackedDequantContraction.h for packed weights) put in their
-// partial-sum and group-sum generics, float or integer mode alike.
+// activation-sum, partial-sum and group-sum generics, float or integer mode
+// alike.
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_FACTOREDBODIES_H
@@ -12,6 +13,20 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace qforge {
+
+/// Activation sums, args (x, acc): acc + x, the int8 activation of integer
+/// mode converted to `floatType` first (exact).
+inline void buildActivationSumBody(mlir::OpBuilder &b, mlir::Location l,
+                                   mlir::ValueRange args,
+                                   bool quantizeActivations,
+                                   mlir::Type floatType) {
+  using namespace mlir;
+  Value value = args[0];
+  if (quantizeActivations)
+    value = arith::SIToFPOp::create(b, l, floatType, value);
+  linalg::YieldOp::create(
+      b, l, arith::AddFOp::create(b, l, value, args[1]).getResult());
+}
 
 /// Partial sums, args (x, w, acc): acc + x · tofp(w) in `floatType`; or, in
 /// integer mode, acc + extui(w) · extsi(x) in i32 -- unsigned weight bytes

@@ -96,6 +96,23 @@ static DiagnosedSilenceableFailure factorAllPairs(
   return DiagnosedSilenceableFailure::success();
 }
 
+/// Every factoring op's results list the kinds of collectGenerics in order,
+/// from the activation quantization (ops that quantize) or the activation
+/// sums (the others): sets them from `collected` (by reference: it is
+/// filled by the factoring call in the same argument list).
+static DiagnosedSilenceableFailure
+setFactoredResults(Operation *op, bool quantizes,
+                   DiagnosedSilenceableFailure status,
+                   const SmallVectorImpl<SmallVector<Operation *>> &collected,
+                   transform::TransformResults &results) {
+  if (!status.succeeded())
+    return status;
+  unsigned firstKind = quantizes ? 0 : 1;
+  for (auto [index, result] : llvm::enumerate(op->getOpResults()))
+    results.set(result, collected[firstKind + index]);
+  return DiagnosedSilenceableFailure::success();
+}
+
 /// The unpacked factoring ops (float and integer).
 static DiagnosedSilenceableFailure
 factorAllPairs(transform::TransformOpInterface op,
@@ -122,16 +139,11 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
   SmallVector<SmallVector<Operation *>> collected;
   qforge::FactorOptions options;
   options.lanes = getLanesAttr().getInt();
-  DiagnosedSilenceableFailure status =
+  return setFactoredResults(
+      *this, /*quantizes=*/false,
       factorAllPairs(*this, rewriter, state, getDequant(), getContraction(),
-                     options, collected);
-  if (!status.succeeded())
-    return status;
-  results.set(cast<OpResult>(getActivationSums()), collected[1]);
-  results.set(cast<OpResult>(getPartialSums()), collected[2]);
-  results.set(cast<OpResult>(getGroupSums()), collected[3]);
-  results.set(cast<OpResult>(getRowSums()), collected[4]);
-  return DiagnosedSilenceableFailure::success();
+                     options, collected),
+      collected, results);
 }
 
 DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
@@ -141,17 +153,11 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   qforge::FactorOptions options;
   options.lanes = getLanesAttr().getInt();
   options.quantizeActivations = true;
-  DiagnosedSilenceableFailure status =
+  return setFactoredResults(
+      *this, /*quantizes=*/true,
       factorAllPairs(*this, rewriter, state, getDequant(), getContraction(),
-                     options, collected);
-  if (!status.succeeded())
-    return status;
-  results.set(cast<OpResult>(getActivationQuantization()), collected[0]);
-  results.set(cast<OpResult>(getActivationSums()), collected[1]);
-  results.set(cast<OpResult>(getPartialSums()), collected[2]);
-  results.set(cast<OpResult>(getGroupSums()), collected[3]);
-  results.set(cast<OpResult>(getRowSums()), collected[4]);
-  return DiagnosedSilenceableFailure::success();
+                     options, collected),
+      collected, results);
 }
 
 /// The packed factoring ops (float and integer).
@@ -178,16 +184,12 @@ DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<SmallVector<Operation *>> collected;
-  DiagnosedSilenceableFailure status =
+  return setFactoredResults(
+      *this, /*quantizes=*/false,
       factorAllPackedPairs(*this, rewriter, state, getDequant(),
                            getContraction(), /*quantizeActivations=*/false,
-                           collected);
-  if (!status.succeeded())
-    return status;
-  results.set(cast<OpResult>(getActivationSums()), collected[1]);
-  results.set(cast<OpResult>(getPartialSums()), collected[2]);
-  results.set(cast<OpResult>(getGroupSums()), collected[3]);
-  return DiagnosedSilenceableFailure::success();
+                           collected),
+      collected, results);
 }
 
 DiagnosedSilenceableFailure
@@ -195,17 +197,12 @@ transform::QuantizeActivationsAndFactorPackedOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<SmallVector<Operation *>> collected;
-  DiagnosedSilenceableFailure status =
+  return setFactoredResults(
+      *this, /*quantizes=*/true,
       factorAllPackedPairs(*this, rewriter, state, getDequant(),
                            getContraction(), /*quantizeActivations=*/true,
-                           collected);
-  if (!status.succeeded())
-    return status;
-  results.set(cast<OpResult>(getActivationQuantization()), collected[0]);
-  results.set(cast<OpResult>(getActivationSums()), collected[1]);
-  results.set(cast<OpResult>(getPartialSums()), collected[2]);
-  results.set(cast<OpResult>(getGroupSums()), collected[3]);
-  return DiagnosedSilenceableFailure::success();
+                           collected),
+      collected, results);
 }
 
 /// All factoring ops only read the dequant handle: one dequant feeding

@@ -15,6 +15,7 @@
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
+#include "Rewrites/SplitParameterPacking.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -126,7 +127,7 @@ int main(int argc, char **argv) {
     if (!scripted)
       return fail("the transform script '" + script + "' removed @" + name);
     func::FuncOp packWeights = qforge::getPackWeightsFunction(scripted);
-    if (!packWeights && scripted->hasAttr("qforge.pack_weights"))
+    if (!packWeights && scripted->hasAttr(qforge::kPackWeightsAttr))
       return fail("@" + name + " names a weight-packing function that is not "
                   "a function of the module; no header written");
     llvm::raw_string_ostream headerStream(headerText);
