@@ -1,6 +1,7 @@
 //===- DequantContraction.cpp - recognize dequant + contraction -----------===//
 
 #include "Analysis/DequantContraction.h"
+#include "Analysis/NibblePairs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -15,14 +16,16 @@ static bool isBroadcastMap(AffineMap map) {
 }
 
 /// Follows an int-to-float cast and the integer extensions below it back to
-/// a block argument `w`, when the chain computes float(w) with `w` read as
+/// a block argument `w` (or to the byte holding `w`, a nibble: `nibbleDim`
+/// is then set), when the chain computes float(w) with `w` read as
 /// signed or unsigned (`isSigned`). Walking outward from `w`, the innermost
 /// extension fixes the reading (extsi: signed, extui: unsigned). After a
 /// zero extension the top bit is clear, so any further extension and either
 /// cast keep the unsigned value; after a sign extension only extsi and
 /// sitofp keep the signed value -- extui or uitofp of a sign-extended
 /// negative number is another number, and such chains are rejected.
-static BlockArgument traceIntToFloat(Value value, bool &isSigned) {
+static BlockArgument traceIntToFloat(Value value, bool &isSigned,
+                                     std::optional<unsigned> &nibbleDim) {
   Operation *def = value.getDefiningOp();
   bool castIsSigned;
   if (auto cast = dyn_cast_or_null<arith::UIToFPOp>(def)) {
@@ -42,6 +45,10 @@ static BlockArgument traceIntToFloat(Value value, bool &isSigned) {
     } else if (auto sext = dyn_cast<arith::ExtSIOp>(ext)) {
       extensionIsSigned.push_back(true);
       value = sext.getIn();
+    } else if (auto nibble = qforge::matchNibbleOfBytePair(value)) {
+      nibbleDim = nibble->dim;
+      value = nibble->byte;
+      break;
     } else {
       return nullptr;
     }
@@ -92,15 +99,23 @@ qforge::matchDequant(linalg::GenericOp op) {
   parts.op = op;
   // The integer input, read elementwise through a permutation map.
   auto asWeights = [&](Value value) -> OpOperand * {
-    BlockArgument arg = traceIntToFloat(value, parts.weightsAreSigned);
+    parts.nibbleDim.reset();
+    BlockArgument arg =
+        traceIntToFloat(value, parts.weightsAreSigned, parts.nibbleDim);
     if (!arg || arg.getOwner() != &body)
       return nullptr;
     OpOperand *operand = op.getMatchingOpOperand(arg);
     if (!op.isDpsInput(operand) ||
-        !isa<IntegerType>(getElementTypeOrSelf(operand->get().getType())) ||
-        !op.getMatchingIndexingMap(operand).isPermutation())
+        !isa<IntegerType>(getElementTypeOrSelf(operand->get().getType())))
       return nullptr;
-    return operand;
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!parts.nibbleDim)
+      return map.isPermutation() ? operand : nullptr;
+    // Byte pairs: every loop but the nibble's, in order.
+    AffineMap bytes = AffineMap::getMultiDimIdentityMap(op.getNumLoops(),
+                                                        op.getContext())
+                          .dropResult(*parts.nibbleDim);
+    return map == bytes ? operand : nullptr;
   };
   // `tofp(w) - zp`, or `tofp(w)` alone for symmetric quantization.
   auto matchShifted = [&](Value value) -> bool {

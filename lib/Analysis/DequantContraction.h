@@ -21,10 +21,14 @@ struct DequantParts {
   mlir::OpOperand *scales = nullptr;    ///< float input, broadcasting map
   mlir::OpOperand *zeroPoints = nullptr; ///< may be null (symmetric)
   bool weightsAreSigned = false;        ///< sitofp / extsi chain
+  /// i4 weights stored two per byte (Analysis/NibblePairs.h): the loop dim
+  /// that picks the nibble. The bytes' map is the identity without it.
+  std::optional<unsigned> nibbleDim;
 };
 
 /// Returns the parts when `op` is an all-parallel generic computing
-/// `(tofp(w) - zp) * scale`, else std::nullopt.
+/// `(tofp(w) - zp) * scale`, else std::nullopt. `w` is an integer input read
+/// through a permutation, or the nibble of a byte pair.
 std::optional<DequantParts> matchDequant(mlir::linalg::GenericOp op);
 
 /// True when `op` reads `value` as an input and is a multiply-accumulate

@@ -22,12 +22,14 @@ static LogicalResult checkType(Type type, Location loc, StringRef what,
                           << type << "; qforge compiles static shapes only";
   // The LLVM lowering addresses i4 (and i1) memrefs one byte per element but
   // loads their vectors bit-packed: the compiled kernel would read the wrong
-  // elements.
+  // elements. i4 arguments were stored as byte pairs when the input was read
+  // (qforge-store-int4-as-byte-pairs); what is left here is a sub-byte result
+  // or an i1.
   Type element = tensorType.getElementType();
   if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8)
     return emitError(loc) << what << " #" << index << " has type " << type
-                          << ": sub-byte elements (4-bit weights) are not "
-                             "supported yet; store them in i8";
+                          << ": sub-byte elements are not supported here (i4 "
+                             "arguments are, as byte pairs: docs/abi.md)";
   return success();
 }
 

@@ -37,5 +37,5 @@ cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
 
 qforge::StrategyOptions qforge::getStrategyOptions() {
   return {scriptFile, int8Activations, packedWeights,
-          TargetChoice{cpuName, cpuAttrs}};
+          /*int4Weights=*/false, TargetChoice{cpuName, cpuAttrs}};
 }

@@ -21,6 +21,9 @@ struct StrategyOptions {
   std::string script;        ///< empty: the shipped strategy for the target
   bool int8Activations = false;
   bool packedWeights = false; ///< the packed strategy: <f> + <f>_pack_weights
+  /// The kernel has i4 weights stored as byte pairs (set from the kernel,
+  /// not the command line): only the packed int4 strategies read them.
+  bool int4Weights = false;
   TargetChoice target;
 };
 

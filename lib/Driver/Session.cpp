@@ -30,14 +30,16 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, context.get());
   // Quantized types and ops (docs/quantization.md): signed storage becomes
-  // signless, and quant.qcast/dcast their exact integer arithmetic, before
-  // anything else sees the kernel.
+  // signless, and quant.qcast/dcast their exact integer arithmetic; i4
+  // arguments become bytes of two nibbles (docs/abi.md). Before anything
+  // else sees the kernel.
   if (module) {
     PassManager pm(context.get(), ModuleOp::getOperationName());
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(parsePassPipeline(
-            "qforge-normalize-quant-storage,qforge-lower-quant", pm,
+            "qforge-normalize-quant-storage,qforge-lower-quant,"
+            "qforge-store-int4-as-byte-pairs", pm,
             errorStream)) ||
         failed(pm.run(*module)))
       return nullptr;
@@ -58,6 +60,23 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
   std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
   std::string cpu = machine->getTargetCPU().str();
+  if (options.int4Weights) {
+    // Byte pairs are read only by the packed strategies (with or without
+    // --packed-weights): rows are the lanes, a byte's two nibbles two k.
+    if (options.int8Activations) {
+      if (has("+avx512vnni") && has("+avx512bw"))
+        return folder + "decode-packed-int4-vnni.mlir";
+      error = "the int4 decode strategy with int8 activations needs "
+              "AVX512-VNNI and AVX512BW, which CPU '" + cpu + "' lacks; drop "
+              "--int8-activations or pass --script";
+      return "";
+    }
+    if (has("+avx512f"))
+      return folder + "decode-packed-int4-avx512.mlir";
+    error = "the int4 decode strategy needs AVX-512F, which CPU '" + cpu +
+            "' lacks; pass --script";
+    return "";
+  }
   if (options.int8Activations && options.packedWeights) {
     if (has("+avx512vnni") && has("+avx512bw"))
       return folder + "decode-packed-int8-vnni.mlir";

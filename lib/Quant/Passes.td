@@ -69,4 +69,36 @@ def LowerQuant : Pass<"qforge-lower-quant", "mlir::ModuleOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def StoreInt4AsBytePairs : Pass<"qforge-store-int4-as-byte-pairs", "mlir::ModuleOp"> {
+  let summary = "i4 tensor arguments become bytes holding two nibbles";
+  let description = [{
+    LLVM addresses an `i4` memref one byte per element but loads its vectors
+    bit-packed, so a kernel taking `i4` tensors cannot be compiled as is.
+    This pass gives every `i4` tensor argument of shape `S x K` (K static and
+    even) the storage 4-bit weights ship in: `S x K/2 x i8`, element `2i` in
+    the low nibble of byte `i` and element `2i+1` in the high nibble (the
+    function's signature changes; docs/abi.md).
+
+    Each `linalg.generic` reading the argument (the dequantization) has the
+    loop over the innermost dim split into (pairs, 2): the byte tensor is
+    read without the nibble dim, its other operands walking that loop get a
+    free `tensor.expand_shape`, and the body takes its nibble with a shift by
+    `4 * (k % 2)` and a truncation to `i4` -- the body's own `extsi`/`extui`
+    then says whether the weights are signed. The result is collapsed back
+    and the collapse carried into the consumers
+    (`linalg::populateFoldReshapeOpsByExpansionPatterns`): the contraction
+    gets the split too, with two element dims (pairs, nibble) per group.
+    The function gets `qforge.int4_byte_pairs = array<i64: ...>` (the
+    indices of the paired arguments), from which the driver picks a
+    strategy that knows byte pairs.
+
+    Other uses of an `i4` argument, an odd or dynamic innermost dim, or a
+    generic reading two `i4` tensors get an error at the argument or the
+    generic.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // QFORGE_QUANT_PASSES

@@ -62,6 +62,12 @@ FailureOr<bool> yieldsZero(linalg::GenericOp generic,
       result = allZero;
     else if (isa<arith::MulFOp, arith::MulIOp>(op))
       result = anyZero;
+    // A byte pair's nibble (Analysis/NibblePairs.h): a shift of zero by an
+    // amount derived from a loop index (0 or 4) is zero.
+    else if (auto shift = dyn_cast<arith::ShRUIOp>(op))
+      result = zero.contains(shift.getLhs());
+    else if (isa<linalg::IndexOp, arith::IndexCastOp>(op))
+      result = false;
     else if (auto constant = dyn_cast<arith::ConstantOp>(op))
       result = isZeroConstant(constant.getResult());
     else
@@ -338,6 +344,25 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
         maps, iterators);
     rewriter.cloneRegionBefore(dequant.getRegion(), packedDequant.getRegion(),
                                packedDequant.getRegion().begin());
+    // Loop indices in the body (a byte pair's nibble) in packed dims: an
+    // untiled dim is its outer dim; a tiled one outer * tile + inner.
+    for (auto index : llvm::make_early_inc_range(
+             packedDequant.getBody()->getOps<linalg::IndexOp>())) {
+      int64_t dim = index.getDim();
+      rewriter.setInsertionPoint(index);
+      Value outer =
+          linalg::IndexOp::create(rewriter, loc, outerPosition[dim]);
+      if (innerPosition[dim] < 0) {
+        rewriter.replaceOp(index, outer);
+        continue;
+      }
+      Value inner =
+          linalg::IndexOp::create(rewriter, loc, rank + innerPosition[dim]);
+      Value tile = arith::ConstantIndexOp::create(
+          rewriter, loc, tiles[innerPosition[dim]]);
+      Value start = arith::MulIOp::create(rewriter, loc, outer, tile);
+      rewriter.replaceOpWithNewOp<arith::AddIOp>(index, start, inner);
+    }
     rewriter.replaceOp(pack, packedDequant->getResults());
     rewriter.eraseOp(dequant);
     return success();

@@ -16,6 +16,8 @@ namespace {
 struct Analysis {
   OpOperand *weightsUse = nullptr, *activationUse = nullptr;
   AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
+  AffineMap storedWeightsMap; ///< contraction dims -> the integer weights
+  std::optional<unsigned> nibbleDim; ///< contraction dim, byte pairs only
   AffineMap scaleMap, zeroPointMap;               ///< contraction dims
   llvm::SmallBitVector elementDims;               ///< K
   llvm::SmallBitVector groupDims;                 ///< g
@@ -58,13 +60,20 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
   unsigned dequantRank = dequantOp.getNumLoops();
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(dequantRank, contraction->getContext());
-  if (dequantOp.getMatchingIndexingMap(dequant.weights) != identity ||
+  AffineMap storedMap = dequantOp.getMatchingIndexingMap(dequant.weights);
+  AffineMap expectedStoredMap =
+      dequant.nibbleDim ? identity.dropResult(*dequant.nibbleDim) : identity;
+  if (storedMap != expectedStoredMap ||
       dequantOp.getIndexingMapsArray().back() != identity) {
-    reason = "the dequantization must read its weights and write its result "
-             "through identity maps";
+    reason = "the dequantization must read its weights (or their byte pairs) "
+             "and write its result through identity maps";
     return failure();
   }
   a.weightsMap = contraction.getMatchingIndexingMap(a.weightsUse);
+  a.storedWeightsMap = storedMap.compose(a.weightsMap);
+  if (dequant.nibbleDim)
+    a.nibbleDim = cast<AffineDimExpr>(a.weightsMap.getResult(*dequant.nibbleDim))
+                      .getPosition();
   a.activationMap = contraction.getMatchingIndexingMap(a.activationUse);
   a.outputMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
   if (!a.weightsMap.isProjectedPermutation() ||
@@ -267,10 +276,10 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         rewriter, loc, TypeRange{RankedTensorType::get(partialShape, partialType)},
         ValueRange{activation, dequant.weights->get()},
         ValueRange{qforge::zeroFilled(rewriter, loc, partialShape, partialType)},
-        ArrayRef<AffineMap>{a.activationMap, a.weightsMap, partialMap},
+        ArrayRef<AffineMap>{a.activationMap, a.storedWeightsMap, partialMap},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildPartialSumBody(b, l, args, quantizeActivations,
-                                      isSigned, floatType);
+                                      isSigned, floatType, a.nibbleDim);
         });
     result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
   }

@@ -9,6 +9,8 @@
 #ifndef QFORGE_REWRITES_FACTOREDBODIES_H
 #define QFORGE_REWRITES_FACTOREDBODIES_H
 
+#include "Analysis/NibblePairs.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -31,13 +33,19 @@ inline void buildActivationSumBody(mlir::OpBuilder &b, mlir::Location l,
 /// Partial sums, args (x, w, acc): acc + x · tofp(w) in `floatType`; or, in
 /// integer mode, acc + extui(w) · extsi(x) in i32 -- unsigned weight bytes
 /// times signed activation bytes, the operand kinds of vpdpbusd (exact).
+/// With `nibbleDim`, w is a byte pair and the weight its nibble picked by
+/// that loop dim (Analysis/NibblePairs.h).
 inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
                                 mlir::ValueRange args, bool quantizeActivations,
-                                bool weightsAreSigned, mlir::Type floatType) {
+                                bool weightsAreSigned, mlir::Type floatType,
+                                std::optional<unsigned> nibbleDim = {}) {
   using namespace mlir;
+  Value weight = args[1];
+  if (nibbleDim)
+    weight = buildNibbleOfBytePair(b, l, weight, *nibbleDim);
   if (quantizeActivations) {
     Type i32 = b.getI32Type();
-    Value w = arith::ExtUIOp::create(b, l, i32, args[1]);
+    Value w = arith::ExtUIOp::create(b, l, i32, weight);
     Value x = arith::ExtSIOp::create(b, l, i32, args[0]);
     Value product = arith::MulIOp::create(b, l, w, x);
     linalg::YieldOp::create(
@@ -46,8 +54,8 @@ inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
   }
   Value asFloat =
       weightsAreSigned
-          ? arith::SIToFPOp::create(b, l, floatType, args[1]).getResult()
-          : arith::UIToFPOp::create(b, l, floatType, args[1]).getResult();
+          ? arith::SIToFPOp::create(b, l, floatType, weight).getResult()
+          : arith::UIToFPOp::create(b, l, floatType, weight).getResult();
   Value product = arith::MulFOp::create(b, l, args[0], asFloat);
   linalg::YieldOp::create(
       b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());

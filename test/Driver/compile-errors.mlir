@@ -11,10 +11,13 @@
 // RUN: not qforge-compile %t/dynamic.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: dynamic.mlir:1:20: error: argument #0 has dynamic shape 'tensor<?x128xi8>'; qforge compiles static shapes only
 
-// 4-bit weights: refused at the argument, not compiled into a kernel that
-// would read the wrong nibbles.
+// 4-bit arguments are stored two per byte for the generics that read them
+// (docs/abi.md); any other use is refused at the argument, not compiled into
+// a kernel that would read the wrong nibbles. So is an odd innermost dim.
 // RUN: not qforge-compile %t/nibbles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NIBBLES
-// NIBBLES: nibbles.mlir:1:14: error: argument #0 has type 'tensor<16x128xi4>': sub-byte elements (4-bit weights) are not supported yet; store them in i8
+// NIBBLES: nibbles.mlir:1:14: error: argument #0 ('tensor<16x128xi4>') is used by 'func.return'; qforge reads i4 arguments only as linalg.generic inputs (e.g. the dequantization)
+// RUN: not qforge-compile %t/odd-nibbles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=ODD-NIBBLES
+// ODD-NIBBLES: odd-nibbles.mlir:2:14: error: argument #0 has type 'tensor<16x7xi4>'; qforge stores i4 two per byte along the innermost dim, which must be static and even
 
 // A private function has no C interface.
 // RUN: not qforge-compile %t/private.mlir --entry=hidden -o %t/out.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
@@ -92,4 +95,17 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 //--- nibbles.mlir
 func.func @f(%w: tensor<16x128xi4>) -> tensor<16x128xi4> {
   return %w : tensor<16x128xi4>
+}
+
+//--- odd-nibbles.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%w: tensor<16x7xi4>) -> tensor<16x7xf32> {
+  %init = tensor.empty() : tensor<16x7xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<16x7xi4>) outs(%init : tensor<16x7xf32>) {
+  ^bb0(%in: i4, %out: f32):
+    %f = arith.sitofp %in : i4 to f32
+    linalg.yield %f : f32
+  } -> tensor<16x7xf32>
+  return %r : tensor<16x7xf32>
 }

@@ -103,7 +103,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: the dequantization must read its weights and write its result through identity maps}}
+    // expected-error @below {{cannot factor: the dequantization must read its weights (or their byte pairs) and write its result through identity maps}}
     %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
@@ -154,7 +154,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: the dequantization must read its weights and write its result through identity maps}}
+    // expected-error @below {{cannot factor: the dequantization must read its weights (or their byte pairs) and write its result through identity maps}}
     %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)

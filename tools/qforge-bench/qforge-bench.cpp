@@ -21,6 +21,7 @@
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
+#include "Quant/Passes.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -211,6 +212,7 @@ int main(int argc, char **argv) {
     return fail(error);
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
+  options.int4Weights = (*kernelFunc)->hasAttr(qforge::kInt4BytePairsAttrName);
   const qforge::TargetChoice &target = options.target;
   FailureOr<qforge::TransformScript> strategy = session.loadStrategy(options, error);
   if (failed(strategy))

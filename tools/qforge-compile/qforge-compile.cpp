@@ -15,6 +15,7 @@
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
+#include "Quant/Passes.h"
 #include "Rewrites/SplitParameterPacking.h"
 #include "Driver/Target.h"
 
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
 
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
+  options.int4Weights = (*kernel)->hasAttr(qforge::kInt4BytePairsAttrName);
   const qforge::TargetChoice &target = options.target;
   FailureOr<qforge::TransformScript> strategy = session.loadStrategy(options, error);
   if (failed(strategy))
