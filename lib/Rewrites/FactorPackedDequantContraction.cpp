@@ -126,10 +126,10 @@ FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
     return failure();
   }
   if (quantizeActivations &&
-      (dequant.weightsAreSigned || !floatType.isF32() ||
+      (!floatType.isF32() ||
        !rankedType(dequant.weights->get()).getElementType().isInteger(8))) {
-    reason = "int8 dot products take unsigned 8-bit weights (read with "
-             "extui/uitofp) and f32 activations";
+    reason = "int8 dot products take 8-bit weights (or byte pairs of 4-bit "
+             "ones) and f32 activations";
     return failure();
   }
   return a;
@@ -197,10 +197,15 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     activation = quantized.quantized->getResult(0);
   }
 
+  // Signed weights in integer mode are summed as unsigned (sign bit flipped:
+  // + weightOffset), which the group sums take back with the zero-point.
+  double weightOffset = qforge::integerWeightOffset(
+      quantizeActivations, dequant.weightsAreSigned, a.nibbleDim.has_value());
+
   // xs: over the activation's dims, the element dims reduced (in f32, exact
   // for the integers of a quantized activation).
   Value activationSums;
-  if (dequant.zeroPoints) {
+  if (dequant.zeroPoints || weightOffset != 0.0) {
     unsigned rank = activationType.getRank();
     AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
     SmallVector<AffineExpr> outExprs;
@@ -284,15 +289,19 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
   }
 
-  // out += Σ_g s · (p − z · xs): the contraction's dims without the element
-  // dims, the group dims reduced.
+  // out += Σ_g s · (p − (z + offset) · xs): the contraction's dims without
+  // the element dims, the group dims reduced.
   {
     auto compress = [&](AffineMap map) { return compressDims(map, a.elementDims); };
     SmallVector<Value> inputs = {dequant.scales->get()};
     SmallVector<AffineMap> maps = {compress(a.scaleMap)};
     if (dequant.zeroPoints) {
-      inputs.append({dequant.zeroPoints->get(), activationSums});
-      maps.append({compress(a.zeroPointMap), compress(sumsMap)});
+      inputs.push_back(dequant.zeroPoints->get());
+      maps.push_back(compress(a.zeroPointMap));
+    }
+    if (activationSums) {
+      inputs.push_back(activationSums);
+      maps.push_back(compress(sumsMap));
     }
     inputs.push_back(result.partialSums->getResult(0));
     maps.push_back(compress(partialMap));
@@ -311,7 +320,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
-                                    quantizeActivations, floatType);
+                                    quantizeActivations, floatType,
+                                    weightOffset);
         });
   }
 

@@ -34,13 +34,21 @@ inline void buildActivationSumBody(mlir::OpBuilder &b, mlir::Location l,
 /// integer mode, acc + extui(w) · extsi(x) in i32 -- unsigned weight bytes
 /// times signed activation bytes, the operand kinds of vpdpbusd (exact).
 /// With `nibbleDim`, w is a byte pair and the weight its nibble picked by
-/// that loop dim (Analysis/NibblePairs.h).
+/// that loop dim (Analysis/NibblePairs.h). Signed weights in integer mode
+/// are made unsigned by flipping their sign bit (w + 2^(bits-1), bits = 8 or
+/// 4); the group sums take the offset back (integerWeightOffset).
 inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
                                 mlir::ValueRange args, bool quantizeActivations,
                                 bool weightsAreSigned, mlir::Type floatType,
                                 std::optional<unsigned> nibbleDim = {}) {
   using namespace mlir;
   Value weight = args[1];
+  if (quantizeActivations && weightsAreSigned) {
+    // 0x80 flips a byte's sign bit, 0x88 both nibbles'.
+    Value signBits = arith::ConstantIntOp::create(
+        b, l, weight.getType(), nibbleDim ? 0x88 : 0x80);
+    weight = arith::XOrIOp::create(b, l, weight, signBits);
+  }
   if (nibbleDim)
     weight = buildNibbleOfBytePair(b, l, weight, *nibbleDim);
   if (quantizeActivations) {
@@ -61,24 +69,48 @@ inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
       b, l, arith::AddFOp::create(b, l, product, args[2]).getResult());
 }
 
-/// Group sums, args (s, [z, xs,] p, [amax,] out): out + s · (p − z · xs),
+/// What buildPartialSumBody adds to each weight in integer mode: 2^(bits-1)
+/// for signed weights (128 for bytes, 8 for nibbles), else 0.
+inline double integerWeightOffset(bool quantizeActivations,
+                                  bool weightsAreSigned, bool nibbles) {
+  if (!quantizeActivations || !weightsAreSigned)
+    return 0.0;
+  return nibbles ? 8.0 : 128.0;
+}
+
+/// Group sums, args (s, [z,] [xs,] p, [amax,] out): out + s · (p − z · xs),
 /// where in integer mode p is converted from i32 and s is multiplied by the
-/// activation's scale amax / 127.
+/// activation's scale amax / 127. A `weightOffset` o added to every weight
+/// of p (integerWeightOffset) is taken back with the zero-point:
+/// p − (z + o) · xs, or p − o · xs without one; xs is read when either
+/// term exists.
 inline void buildGroupSumBody(mlir::OpBuilder &b, mlir::Location l,
                               mlir::ValueRange args, bool hasZeroPoint,
-                              bool quantizeActivations, mlir::Type floatType) {
+                              bool quantizeActivations, mlir::Type floatType,
+                              double weightOffset = 0.0) {
   using namespace mlir;
-  Value scale = args[0], shifted = args[hasZeroPoint ? 3 : 1];
+  unsigned next = 0;
+  Value scale = args[next++];
+  Value zeroPoint = hasZeroPoint ? args[next++] : Value();
+  Value activationSum =
+      hasZeroPoint || weightOffset != 0.0 ? args[next++] : Value();
+  Value shifted = args[next++];
   if (quantizeActivations) {
     Value inverseLimit = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
     Value activationScale =
-        arith::MulFOp::create(b, l, args[hasZeroPoint ? 4 : 2], inverseLimit);
+        arith::MulFOp::create(b, l, args[next++], inverseLimit);
     scale = arith::MulFOp::create(b, l, scale, activationScale);
     shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
   }
-  if (hasZeroPoint) {
-    Value offset = arith::MulFOp::create(b, l, args[1], args[2]);
+  if (weightOffset != 0.0) {
+    Value offset = arith::ConstantOp::create(
+        b, l, floatType, b.getFloatAttr(floatType, weightOffset));
+    zeroPoint = zeroPoint ? arith::AddFOp::create(b, l, zeroPoint, offset)
+                          : offset;
+  }
+  if (zeroPoint) {
+    Value offset = arith::MulFOp::create(b, l, zeroPoint, activationSum);
     shifted = arith::SubFOp::create(b, l, shifted, offset);
   }
   Value scaled = arith::MulFOp::create(b, l, scale, shifted);

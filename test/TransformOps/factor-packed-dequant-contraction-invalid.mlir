@@ -874,25 +874,25 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Integer mode: vpdpbusd multiplies unsigned bytes; signed weights (extsi /
-// sitofp) are refused.
+// Integer mode: vpdpbusd multiplies bytes; wider weights are refused (signed
+// bytes are summed with their sign bit flipped, see the execution tests).
 
 #identity = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #per_group = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 #activation = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
 #weights = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
 #result = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
-func.func @int8_signed_weights(%weights: tensor<4x3x8x16xi8>, %scales: tensor<4x3x16xf32>,
+func.func @int8_wide_weights(%weights: tensor<4x3x8x16xi16>, %scales: tensor<4x3x16xf32>,
     %zero_points: tensor<4x3x16xf32>, %x: tensor<3x8xf32>,
     %acc: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %dequant_init = tensor.empty() : tensor<4x3x8x16xf32>
   %dequant = linalg.generic {
       indexing_maps = [#identity, #per_group, #per_group, #identity],
       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<4x3x8x16xi8>, tensor<4x3x16xf32>, tensor<4x3x16xf32>)
+      ins(%weights, %scales, %zero_points : tensor<4x3x8x16xi16>, tensor<4x3x16xf32>, tensor<4x3x16xf32>)
       outs(%dequant_init : tensor<4x3x8x16xf32>) {
-  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
-    %w32 = arith.extsi %w : i8 to i32
+  ^bb0(%w: i16, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extsi %w : i16 to i32
     %wf = arith.sitofp %w32 : i32 to f32
     %shifted = arith.subf %wf, %zero_point : f32
     %scaled = arith.mulf %scale, %shifted : f32
@@ -916,7 +916,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: int8 dot products take unsigned 8-bit weights (read with extui/uitofp) and f32 activations}}
+    // expected-error @below {{cannot factor: int8 dot products take 8-bit weights (or byte pairs of 4-bit ones) and f32 activations}}
     %q, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
