@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace qforge {
@@ -254,7 +255,7 @@ struct StoreInt4AsBytePairs
                                                            &getContext());
       tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
-      tensor::EmptyOp::getCanonicalizationPatterns(patterns, &getContext());
+      tensor::populateFoldTensorEmptyPatterns(patterns);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

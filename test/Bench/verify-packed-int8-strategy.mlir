@@ -3,7 +3,8 @@
 // reference, tolerance 1e-2 (the int8 activations' error, ~3e-3-5e-3 here):
 // one row tile (16 rows: the unit-dim fold must not drop the row tile's
 // loop), 40 rows (padded to 48), 86 groups, groups of 6 (k padded to 8),
-// and 2 threads. A batched kernel is refused by the script, not compiled.
+// signed weights (summed with the sign bit flipped, +128 taken back with the
+// zero-point), and 2 threads. A batched kernel is refused by the script, not compiled.
 // REQUIRES: avx512vnni
 // RUN: %gen_kernel 16 3 64 > %t.16.mlir
 // RUN: qforge-bench %t.16.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
@@ -12,6 +13,10 @@
 // RUN: qforge-bench %t.40.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: %gen_kernel 40 86 32 > %t.86.mlir
 // RUN: qforge-bench %t.86.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 3 64 --signed > %t.signed.mlir
+// RUN: qforge-bench %t.signed.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 3 64 --signed --no-zero-point > %t.symmetric.mlir
+// RUN: qforge-bench %t.symmetric.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 40 3 6 > %t.6.mlir
 // RUN: qforge-bench %t.6.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 

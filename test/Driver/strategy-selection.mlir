@@ -38,3 +38,19 @@
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
 // OLD-CPU: qforge-compile: error: no shipped decode strategy for CPU 'core2' (they need AVX2 and FMA); pass --script
+
+// 4-bit weights (stored as byte pairs, docs/abi.md) always get a packed
+// strategy, with or without --packed-weights: f32 activations by default,
+// int8 with --int8-activations. 32 rows are padded to one tile of 64 (f32)
+// or two tiles of 16 (int8); each byte holds two k.
+// RUN: %gen_kernel 32 4 128 --int4 > %t.int4.mlir
+// RUN: qforge-compile %t.int4.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT4
+// INT4: func.func @quantized_matmul(%{{.*}}: tensor<1x4x64x64xi8>, %{{.*}}: tensor<1x4x1x64xf32>, %{{.*}}: tensor<1x4x1x64xf32>, %{{.*}}: tensor<1x1x4x128xf32>)
+// INT4-SAME: qforge.pack_weights = @quantized_matmul_pack_weights
+// INT4: func.func @quantized_matmul_pack_weights(%{{.*}}: tensor<32x4x64xi8>
+// RUN: qforge-compile %t.int4.mlir --mcpu=sapphirerapids --int8-activations --emit=mlir -o - | FileCheck %s --check-prefix=INT4-VNNI
+// INT4-VNNI: func.func @quantized_matmul(%{{.*}}: tensor<2x4x16x16x4xi8>, %{{.*}}: tensor<2x4x1x16x1xf32>
+// RUN: not qforge-compile %t.int4.mlir --mcpu=haswell -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX2
+// INT4-AVX2: qforge-compile: error: the int4 decode strategy needs AVX-512F, which CPU 'haswell' lacks; pass --script
+// RUN: not qforge-compile %t.int4.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI
+// INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
