@@ -16,3 +16,19 @@
 // CHECK:         vfmadd231ps {{.*}}%zmm[[W]]{{,|$}}
 
 // FRAME-NOT: subq ${{([4-9][0-9][0-9][0-9]|[1-9][0-9][0-9][0-9][0-9]+)}}, %rsp
+
+// The same for 4-bit weights (transforms/prefill-packed-int4-avx512.mlir):
+// each nibble vector converted once and used by 8 rows' FMAs, no vpinsrb in
+// the kernel, no large stack frame.
+// RUN: %gen_kernel 128 3 32 --batch 16 --int4 > %t.int4.mlir
+// RUN: qforge-compile %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4.s
+// RUN: FileCheck %s --check-prefix=INT4 < %t.int4.s
+// RUN: FileCheck %s --check-prefix=FRAME < %t.int4.s
+// INT4-LABEL: quantized_matmul..omp_par:
+// INT4-NOT:     vpinsrb
+// INT4:         vcvtdq2ps %zmm{{[0-9]+}}, %zmm[[W:[0-9]+]]
+// INT4:         vfmadd231ps {{.*}}%zmm[[W]]{{,|$}}
+// INT4:         vbroadcastss
+// INT4:         vfmadd231ps {{.*}}%zmm[[W]]{{,|$}}
+// INT4-NOT:     vpinsrb
+// INT4-LABEL: quantized_matmul_pack_weights:
