@@ -2,8 +2,9 @@
 # Benchmarks: runs qforge-bench --verify --json on the decode kernels RUNS
 # times per configuration (default 3) -- the f32 factored strategy, the
 # packed one (--packed-weights), the int8 one (--int8-activations) and the
-# packed int8 one (both flags; PATHS picks), on 1 and 2 threads,
-# alternating -- and prints, over the
+# packed int8 one (both flags), and for 4-bit weights (int4: f32
+# activations, int4-int8: --int8-activations; PATHS picks), on 1 and 2
+# threads, alternating -- and prints, over the
 # runs, the min and median of the cold time and of the fraction of the read
 # bandwidth measured in the same run (with as many threads), with the
 # machine load. JSON lines go to build/bench/<shape>_<path>_<threads>t.jsonl.
@@ -11,7 +12,8 @@
 #   scripts/bench.sh                 # seed shape 4096x32x128
 #   scripts/bench.sh --llama         # + LLaMA-7B decoder shapes
 #   scripts/bench.sh --prefill       # the seed weights x 128 activation rows,
-#                                    # prefill strategy (GFLOP/s column)
+#                                    # prefill strategy (GFLOP/s column;
+#                                    # PATHS="prefill prefill-int4")
 #   RUNS=5 THREADS="1 2" PATHS="f32 packed" scripts/bench.sh
 set -euo pipefail
 
@@ -35,23 +37,36 @@ elif [[ "${1:-}" == "--prefill" ]]; then
 fi
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-17s %-7s %3s %10s %10s %8s %8s %8s %8s %9s %8s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err GFLOPs
+printf '%-17s %-12s %3s %10s %10s %8s %8s %8s %8s %9s %8s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err GFLOPs
 flags_for() {
   case $1 in
     f32) echo --verify --tolerance=1e-5 ;;
     packed) echo --packed-weights --verify --tolerance=1e-5 ;;
     int8) echo --int8-activations --verify --tolerance=1e-2 ;;
     packed-int8) echo --packed-weights --int8-activations --verify --tolerance=1e-2 ;;
+    int4) echo --verify --tolerance=1e-5 ;;
+    int4-int8) echo --int8-activations --verify --tolerance=1e-2 ;;
     prefill) echo --script="$repo_root/transforms/prefill-packed-avx512.mlir" \
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
+    prefill-int4) echo --script="$repo_root/transforms/prefill-packed-int4-avx512.mlir" \
+                  --verify --tolerance=1e-5 --min-time-ms=2000 ;;
+  esac
+}
+# The kernel of a path: 4-bit weights for the int4 paths, else 8-bit.
+weights_for() {
+  case $1 in
+    int4*|*-int4) echo int4 ;;
+    *) echo int8 ;;
   esac
 }
 
 for shape in "${shapes[@]}"; do
   read -r n g k m <<< "$shape"
   name="${n}x${g}x${k}${m:+x$m}"
-  kernel="$out_dir/decode_$name.mlir"
-  python3 "$repo_root/examples/gen_decode_kernel.py" "$n" "$g" "$k" --batch "${m:-1}" > "$kernel"
+  python3 "$repo_root/examples/gen_decode_kernel.py" "$n" "$g" "$k" --batch "${m:-1}" \
+    > "$out_dir/decode_${name}_int8.mlir"
+  python3 "$repo_root/examples/gen_decode_kernel.py" "$n" "$g" "$k" --batch "${m:-1}" --int4 \
+    > "$out_dir/decode_${name}_int4.mlir"
   for path in $paths; do
     for threads in $thread_counts; do
       : > "$out_dir/decode_${name}_${path}_${threads}t.jsonl"
@@ -63,6 +78,7 @@ for shape in "${shapes[@]}"; do
     for path in $paths; do
       for threads in $thread_counts; do
         results="$out_dir/decode_${name}_${path}_${threads}t.jsonl"
+        kernel="$out_dir/decode_${name}_$(weights_for "$path").mlir"
         # A failing run (verification, or no VNNI for int8) is reported and
         # the other configurations still run.
         # shellcheck disable=SC2046
@@ -91,7 +107,7 @@ gbps = [r["gbps_cold"] for r in rows]
 mem = [r["mem_read_gbps"] for r in rows]
 err = max(r["max_rel_err"] for r in rows)
 gflops = [r["gflops_cold"] for r in rows]
-print(f"{sys.argv[2]:<17} {sys.argv[3]:<7} {sys.argv[4]:>3} {min(cold):10.1f} "
+print(f"{sys.argv[2]:<17} {sys.argv[3]:<12} {sys.argv[4]:>3} {min(cold):10.1f} "
       f"{statistics.median(cold):10.1f} {statistics.median(gbps):8.2f} "
       f"{statistics.median(mem):8.2f} {min(frac):8.3f} "
       f"{statistics.median(frac):8.3f} {err:9.2e} {statistics.median(gflops):8.1f}")

@@ -37,7 +37,10 @@ module attributes {transform.with_named_sequence} {
   // pack then moves up through the dequant to the quantized parameters, the
   // scale and zero-point keeping their unit dims. Non-dividing row tiles pad
   // with zeros, never poison: zero weights, scales and zero-points
-  // dequantize to zero. The activation's pack only splits k: a reshape.
+  // dequantize to zero. The activation's pack is a transpose here (the 4
+  // byte pairs of a tile move inside the nibble dim), run per call 4 tiles
+  // (32 k) at a time: vectorized whole, its transpose grows with G x K and
+  // LLVM spends minutes on the shuffles (86 groups).
   transform.named_sequence @pack(%module: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %module
@@ -55,6 +58,11 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.qforge.fold_into_packs
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    %activation_pack = transform.get_producer_of_operand %packed[0]
+      : (!transform.any_op) -> !transform.any_op
+    %act_tile, %act_loops:4 = transform.structured.tile_using_for %activation_pack tile_sizes [1, 1, 1, 4]
+      : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield %packed : !transform.any_op
   }
 

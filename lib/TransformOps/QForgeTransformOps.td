@@ -89,6 +89,11 @@ def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
     on the bytes reshaped to `vector<4Lxi8>`. Exact: both compute the same
     32-bit integer sums.
 
+    The set also rewrites a 4-bit weight of a byte pair zero-extended,
+    `arith.extui(arith.trunci %b : i8 to i4)`, to `arith.extui(%b & 15)`, so
+    that the products of nibbles (the 4-bit strategies) are products of
+    unsigned bytes too.
+
     For targets with AVX512-VNNI (and AVX512VL below 512 bits) only: the
     intrinsic does not exist elsewhere.
   }];
@@ -381,7 +386,10 @@ def FactorPackedDequantContractionOp : Op<Transform_Dialect,
     Requirements (otherwise a silenceable failure says which one failed and
     nothing changes): static shapes on tensors; a dequant reading its
     integer weights and writing its result through identity maps (the form
-    `bubble_pack_through_dequant` and `linalg-fold-unit-extent-dims` leave);
+    `bubble_pack_through_dequant` and `linalg-fold-unit-extent-dims` leave),
+    or reading 4-bit weights as byte pairs (`qforge-store-int4-as-byte-pairs`:
+    the identity without the nibble dim; `p` then takes each nibble with the
+    dequant's shift and truncation);
     a contraction whose body is exactly `out + in0 * in1`, with
     projected-permutation maps and a result indexed by parallel dims only;
     activation, dequantized weights and result of one float type; at least
@@ -421,8 +429,12 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     summed over the 4 bytes: one `vpdpbusd` after
     `apply_patterns.qforge.x86_int8_dot_products`.
 
-    Requirements as for `factor_packed_dequant_contraction`, plus: unsigned
-    8-bit weights (read with `extui`/`uitofp`) and f32 activations.
+    Requirements as for `factor_packed_dequant_contraction`, plus: 8-bit
+    weights or byte pairs of 4-bit ones, and f32 activations. Signed weights
+    (`extsi`/`sitofp`) are summed with their sign bit flipped (`w + 128`, or
+    `w + 8` per nibble: unsigned for `vpdpbusd`), and `group_sums` takes the
+    offset back with the zero-point: `s · (p − (z + o) · xs)`, `xs` computed
+    even without a zero-point.
     `activation_quantization` holds the amax and xq generics; the other
     results are as for the float op.
   }];
