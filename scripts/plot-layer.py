@@ -5,7 +5,7 @@ as an SVG bar chart, without plotting libraries:
   plot-layer.py build/bench/layer.jsonl docs/layer.svg
 
 Left panel: batch 1 (decode), cold µs per call of each weight shape, one bar
-per strategy. Right panel: batch 128 (prefill), GFLOP/s of each shape.
+per strategy (8-bit weights: f32, packed, int8; 4-bit: int4, int4-int8). Right panel: batch 128 (prefill), GFLOP/s of each shape.
 Every bar is labelled with its value; the title carries the thread count.
 """
 import json
@@ -18,7 +18,8 @@ for r in rows:
     if key not in shapes:
         shapes.append(key)
 colors = {"f32": "#4c78a8", "packed": "#f58518", "int8": "#54a24b",
-          "prefill": "#b279a2"}
+          "int4": "#72b7b2", "int4-int8": "#e45756",
+          "prefill": "#b279a2", "prefill-int4": "#9d755d"}
 
 def panel(x0, title, unit, batch, value):
     sel = [r for r in rows if r["batch"] == batch]
@@ -49,9 +50,9 @@ def panel(x0, title, unit, batch, value):
         out.append(f'<text x="{x0 + i * slot + slot / 2:.1f}" y="{base + 33}" '
                    f'text-anchor="middle" font-size="11">{n}x{k}</text>')
     for j, path in enumerate(paths):
-        out.append(f'<rect x="{x0 + j * 100}" y="{base + 48}" width="12" height="12" '
+        out.append(f'<rect x="{x0 + j * 86}" y="{base + 48}" width="12" height="12" '
                    f'fill="{colors[path]}"/>')
-        out.append(f'<text x="{x0 + j * 100 + 16}" y="{base + 59}" font-size="12">{path}</text>')
+        out.append(f'<text x="{x0 + j * 86 + 16}" y="{base + 59}" font-size="11">{path}</text>')
     out.append(f'<text x="{x0}" y="{base + 80}" font-size="11">{unit}</text>')
     return out
 
@@ -64,6 +65,6 @@ svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="980" height="440" '
        'font-family="sans-serif">',
        '<rect width="100%" height="100%" fill="white"/>',
        f'<text x="490" y="12" text-anchor="middle" font-size="11">LLaMA-7B decoder '
-       f'layer matmuls, u8 weights, groups of 128, {"/".join(map(str, threads))} '
+       f'layer matmuls, u8 and u4 weights (int4 paths), groups of 128, {"/".join(map(str, threads))} '
        'thread(s) (scripts/bench-layer.sh)</text>'] + body + ['</svg>']
 open(sys.argv[2], "w").write("\n".join(svg) + "\n")

@@ -3,7 +3,8 @@
 // weights) against the scalar reference of the same kernel, normalized
 // error within 1e-5: unsigned and signed nibbles; one row tile; 100 rows
 // (padded to 128: the bubbled dequant's nibble index must survive the
-// packing); 86 groups of 16; 2 threads; and the seed's shape.
+// packing); 86 groups of 16 and of 128 (compiled in seconds: the activation
+// sums reduce one group at a time); 2 threads; and the seed's shape.
 // REQUIRES: avx512f
 // RUN: %gen_kernel 64 3 16 --int4 > %t.64.mlir
 // RUN: qforge-bench %t.64.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
@@ -12,6 +13,8 @@
 // RUN: qforge-bench %t.100.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: %gen_kernel 70 86 16 --int4 --signed > %t.86.mlir
 // RUN: qforge-bench %t.86.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 64 86 128 --int4 > %t.86x128.mlir
+// RUN: qforge-bench %t.86x128.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 4096 32 128 --int4 > %t.seed.mlir
 // RUN: qforge-bench %t.seed.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 

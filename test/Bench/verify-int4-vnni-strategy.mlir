@@ -3,8 +3,9 @@
 // one per nibble) against the f32 reference, tolerance 1e-2 (the int8
 // activations' error, ~3e-3-4e-3 here): unsigned nibbles; signed ones (sign
 // bit flipped, the offset taken back with the zero-point); signed without
-// zero-point; one row tile; 100 rows (padded to 112); 86 groups; groups of 6
-// (k padded to 8); 2 threads; and the seed's shape.
+// zero-point; one row tile; 100 rows (padded to 112); 86 groups of 32 and
+// of 128 (the activation's pack runs 4 tiles at a time: whole, it took LLVM
+// minutes); groups of 6 (k padded to 8); 2 threads; and the seed's shape.
 // REQUIRES: avx512vnni
 // RUN: %gen_kernel 16 3 64 --int4 > %t.16.mlir
 // RUN: qforge-bench %t.16.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
@@ -15,6 +16,8 @@
 // RUN: qforge-bench %t.symmetric.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 40 86 32 --int4 > %t.86.mlir
 // RUN: qforge-bench %t.86.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 32 86 128 --int4 > %t.86x128.mlir
+// RUN: qforge-bench %t.86x128.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 40 3 6 --int4 --signed > %t.6.mlir
 // RUN: qforge-bench %t.6.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 4096 32 128 --int4 --signed > %t.seed.mlir
