@@ -4,7 +4,8 @@
 # 11008x4096, down 4096x11008 -- three distinct weight shapes, each
 # benchmarked once with qforge-bench --verify --json, for batch 1 (decode:
 # 8-bit weights with the f32, packed and int8 strategies; 4-bit weights with
-# f32 and int8 activations) and batch 128 (the prefill strategies). Writes
+# f32 and int8 activations) and batch 128 (the prefill strategies, f32 and
+# int8 activations). Writes
 # build/bench/layer.jsonl (one line per run, with "matmuls" = how many of
 # the layer's matmuls have that shape) and prints the per-layer totals;
 # scripts/plot-layer.py turns the JSON into docs/layer.svg.
@@ -33,6 +34,7 @@ configs=(
   "1 int4 int4-int8 --int8-activations --verify --tolerance=1e-2"
   "128 int8 prefill --script=$repo_root/transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --min-time-ms=2000"
   "128 int4 prefill-int4 --script=$repo_root/transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --min-time-ms=2000"
+  "128 int8 prefill-int8 --script=$repo_root/transforms/prefill-packed-int8-vnni.mlir --verify --tolerance=1e-2 --min-time-ms=2000"
 )
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

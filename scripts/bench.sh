@@ -13,7 +13,8 @@
 #   scripts/bench.sh --llama         # + LLaMA-7B decoder shapes
 #   scripts/bench.sh --prefill       # the seed weights x 128 activation rows,
 #                                    # prefill strategy (GFLOP/s column;
-#                                    # PATHS="prefill prefill-int4")
+#                                    # PATHS="prefill prefill-int4
+#                                    # prefill-int8")
 #   RUNS=5 THREADS="1 2" PATHS="f32 packed" scripts/bench.sh
 set -euo pipefail
 
@@ -50,6 +51,8 @@ flags_for() {
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
     prefill-int4) echo --script="$repo_root/transforms/prefill-packed-int4-avx512.mlir" \
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
+    prefill-int8) echo --script="$repo_root/transforms/prefill-packed-int8-vnni.mlir" \
+                  --verify --tolerance=1e-2 --min-time-ms=2000 ;;
   esac
 }
 # The kernel of a path: 4-bit weights for the int4 paths, else 8-bit.

@@ -32,3 +32,15 @@
 // INT4:         vfmadd231ps {{.*}}%zmm[[W]]{{,|$}}
 // INT4-NOT:     vpinsrb
 // INT4-LABEL: quantized_matmul_pack_weights:
+
+// The integer prefill (transforms/prefill-packed-int8-vnni.mlir): in the
+// outlined row-tile body, one weight line feeds 8 vpdpbusd (8 activation
+// rows, their bytes broadcast from memory) into 8 accumulators; no large
+// stack frame.
+// RUN: qforge-compile %t.mlir --script=%transforms/prefill-packed-int8-vnni.mlir --mcpu=sapphirerapids --emit=asm -o %t.int8.s
+// RUN: FileCheck %s --check-prefix=INT8 < %t.int8.s
+// RUN: FileCheck %s --check-prefix=FRAME < %t.int8.s
+// INT8-LABEL: quantized_matmul..omp_par:
+// INT8:         vmovdqu64 {{.*}}, %zmm[[W:[0-9]+]]
+// INT8-COUNT-8: vpdpbusd {{.*}}{1to16}, %zmm[[W]], %zmm{{[0-9]+}}
+// INT8-LABEL: quantized_matmul_pack_weights:
