@@ -60,45 +60,39 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
   std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
   std::string cpu = machine->getTargetCPU().str();
-  if (options.int4Weights) {
-    // Byte pairs are read only by the packed strategies (with or without
-    // --packed-weights): rows are the lanes, a byte's two nibbles two k.
-    if (options.int8Activations) {
-      if (has("+avx512vnni") && has("+avx512bw"))
-        return folder + "decode-packed-int4-vnni.mlir";
-      error = "the int4 decode strategy with int8 activations needs "
-              "AVX512-VNNI and AVX512BW, which CPU '" + cpu + "' lacks; drop "
-              "--int8-activations or pass --script";
-      return "";
-    }
-    if (has("+avx512f"))
-      return folder + "decode-packed-int4-avx512.mlir";
-    error = "the int4 decode strategy needs AVX-512F, which CPU '" + cpu +
-            "' lacks; pass --script";
+  // `script` when the CPU has what it needs, else "" and an error saying
+  // what is missing and how to do without.
+  auto pick = [&](bool supported, StringRef script, StringRef strategy,
+                  StringRef needs, StringRef fix) -> std::string {
+    if (supported)
+      return folder + script.str();
+    error = ("the " + strategy + " needs " + needs + ", which CPU '" + cpu +
+             "' lacks; " + fix)
+                .str();
     return "";
-  }
-  if (options.int8Activations && options.packedWeights) {
-    if (has("+avx512vnni") && has("+avx512bw"))
-      return folder + "decode-packed-int8-vnni.mlir";
-    error = "the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, "
-            "which CPU '" + cpu + "' lacks; drop --int8-activations or pass "
-            "--script";
-    return "";
-  }
-  if (options.packedWeights) {
-    if (has("+avx512f"))
-      return folder + "decode-packed-avx512.mlir";
-    error = "the packed decode strategy needs AVX-512F, which CPU '" + cpu +
-            "' lacks; drop --packed-weights or pass --script";
-    return "";
-  }
-  if (options.int8Activations) {
-    if (has("+avx512vnni") && has("+avx512bw"))
-      return folder + "decode-int8-vnni.mlir";
-    error = "the int8 decode strategy needs AVX512-VNNI and AVX512BW, which "
-            "CPU '" + cpu + "' lacks; drop --int8-activations or pass --script";
-    return "";
-  }
+  };
+  bool vnni = has("+avx512vnni") && has("+avx512bw");
+  bool avx512 = has("+avx512f");
+  StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
+  StringRef dropInt8 = "drop --int8-activations or pass --script";
+  // Byte pairs are read only by the packed strategies (with or without
+  // --packed-weights): rows are the lanes, a byte's two nibbles two k.
+  if (options.int4Weights && options.int8Activations)
+    return pick(vnni, "decode-packed-int4-vnni.mlir",
+                "int4 decode strategy with int8 activations", vnniNeeds,
+                dropInt8);
+  if (options.int4Weights)
+    return pick(avx512, "decode-packed-int4-avx512.mlir",
+                "int4 decode strategy", "AVX-512F", "pass --script");
+  if (options.int8Activations && options.packedWeights)
+    return pick(vnni, "decode-packed-int8-vnni.mlir",
+                "packed int8 decode strategy", vnniNeeds, dropInt8);
+  if (options.packedWeights)
+    return pick(avx512, "decode-packed-avx512.mlir", "packed decode strategy",
+                "AVX-512F", "drop --packed-weights or pass --script");
+  if (options.int8Activations)
+    return pick(vnni, "decode-int8-vnni.mlir", "int8 decode strategy",
+                vnniNeeds, dropInt8);
   if (has("+avx512f"))
     return folder + "decode-factored-avx512.mlir";
   if (has("+avx2") && has("+fma"))
