@@ -35,6 +35,7 @@ configs=(
   "128 int8 prefill --script=$repo_root/transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --min-time-ms=2000"
   "128 int4 prefill-int4 --script=$repo_root/transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --min-time-ms=2000"
   "128 int8 prefill-int8 --script=$repo_root/transforms/prefill-packed-int8-vnni.mlir --verify --tolerance=1e-2 --min-time-ms=2000"
+  "128 int4 prefill-int4-int8 --script=$repo_root/transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --min-time-ms=2000"
 )
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -14,7 +14,7 @@
 #   scripts/bench.sh --prefill       # the seed weights x 128 activation rows,
 #                                    # prefill strategy (GFLOP/s column;
 #                                    # PATHS="prefill prefill-int4
-#                                    # prefill-int8")
+#                                    # prefill-int8 prefill-int4-int8")
 #   RUNS=5 THREADS="1 2" PATHS="f32 packed" scripts/bench.sh
 set -euo pipefail
 
@@ -53,12 +53,14 @@ flags_for() {
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
     prefill-int8) echo --script="$repo_root/transforms/prefill-packed-int8-vnni.mlir" \
                   --verify --tolerance=1e-2 --min-time-ms=2000 ;;
+    prefill-int4-int8) echo --script="$repo_root/transforms/prefill-packed-int4-vnni.mlir" \
+                  --verify --tolerance=1e-2 --min-time-ms=2000 ;;
   esac
 }
 # The kernel of a path: 4-bit weights for the int4 paths, else 8-bit.
 weights_for() {
   case $1 in
-    int4*|*-int4) echo int4 ;;
+    int4*|*-int4|*-int4-*) echo int4 ;;
     *) echo int8 ;;
   esac
 }

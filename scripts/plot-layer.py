@@ -19,7 +19,8 @@ for r in rows:
         shapes.append(key)
 colors = {"f32": "#4c78a8", "packed": "#f58518", "int8": "#54a24b",
           "int4": "#72b7b2", "int4-int8": "#e45756",
-          "prefill": "#b279a2", "prefill-int4": "#9d755d", "prefill-int8": "#ff9da6"}
+          "prefill": "#b279a2", "prefill-int4": "#9d755d", "prefill-int8": "#ff9da6",
+          "prefill-int4-int8": "#bab0ac"}
 
 def panel(x0, title, unit, batch, value):
     sel = [r for r in rows if r["batch"] == batch]

@@ -44,3 +44,17 @@
 // INT8:         vmovdqu64 {{.*}}, %zmm[[W:[0-9]+]]
 // INT8-COUNT-8: vpdpbusd {{.*}}{1to16}, %zmm[[W]], %zmm{{[0-9]+}}
 // INT8-LABEL: quantized_matmul_pack_weights:
+
+// The integer prefill for 4-bit weights
+// (transforms/prefill-packed-int4-vnni.mlir): a weight line's nibbles (a
+// mask, a shift) each feed 8 vpdpbusd; no vpinsrb in the kernel; no large
+// stack frame.
+// RUN: qforge-compile %t.int4.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4-int8.s
+// RUN: FileCheck %s --check-prefix=INT4-INT8 < %t.int4-int8.s
+// RUN: FileCheck %s --check-prefix=FRAME < %t.int4-int8.s
+// INT4-INT8-LABEL: quantized_matmul..omp_par:
+// INT4-INT8-NOT:   vpinsrb
+// INT4-INT8:       vpandq {{.*}}, %zmm[[W:[0-9]+]]
+// INT4-INT8-COUNT-8: vpdpbusd {{.*}}{1to16}, %zmm[[W]], %zmm{{[0-9]+}}
+// INT4-INT8-NOT:   vpinsrb
+// INT4-INT8-LABEL: quantized_matmul_pack_weights:

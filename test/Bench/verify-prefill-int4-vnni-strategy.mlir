@@ -1,0 +1,19 @@
+// Execution test of the packed integer prefill strategy for 4-bit weights
+// (transforms/prefill-packed-int4-vnni.mlir: each nibble vector of a weight
+// line feeds 8 vpdpbusd) against the f32 reference, tolerance 1e-2 (the
+// int8 activations' error, ~3e-3-5e-3 here): 13 activation rows (padded to
+// 16) by 100 weight rows (padded to 112), signed and unsigned nibbles, 1 and
+// 2 threads; 86 groups; groups of 6 (k padded to 8).
+// REQUIRES: avx512vnni
+// RUN: %gen_kernel 100 5 64 --batch 13 --int4 --signed > %t.pad.mlir
+// RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false --threads=2 2>&1 | FileCheck %s
+// RUN: %gen_kernel 128 3 32 --batch 16 --int4 > %t.exact.mlir
+// RUN: qforge-bench %t.exact.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 86 32 --batch 16 --int4 > %t.86.mlir
+// RUN: qforge-bench %t.86.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 40 3 6 --batch 16 --int4 --signed > %t.6.mlir
+// RUN: qforge-bench %t.6.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
+
+// CHECK: packing the parameters once with @quantized_matmul_pack_weights
+// CHECK: verify: {{.*}}: PASS
