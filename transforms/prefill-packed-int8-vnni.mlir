@@ -125,8 +125,9 @@ module attributes {transform.with_named_sequence} {
 
   // Step 4b: in each row tile, one group per iteration, one block of 8
   // activation rows inside it, the partial sums fused into both; then their
-  // k steps (64 bytes: 16 rows x 4 bytes) one at a time, and in each the 8
-  // activation rows one at a time (unrolled: 8 vpdpbusd on one weight line).
+  // k steps (64 bytes: 16 rows x 4 bytes) one at a time (not unrolled, see
+  // the header), and in each the 8 activation rows one at a time (unrolled:
+  // 8 vpdpbusd on one weight line).
   // After the fold, the group sums are (g, m/8, 8, row) and the partial sums
   // (g, k/4, m/8, 8, row, 4).
   transform.named_sequence @tile_groups(%kernel: !transform.any_op {transform.readonly}) {
