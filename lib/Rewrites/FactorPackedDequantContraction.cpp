@@ -168,7 +168,6 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   auto par = utils::IteratorType::parallel;
   auto red = utils::IteratorType::reduction;
   Value activation = a.activationUse->get();
-  auto activationType = cast<RankedTensorType>(activation.getType());
   Value init = contraction.getDpsInitOperand(0)->get();
   auto resultType = cast<RankedTensorType>(init.getType());
   Type floatType = resultType.getElementType();
@@ -206,25 +205,9 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   // for the integers of a quantized activation).
   Value activationSums;
   if (dequant.zeroPoints || weightOffset != 0.0) {
-    unsigned rank = activationType.getRank();
-    AffineMap in = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    SmallVector<AffineExpr> outExprs;
-    SmallVector<int64_t> shape;
-    SmallVector<utils::IteratorType> iterators(rank, par);
-    for (unsigned position = 0; position < rank; ++position) {
-      if (activationElementDims[position]) {
-        iterators[position] = red;
-        continue;
-      }
-      outExprs.push_back(getAffineDimExpr(position, ctx));
-      shape.push_back(activationType.getDimSize(position));
-    }
-    result.activationSums = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
-        ValueRange{activation},
-        ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
-        ArrayRef<AffineMap>{in, AffineMap::get(rank, 0, outExprs, ctx)},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+    result.activationSums = qforge::reduceDimsIntoZeros(
+        rewriter, loc, activation, activationElementDims, floatType,
+        [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildActivationSumBody(b, l, args, quantizeActivations,
                                          floatType);
         });

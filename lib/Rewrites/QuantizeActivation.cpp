@@ -16,30 +16,16 @@ qforge::quantizeActivation(RewriterBase &rewriter, Location loc,
   unsigned rank = type.getRank();
   auto par = utils::IteratorType::parallel;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  SmallVector<AffineExpr> keptExprs;
-  SmallVector<int64_t> maxShape;
-  SmallVector<utils::IteratorType> maxIterators(rank, par);
-  for (unsigned dim = 0; dim < rank; ++dim) {
-    if (reduced[dim]) {
-      maxIterators[dim] = utils::IteratorType::reduction;
-      continue;
-    }
-    keptExprs.push_back(getAffineDimExpr(dim, ctx));
-    maxShape.push_back(type.getDimSize(dim));
-  }
-  AffineMap perGroup = AffineMap::get(rank, 0, keptExprs, ctx);
 
   QuantizedActivation result;
-  result.max = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{RankedTensorType::get(maxShape, floatType)},
-      ValueRange{activation},
-      ValueRange{zeroFilled(rewriter, loc, maxShape, floatType)},
-      ArrayRef<AffineMap>{identity, perGroup}, maxIterators,
+  result.max = reduceDimsIntoZeros(
+      rewriter, loc, activation, reduced, floatType,
       [](OpBuilder &b, Location l, ValueRange args) {
         Value magnitude = math::AbsFOp::create(b, l, args[0]);
         linalg::YieldOp::create(
             b, l, arith::MaximumFOp::create(b, l, magnitude, args[1]).getResult());
       });
+  AffineMap perGroup = result.max.getIndexingMapsArray()[1];
   Value activationMax = result.max->getResult(0);
   auto quantizedType = RankedTensorType::get(type.getShape(), i8);
   Value quantizedInit =

@@ -1,4 +1,4 @@
-//===- ZeroFilled.h - a zero-filled tensor, the init of a new reduction -*- C++ -*-===//
+//===- ZeroFilled.h - new reductions into zero-filled tensors ----*- C++ -*-===//
 #ifndef QFORGE_REWRITES_ZEROFILLED_H
 #define QFORGE_REWRITES_ZEROFILLED_H
 
@@ -20,6 +20,41 @@ inline mlir::Value zeroFilled(mlir::RewriterBase &rewriter, mlir::Location loc,
   mlir::Value zero = mlir::arith::ConstantOp::create(
       rewriter, loc, elementType, rewriter.getZeroAttr(elementType));
   return mlir::linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+}
+
+/// A generic reducing the dims of `input` marked in `reduced` into a
+/// zero-filled tensor of the kept dims (in order) of `elementType`: maps
+/// (identity, the kept dims), `body` given (input element, accumulator).
+/// The activation's amax and its per-group sums are such reductions.
+inline mlir::linalg::GenericOp reduceDimsIntoZeros(
+    mlir::RewriterBase &rewriter, mlir::Location loc, mlir::Value input,
+    llvm::ArrayRef<bool> reduced, mlir::Type elementType,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                            mlir::ValueRange)>
+        body) {
+  using namespace mlir;
+  MLIRContext *ctx = rewriter.getContext();
+  auto type = cast<RankedTensorType>(input.getType());
+  unsigned rank = type.getRank();
+  SmallVector<AffineExpr> keptExprs;
+  SmallVector<int64_t> keptShape;
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  for (unsigned dim = 0; dim < rank; ++dim) {
+    if (reduced[dim]) {
+      iterators[dim] = utils::IteratorType::reduction;
+      continue;
+    }
+    keptExprs.push_back(getAffineDimExpr(dim, ctx));
+    keptShape.push_back(type.getDimSize(dim));
+  }
+  return linalg::GenericOp::create(
+      rewriter, loc, TypeRange{RankedTensorType::get(keptShape, elementType)},
+      ValueRange{input},
+      ValueRange{zeroFilled(rewriter, loc, keptShape, elementType)},
+      ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(rank, ctx),
+                          AffineMap::get(rank, 0, keptExprs, ctx)},
+      iterators, body);
 }
 
 } // namespace qforge
