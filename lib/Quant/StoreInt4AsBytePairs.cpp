@@ -64,12 +64,13 @@ LogicalResult splitGenericOverBytes(linalg::GenericOp generic,
                                     OpOperand &nibbleOperand, Value bytes,
                                     RewriterBase &rewriter) {
   AffineMap nibbleMap = generic.getMatchingIndexingMap(&nibbleOperand);
-  auto nibbleDim =
-      dyn_cast<AffineDimExpr>(nibbleMap.getResult(nibbleMap.getNumResults() - 1));
+  auto nibbleDim = dyn_cast<AffineDimExpr>(
+      nibbleMap.getResult(nibbleMap.getNumResults() - 1));
   if (!nibbleDim)
     return generic.emitError()
            << "reads an i4 tensor whose innermost dim is not a loop dim ("
-           << AffineMapAttr::get(nibbleMap) << "); qforge stores i4 as byte pairs along it";
+           << AffineMapAttr::get(nibbleMap)
+           << "); qforge stores i4 as byte pairs along it";
   unsigned k = nibbleDim.getPosition();
   unsigned numLoops = generic.getNumLoops();
   MLIRContext *context = generic.getContext();
@@ -135,7 +136,8 @@ LogicalResult splitGenericOverBytes(linalg::GenericOp generic,
   Block &body = split.getRegion().front();
   // linalg.index of the old dims: renumbered, and the old k rebuilt as
   // 2 * (k / 2) + k % 2.
-  for (auto index : llvm::make_early_inc_range(body.getOps<linalg::IndexOp>())) {
+  for (auto index :
+       llvm::make_early_inc_range(body.getOps<linalg::IndexOp>())) {
     uint64_t dim = index.getDim();
     rewriter.setInsertionPoint(index);
     if (dim < k)
@@ -167,7 +169,8 @@ LogicalResult splitGenericOverBytes(linalg::GenericOp generic,
       results.push_back(result);
       continue;
     }
-    auto originalType = cast<RankedTensorType>(generic.getResult(index).getType());
+    auto originalType =
+        cast<RankedTensorType>(generic.getResult(index).getType());
     results.push_back(tensor::CollapseShapeOp::create(
         rewriter, loc, originalType, result,
         splitReassociation(originalType.getRank(), *position)));
