@@ -35,9 +35,8 @@ module attributes {transform.with_named_sequence} {
   // through the dequant to the quantized parameters, the scale and
   // zero-point keeping their unit dims. Non-dividing tiles pad with zeros, never poison: zero
   // weights, scales and zero-points dequantize to zero; zero activation rows
-  // give zero results, cut by the unpack. The activation's pack (a
-  // transpose: 8 rows inside each 4-pair step) runs per call, 32 k x 8 rows
-  // at a time, in registers.
+  // give zero results, cut by the unpack. The activation's pack stays whole
+  // here: step 3 quantizes the activation before it.
   transform.named_sequence @pack(%module: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %module
@@ -55,11 +54,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.qforge.fold_into_packs
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    %activation_pack = transform.get_producer_of_operand %packed[0]
-      : (!transform.any_op) -> !transform.any_op
-    %act_tile, %act_loops:4 = transform.structured.tile_using_for %activation_pack tile_sizes [1, 1, 1, 4]
-      : (!transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield %packed : !transform.any_op
   }
 
@@ -73,9 +67,9 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Step 3: the activation quantized per row and group to int8 (amax, xq:
-  // once per call, one block of 8 rows and one group at a time), and scale,
-  // zero-point and activation scale out of the k sum:
+  // Step 3: the activation quantized per row and group to int8 (amax, xq,
+  // xs: once per call), and scale, zero-point and activation scale out of
+  // the k sum:
   //   xs[m, g] = Σ_k xq[m, g, k];  p[tile, g, m, row] = Σ_k w · xq  (i32);
   //   out[m, tile, row] += Σ_g s · amax[m, g] / 127 · (p − z · xs).
   transform.named_sequence @factor(%kernel: !transform.any_op {transform.readonly})
@@ -86,12 +80,35 @@ module attributes {transform.with_named_sequence} {
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %q_tiles, %q_loops:3 = transform.structured.tile_using_for %quantization tile_sizes [1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %s_tiles, %s_loops:3 = transform.structured.tile_using_for %sums tile_sizes [1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.annotate %q_loops#2 "qforge.activation_groups" : !transform.any_op
-    transform.annotate %s_loops#2 "qforge.activation_groups" : !transform.any_op
+    // The factoring quantizes the activation before its pack (amax, xq and
+    // xs on the unpacked rows: a group's 128 values are contiguous, 8 zmm
+    // per op) and packs the results. Every row and every pack's block of 8
+    // rows is one iteration of an scf.forall (the threads share the
+    // per-call work), one group at a time; the int8 pack (the transpose: 8
+    // rows inside each 4-pair step) 32 k x 8 rows at a time, in registers.
+    %q_rows, %q_forall = transform.structured.tile_using_forall %quantization tile_sizes [1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %q_tiles, %q_loop = transform.structured.tile_using_for %q_rows tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %s_rows, %s_forall = transform.structured.tile_using_forall %sums tile_sizes [1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %s_tiles, %s_loop = transform.structured.tile_using_for %s_rows tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %q_loop "qforge.activation_groups" : !transform.any_op
+    transform.annotate %s_loop "qforge.activation_groups" : !transform.any_op
+    // The packs left in the kernel are the factoring's, in program order:
+    // amax, xq and xs (none without a zero-point and with unsigned weights).
+    %packs = transform.structured.match ops{["linalg.pack"]} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %max_pack, %xq_pack, %sums_pack = transform.split_handle %packs {fail_on_payload_too_small = false}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %xq_blocks, %xq_forall = transform.structured.tile_using_forall %xq_pack tile_sizes [1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %xq_tiles, %xq_loops:2 = transform.structured.tile_using_for %xq_blocks tile_sizes [0, 0, 1, 4]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_packs = transform.merge_handles %max_pack, %sums_pack : !transform.any_op
+    %group_pack_tiles, %group_pack_forall = transform.structured.tile_using_forall %group_packs tile_sizes [1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 

@@ -5,7 +5,10 @@
 #include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -144,6 +147,106 @@ linalg::GenericOp loopsFirst(RewriterBase &rewriter, linalg::GenericOp generic,
       order.push_back(loop);
   return *linalg::interchangeGenericOp(rewriter, generic, order);
 }
+
+/// Integer mode on an activation that is a `linalg.pack` (zero-padded) of
+/// an unpacked one, as a batched kernel's activation rows are packed: the
+/// quantization runs on the pack's source, where a group's elements are
+/// contiguous, and its results are packed like the activation. amax, xs and
+/// xq then take one vector op per 16 or 64 elements rather than per inner
+/// tile of 4 (~3x fewer instructions for the seed's 128 x 4096 activation),
+/// and the pack moves bytes instead of floats. Padded lanes stay zero: the
+/// packs pad with 0, which is what the quantization gives a zero row.
+struct SourceQuantization {
+  Value activation, activationMax, activationSums; ///< packed
+};
+
+/// Whether `pack` can be moved below the quantization: zero or no padding,
+/// static tiles, and each of its inner tiles an element dim exactly when its
+/// source dim is one. `sourceElementDims` gets the source's element dims.
+bool canQuantizeBeforePack(linalg::PackOp pack,
+                           ArrayRef<bool> packedElementDims,
+                           SmallVectorImpl<bool> &sourceElementDims) {
+  if (Value padding = pack.getPaddingValue())
+    if (!matchPattern(padding, m_AnyZeroFloat()))
+      return false;
+  if (llvm::any_of(pack.getStaticInnerTiles(), ShapedType::isDynamic))
+    return false;
+  unsigned sourceRank = pack.getSourceRank();
+  ArrayRef<int64_t> outerPerm = pack.getOuterDimsPerm();
+  sourceElementDims.assign(sourceRank, false);
+  for (unsigned outer = 0; outer < sourceRank; ++outer)
+    sourceElementDims[outerPerm.empty() ? outer : outerPerm[outer]] =
+        packedElementDims[outer];
+  for (auto [tile, sourceDim] : llvm::enumerate(pack.getInnerDimsPos()))
+    if (packedElementDims[sourceRank + tile] != sourceElementDims[sourceDim])
+      return false;
+  return true;
+}
+
+/// `value` (the pack's source without the dims marked in `dropped`) packed
+/// as `pack` packs the kept dims.
+Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
+               Value value, ArrayRef<bool> dropped) {
+  SmallVector<int64_t> newIndex(dropped.size(), -1);
+  for (unsigned dim = 0, next = 0; dim < dropped.size(); ++dim)
+    if (!dropped[dim])
+      newIndex[dim] = next++;
+  SmallVector<int64_t> innerDimsPos, outerPerm;
+  SmallVector<OpFoldResult> innerTiles;
+  for (auto [dim, tile] :
+       llvm::zip(pack.getInnerDimsPos(), pack.getMixedTiles())) {
+    if (dropped[dim])
+      continue;
+    innerDimsPos.push_back(newIndex[dim]);
+    innerTiles.push_back(tile);
+  }
+  for (int64_t dim : pack.getOuterDimsPerm())
+    if (!dropped[dim])
+      outerPerm.push_back(newIndex[dim]);
+  Value dest = linalg::PackOp::createDestinationTensor(
+      rewriter, loc, value, innerTiles, innerDimsPos, outerPerm);
+  std::optional<Value> padding;
+  if (pack.getPaddingValue()) {
+    Type element = getElementTypeOrSelf(value.getType());
+    padding = arith::ConstantOp::create(rewriter, loc, element,
+                                        rewriter.getZeroAttr(element))
+                  .getResult();
+  }
+  return linalg::PackOp::create(rewriter, loc, value, dest, innerDimsPos,
+                                innerTiles, padding, outerPerm)
+      .getResult();
+}
+
+SourceQuantization quantizeBeforePack(RewriterBase &rewriter, Location loc,
+                                      linalg::PackOp pack,
+                                      ArrayRef<bool> sourceElementDims,
+                                      bool withSums, Type floatType,
+                                      qforge::FactoredPackedContraction &result) {
+  qforge::QuantizedActivation quantized = qforge::quantizeActivation(
+      rewriter, loc, pack.getSource(), sourceElementDims);
+  result.activationMax = quantized.max;
+  result.quantizedActivation = quantized.quantized;
+  Value quantizedSource = quantized.quantized->getResult(0);
+  SourceQuantization packed;
+  packed.activationMax = packLike(rewriter, loc, pack,
+                                  quantized.max->getResult(0),
+                                  sourceElementDims);
+  SmallVector<bool> noneDropped(sourceElementDims.size(), false);
+  packed.activation =
+      packLike(rewriter, loc, pack, quantizedSource, noneDropped);
+  if (withSums) {
+    result.activationSums = qforge::reduceDimsIntoZeros(
+        rewriter, loc, quantizedSource, sourceElementDims, floatType,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          qforge::buildActivationSumBody(b, l, args, /*quantized=*/true,
+                                         floatType);
+        });
+    packed.activationSums = packLike(rewriter, loc, pack,
+                                     result.activationSums->getResult(0),
+                                     sourceElementDims);
+  }
+  return packed;
+}
 } // namespace
 
 static FailureOr<qforge::FactoredPackedContraction>
@@ -184,27 +287,42 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     activationElementDims.push_back(
         a.elementDims.test(cast<AffineDimExpr>(expr).getPosition()));
 
+  // Signed weights in integer mode are summed as unsigned (sign bit flipped:
+  // + weightOffset), which the group sums take back with the zero-point.
+  double weightOffset = qforge::integerWeightOffset(
+      quantizeActivations, dequant.weightsAreSigned, a.nibbleDim.has_value());
+  bool needsSums = dequant.zeroPoints || weightOffset != 0.0;
+
   // Integer mode: the activation quantized to int8 per group (the element
   // dims), once per call; its scale amax / 127 joins the weights' per group.
-  Value activationMax;
-  if (quantizeActivations) {
+  // On a packed activation, before its pack (quantizeBeforePack).
+  Value activationMax, activationSums;
+  auto activationPack = activation.getDefiningOp<linalg::PackOp>();
+  SmallVector<bool> sourceElementDims;
+  if (quantizeActivations && activationPack &&
+      canQuantizeBeforePack(activationPack, activationElementDims,
+                            sourceElementDims)) {
+    SourceQuantization packed =
+        quantizeBeforePack(rewriter, loc, activationPack, sourceElementDims,
+                           needsSums, floatType, result);
+    activation = packed.activation;
+    activationMax = packed.activationMax;
+    activationSums = packed.activationSums;
+  } else if (quantizeActivations) {
+    activationPack = nullptr;
     qforge::QuantizedActivation quantized = qforge::quantizeActivation(
         rewriter, loc, activation, activationElementDims);
     result.activationMax = quantized.max;
     result.quantizedActivation = quantized.quantized;
     activationMax = quantized.max->getResult(0);
     activation = quantized.quantized->getResult(0);
+  } else {
+    activationPack = nullptr;
   }
-
-  // Signed weights in integer mode are summed as unsigned (sign bit flipped:
-  // + weightOffset), which the group sums take back with the zero-point.
-  double weightOffset = qforge::integerWeightOffset(
-      quantizeActivations, dequant.weightsAreSigned, a.nibbleDim.has_value());
 
   // xs: over the activation's dims, the element dims reduced (in f32, exact
   // for the integers of a quantized activation).
-  Value activationSums;
-  if (dequant.zeroPoints || weightOffset != 0.0) {
+  if (needsSums && !activationSums) {
     result.activationSums = qforge::reduceDimsIntoZeros(
         rewriter, loc, activation, activationElementDims, floatType,
         [&](OpBuilder &b, Location l, ValueRange args) {
@@ -323,6 +441,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   rewriter.replaceOp(contraction, result.groupSums->getResults());
   if (dequant.op->use_empty())
     rewriter.eraseOp(dequant.op);
+  if (activationPack && activationPack->use_empty())
+    rewriter.eraseOp(activationPack);
   return result;
 }
 

@@ -437,6 +437,17 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     even without a zero-point.
     `activation_quantization` holds the amax and xq generics; the other
     results are as for the float op.
+
+    An activation that reaches the contraction through a `linalg.pack`
+    (zero-padded, e.g. the activation rows of a batched kernel packed by 8)
+    is quantized before its pack: amax, xq and xs are computed on the pack's
+    source, where a group's elements are innermost and contiguous, and
+    their results are packed like the activation (padding 0: what a zero
+    row quantizes to). The float activation's pack is erased once unused,
+    and the three new packs are left for the script to tile (in program
+    order: amax, xq, xs). Without such a pack -- a decode kernel, whose
+    activation pack folds into a reshape -- the quantization reads the
+    activation as the contraction does.
   }];
   let arguments = (ins TransformHandleTypeInterface:$dequant,
                        TransformHandleTypeInterface:$contraction);

@@ -1,0 +1,178 @@
+// RUN: qforge-opt %s --split-input-file --transform-interpreter --verify-diagnostics --mlir-print-local-scope | FileCheck %s
+
+// Tests for transform.qforge.quantize_activations_and_factor_packed on an
+// activation that reaches the contraction through a linalg.pack (a batched
+// kernel packed with its activation rows by 8 and k by 4, as the integer
+// prefill strategies do): amax, xq and xs are computed on the unpacked
+// activation -- a group's elements innermost and contiguous -- and their
+// results are packed like the activation, with zero padding (13 rows pad to
+// 16: a zero row quantizes to zero, its amax and xs are zero). The float
+// activation's pack is gone. The second case has no such pack (a decode
+// kernel, whose activation pack only splits k and folds into a reshape): the
+// quantization then reads the activation as the contraction does.
+
+// CHECK-LABEL: func.func @packed_activation_rows
+// CHECK-SAME:    %[[X:[a-z0-9_]+]]: tensor<1x13x3x16xf32>
+// CHECK-NOT:     linalg.pack %[[X]]
+// CHECK:         %[[AMAX:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%[[X]] : tensor<1x13x3x16xf32>)
+// CHECK:           math.absf
+// CHECK:           arith.maximumf
+// CHECK:         } -> tensor<1x13x3xf32>
+// CHECK:         %[[XQ:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xf32>)
+// CHECK:           math.roundeven
+// CHECK:         } -> tensor<1x13x3x16xi8>
+// CHECK:         %[[AMAX_PAD:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
+// CHECK:         %[[XQ_PAD:.+]] = arith.constant 0 : i8
+// CHECK:         %[[XQ_PACKED:.+]] = linalg.pack %[[XQ]] padding_value(%[[XQ_PAD]] : i8) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} : tensor<1x13x3x16xi8> -> tensor<1x2x3x4x8x4xi8>
+// CHECK:         %[[XS:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%[[XQ]] : tensor<1x13x3x16xi8>)
+// CHECK:         } -> tensor<1x13x3xf32>
+// CHECK:         %[[XS_PAD:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[XS_PACKED:.+]] = linalg.pack %[[XS]] padding_value(%[[XS_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
+// CHECK:         %[[P:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[XQ_PACKED]], %{{.+}} : tensor<1x2x3x4x8x4xi8>, tensor<2x3x4x16x4xi8>)
+// CHECK:         } -> tensor<2x3x1x2x8x16xi32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %[[XS_PACKED]], %[[P]], %[[AMAX_PACKED]] :
+// CHECK-NOT:     ub.poison
+// CHECK:         return
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @packed_activation_rows(%weights: tensor<20x3x16xi8>,
+    %scales: tensor<20x3x1xf32>,
+    %zero_points: tensor<20x3x1xf32>,
+    %x: tensor<1x13x3x16xf32>) -> tensor<1x13x20xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x13x20xf32>
+  %dequant_init = tensor.empty() : tensor<20x3x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x13x20xf32>) -> tensor<1x13x20xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<20x3x16xi8>, tensor<20x3x1xf32>, tensor<20x3x1xf32>)
+      outs(%dequant_init : tensor<20x3x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extui %w : i8 to i32
+    %wf = arith.uitofp %w32 : i32 to f32
+    %shifted = arith.subf %wf, %zero_point : f32
+    %scaled = arith.mulf %shifted, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<20x3x16xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x13x3x16xf32>, tensor<20x3x16xf32>)
+      outs(%acc : tensor<1x13x20xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x13x20xf32>
+  return %matvec : tensor<1x13x20xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 16, 0, 4]
+      : (!transform.any_op) -> !transform.any_op
+    %funcs = transform.structured.match ops{["func.func"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.pad_packs_with_zeros
+      transform.apply_patterns.qforge.bubble_pack_through_dequant
+      transform.apply_patterns.qforge.fold_into_packs
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %dq, %c = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @decode_activation_reshaped
+// CHECK-SAME:    %[[X:[a-z0-9_]+]]: tensor<1x1x3x16xf32>
+// CHECK:         %[[XK:.+]] = tensor.expand_shape %[[X]]
+// CHECK:         %[[AMAX:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[XK]] : tensor<1x1x3x4x4xf32>)
+// CHECK:         } -> tensor<1x1x3xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[XK]], %[[AMAX]] : tensor<1x1x3x4x4xf32>, tensor<1x1x3xf32>)
+// CHECK:         } -> tensor<1x1x3x4x4xi8>
+// CHECK-NOT:     linalg.pack
+// CHECK:         return
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @decode_activation_reshaped(%weights: tensor<20x3x16xi8>,
+    %scales: tensor<20x3x1xf32>,
+    %zero_points: tensor<20x3x1xf32>,
+    %x: tensor<1x1x3x16xf32>) -> tensor<1x1x20xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x20xf32>
+  %dequant_init = tensor.empty() : tensor<20x3x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x20xf32>) -> tensor<1x1x20xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<20x3x16xi8>, tensor<20x3x1xf32>, tensor<20x3x1xf32>)
+      outs(%dequant_init : tensor<20x3x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extui %w : i8 to i32
+    %wf = arith.uitofp %w32 : i32 to f32
+    %shifted = arith.subf %wf, %zero_point : f32
+    %scaled = arith.mulf %shifted, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<20x3x16xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x3x16xf32>, tensor<20x3x16xf32>)
+      outs(%acc : tensor<1x1x20xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x20xf32>
+  return %matvec : tensor<1x1x20xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4]
+      : (!transform.any_op) -> !transform.any_op
+    %funcs = transform.structured.match ops{["func.func"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.pad_packs_with_zeros
+      transform.apply_patterns.qforge.bubble_pack_through_dequant
+      transform.apply_patterns.qforge.fold_into_packs
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %dq, %c = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
