@@ -9,15 +9,20 @@
 // dims are (1, m, n, g, k/2, k%2).
 // Output: @f_pack_weights (once per model) and @f (docs/abi.md).
 //
-// Packed layout: weight rows by 16 and byte pairs by 4 as in
-// decode-packed-int4-vnni.mlir (N/16 x G x K/8 x 16 x 4 bytes: one 64-byte
-// line = two vpdpbusd operands, the low and the high nibbles); activation
+// Packed layout: weight rows by 32 and byte pairs by 4 (N/32 x G x K/8 x 32
+// x 4 bytes: a byte step is two 64-byte lines of 16 rows, each line two
+// vpdpbusd operands, the low and the high nibbles); activation
 // rows by 8 as in prefill-packed-int8-vnni.mlir (per call,
 // 1 x M/8 x G x K/8 x 2 x 8 x 4). M and N that are not multiples of the
 // tiles are padded with zeros, cut by the unpack.
 //
 // What sets the numbers (those of the two strategies it combines):
-//   rows = 16, pair tile = 4   one 512-bit vpdpbusd per nibble of a line.
+//   rows = 32, pair tile = 4   one 512-bit vpdpbusd per nibble of a line,
+//                              two lines per byte step: 16 independent
+//                              accumulators, as in
+//                              prefill-packed-int8-vnni.mlir (16 rows, 8
+//                              accumulators: 378 GFLOP/s on the seed
+//                              weights, M = 128, one thread; 32: ~480).
 //   block = 8                  activation rows per register block: each
 //                              nibble vector feeds 8 vpdpbusd.
 //   loop order                 nibble (unrolled: two copies of the byte
@@ -30,7 +35,7 @@
 //                              twice, from L1.
 module attributes {transform.with_named_sequence} {
 
-  // Step 1: pack the contraction's weight rows (n) by 16, byte pairs (k/2)
+  // Step 1: pack the contraction's weight rows (n) by 32, byte pairs (k/2)
   // by 4 and the activation rows (m) by 8; the weights' pack then moves up
   // through the dequant to the quantized parameters, the scale and
   // zero-point keeping their unit dims. Non-dividing tiles pad with zeros, never poison: zero
@@ -44,7 +49,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %dequant {
       transform.apply_patterns.qforge.fold_int_to_float_casts
     } : !transform.any_op
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 16, 0, 4, 0]
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4, 0]
       : (!transform.any_op) -> !transform.any_op
     %funcs = transform.structured.match ops{["func.func"]} in %module
       : (!transform.any_op) -> !transform.any_op
@@ -112,11 +117,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
-  // Step 4a: one 16-row tile per iteration of an scf.forall (OpenMP; each
+  // Step 4a: one 32-row tile per iteration of an scf.forall (OpenMP; each
   // thread streams a contiguous range of tiles), its partial sums fused in.
   // Then the unit dims are folded (linalg-fold-unit-extent-dims): inside the
   // forall the row tile is always 1, so every N folds alike, and the packed
-  // scale's trailing unit dim goes (read as vector<16x1> through a
+  // scale's trailing unit dim goes (read as vector<32x1> through a
   // broadcast, it is a form the fixed lowering cannot reduce).
   transform.named_sequence @tile_rows(%partials: !transform.any_op {transform.consumed},
                                       %groups: !transform.any_op {transform.consumed}) {
@@ -136,9 +141,9 @@ module attributes {transform.with_named_sequence} {
 
   // Step 4b: in each row tile, one group per iteration, one block of 8
   // activation rows inside it, the partial sums fused into both; then the
-  // two nibbles (unrolled), in each the byte steps (64 bytes: 16 rows x 4
-  // byte pairs) one at a time and in each the 8 activation rows (unrolled:
-  // 8 vpdpbusd per nibble vector). After the fold, the group sums are
+  // two nibbles (unrolled), in each the byte steps (128 bytes: 32 rows x 4
+  // byte pairs) one at a time and in each the 8 activation rows and the two
+  // 16-row lines (unrolled: 8 vpdpbusd per nibble vector). After the fold, the group sums are
   // (g, m/8, 8, row) and the partial sums (g, k/8, k%2, m/8, 8, row, 4).
   transform.named_sequence @tile_groups(%kernel: !transform.any_op {transform.readonly}) {
     %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
@@ -163,15 +168,16 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %pf_in_block, %b2 = transform.structured.fuse_into_containing_op %pf_in_group into %b1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k_step, %nibble_loop, %byte_loop, %row_loop = transform.structured.tile_using_for %partials_in_block
-        tile_sizes [0, 1, 1, 0, 1] interchange = [0, 2, 1, 3, 4]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %k_step, %nibble_loop, %byte_loop, %row_loop, %lane_loop = transform.structured.tile_using_for %partials_in_block
+        tile_sizes [0, 1, 1, 0, 1, 16] interchange = [0, 2, 1, 3, 4, 5]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.loop.unroll %lane_loop {factor = 2} : !transform.any_op
     transform.loop.unroll %row_loop {factor = 8} : !transform.any_op
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
     transform.yield
   }
 
-  // Step 5: vectorize. Each (byte step, nibble, activation row): a
+  // Step 5: vectorize. Each (byte step, nibble, activation row, line): a
   // vector<16x4xi32> product of the 64 weight bytes' nibbles (shifted by 0
   // or 4, truncated to i4, extui) and the row's 4 activation bytes
   // broadcast to the 16 weight rows (extsi), summed over the 4 bytes into
@@ -271,11 +277,11 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.include @tile_rows failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> ()
-    // The result's unpack (the padded rows cut), one 8 x 16 output tile at a
+    // The result's unpack (the padded rows cut), one 8 x 32 output tile at a
     // time: unvectorized whole, it would be one M x N vector.
     %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %unpack_tile, %unpack_loops:2 = transform.structured.tile_using_for %unpack tile_sizes [0, 8, 16]
+    %unpack_tile, %unpack_loops:2 = transform.structured.tile_using_for %unpack tile_sizes [0, 8, 32]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
       : (!transform.any_op) -> !transform.any_op

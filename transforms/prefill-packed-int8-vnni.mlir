@@ -1,7 +1,8 @@
 // Packed integer prefill strategy (batched group-quantized matmul) for
 // AVX-512 VNNI CPUs: the vpdpbusd layout of decode-packed-int8-vnni.mlir
-// with the activation rows blocked by 8, each 64-byte weight line used by 8
-// vpdpbusd (one per activation row) -- the integer path of prefill, with the
+// with the activation rows blocked by 8 and two weight lines per k step,
+// each 64-byte line used by 8 vpdpbusd (one per activation row) -- the
+// integer path of prefill, with the
 // activation quantized per row and group to int8 (opt-in: ~3e-3-5e-3
 // normalized error, docs/numerics.md).
 //
@@ -11,32 +12,38 @@
 // read through (d0, d1, 0), activation 1xMxGxK, result 1xMxN (f32).
 // Output: @f_pack_weights (once per model) and @f (docs/abi.md).
 //
-// Packed layout: weight rows by 16 and k by 4 as in the decode strategy
-// (N/16 x G x K/4 x 16 x 4: one 64-byte line = one vpdpbusd operand);
-// activation rows by 8 (per call: 1 x M/8 x G x K/4 x 8 x 4, quantized per
-// row and group; result 1 x M/8 x N/16 x 8 x 16, unpacked at the end). M and
-// N that are not multiples of the tiles are padded with zeros, cut by the
-// unpack.
+// Packed layout: weight rows by 32 and k by 4 (N/32 x G x K/4 x 32 x 4: one
+// k step = two 64-byte lines of 16 rows x 4 bytes, one vpdpbusd operand
+// each); activation rows by 8 (per call: 1 x M/8 x G x K/4 x 8 x 4,
+// quantized per row and group; result 1 x M/8 x N/32 x 8 x 32, unpacked at
+// the end). M and N that are not multiples of the tiles are padded with
+// zeros, cut by the unpack.
 //
 // What sets the numbers:
-//   rows = 16     the lanes of one 512-bit vpdpbusd (16 x i32).
+//   rows = 32     two 512-bit vpdpbusd lane sets (16 x i32 each) per k
+//                 step: 2 x 8 = 16 independent accumulators, enough for
+//                 vpdpbusd's latency (5 cycles) on its two ports (10 in
+//                 flight). With 16 rows (8 accumulators) the seed at
+//                 M = 128 ran at 367 GFLOP/s on one thread, with 32 at
+//                 ~500; 48 (24 accumulators) and 64 rows x 4 activation
+//                 rows were slower (~450).
 //   k tile = 4    the bytes one i32 lane sums.
-//   block = 8     activation rows per register block: 8 accumulators of 16
-//                 lanes, more than vpdpbusd's latency (5) x throughput (1)
-//                 needs; each weight line is loaded once for 8 vpdpbusd,
-//                 each with its row's 4 activation bytes broadcast from
-//                 memory.
-//   unroll        the 8 rows fully, the k steps not at all: a second k step
-//                 in the loop body updates the same 8 accumulators again,
-//                 and hoist_loop_invariant_subsets then leaves them in
-//                 memory (a store per vpdpbusd: 250 GFLOP/s against 355
-//                 with the k loop as it is).
-// Loop nest per 16-row tile (an scf.forall, OpenMP): groups, then blocks of
-// 8 activation rows, then k steps, then the 8 rows: a group's weight tile
-// (16 x K bytes, 2 KiB for the seed) stays in L1 while every block reads it.
+//   block = 8     activation rows per register block: each weight line is
+//                 loaded once for 8 vpdpbusd, each activation row's 4
+//                 bytes broadcast once for the 2 lines. 16 accumulators +
+//                 2 weight lines + 1 broadcast fit the 32 zmm registers.
+//   unroll        the 2 lines and the 8 rows fully, the k steps not at
+//                 all: a second k step in the loop body updates the same
+//                 accumulators again, and hoist_loop_invariant_subsets then
+//                 leaves them in memory (a store per vpdpbusd: 250 GFLOP/s
+//                 against 355 with 16 rows).
+// Loop nest per 32-row tile (an scf.forall, OpenMP): groups, then blocks of
+// 8 activation rows, then k steps, then the 8 rows and 2 lines: a group's
+// weight tile (32 x K bytes, 4 KiB for the seed) stays in L1 while every
+// block reads it.
 module attributes {transform.with_named_sequence} {
 
-  // Step 1: pack the contraction's weight rows (n) by 16, k by 4 and the
+  // Step 1: pack the contraction's weight rows (n) by 32, k by 4 and the
   // activation rows (m) by 8; the weights' pack then moves up through the
   // dequant to the quantized parameters, the scale and zero-point keeping
   // their unit dims. Non-dividing tiles pad with zeros, never poison: zero
@@ -50,7 +57,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %dequant {
       transform.apply_patterns.qforge.fold_int_to_float_casts
     } : !transform.any_op
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 16, 0, 4]
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4]
       : (!transform.any_op) -> !transform.any_op
     %funcs = transform.structured.match ops{["func.func"]} in %module
       : (!transform.any_op) -> !transform.any_op
@@ -118,11 +125,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
-  // Step 4a: one 16-row tile per iteration of an scf.forall (OpenMP; each
+  // Step 4a: one 32-row tile per iteration of an scf.forall (OpenMP; each
   // thread streams a contiguous range of tiles), its partial sums fused in.
   // Then the unit dims are folded (linalg-fold-unit-extent-dims): inside the
   // forall the row tile is always 1, so every N folds alike, and the packed
-  // scale's trailing unit dim goes (read as vector<16x1> through a
+  // scale's trailing unit dim goes (read as vector<32x1> through a
   // broadcast, it is a form the fixed lowering cannot reduce).
   transform.named_sequence @tile_rows(%partials: !transform.any_op {transform.consumed},
                                       %groups: !transform.any_op {transform.consumed}) {
@@ -142,9 +149,9 @@ module attributes {transform.with_named_sequence} {
 
   // Step 4b: in each row tile, one group per iteration, one block of 8
   // activation rows inside it, the partial sums fused into both; then their
-  // k steps (64 bytes: 16 rows x 4 bytes) one at a time (not unrolled, see
-  // the header), and in each the 8 activation rows one at a time (unrolled:
-  // 8 vpdpbusd on one weight line).
+  // k steps (128 bytes: 32 rows x 4 bytes) one at a time (not unrolled, see
+  // the header), and in each the 8 activation rows and the two 16-row
+  // lines one at a time (unrolled: 8 vpdpbusd on each weight line).
   // After the fold, the group sums are (g, m/8, 8, row) and the partial sums
   // (g, k/4, m/8, 8, row, 4).
   transform.named_sequence @tile_groups(%kernel: !transform.any_op {transform.readonly}) {
@@ -170,13 +177,14 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %pf_in_block, %b2 = transform.structured.fuse_into_containing_op %pf_in_group into %b1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k_step, %k_loop, %row_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %k_step, %k_loop, %row_loop, %lane_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1, 16]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.loop.unroll %lane_loop {factor = 2} : !transform.any_op
     transform.loop.unroll %row_loop {factor = 8} : !transform.any_op
     transform.yield
   }
 
-  // Step 5: vectorize. Each (k step, activation row): a vector<16x4xi32>
+  // Step 5: vectorize. Each (k step, activation row, line): a vector<16x4xi32>
   // product of the 64 weight bytes (extui) and the row's 4 activation bytes
   // broadcast to the 16 weight rows (extsi), summed over the 4 bytes into
   // that row's 16-lane i32 accumulator; left as a multi_reduction for step
@@ -275,11 +283,11 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.include @tile_rows failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> ()
-    // The result's unpack (the padded rows cut), one 8 x 16 output tile at a
+    // The result's unpack (the padded rows cut), one 8 x 32 output tile at a
     // time: unvectorized whole, it would be one M x N vector.
     %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %unpack_tile, %unpack_loops:2 = transform.structured.tile_using_for %unpack tile_sizes [0, 8, 16]
+    %unpack_tile, %unpack_loops:2 = transform.structured.tile_using_for %unpack tile_sizes [0, 8, 32]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
       : (!transform.any_op) -> !transform.any_op

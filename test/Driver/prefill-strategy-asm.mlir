@@ -34,17 +34,17 @@
 // INT4-LABEL: quantized_matmul_pack_weights:
 
 // The integer prefill (transforms/prefill-packed-int8-vnni.mlir): one
-// weight line (a register) feeds 8 vpdpbusd (8 activation rows, their bytes
-// broadcast from memory) into 8 accumulators; no large stack frame. The
-// kernel has several outlined OpenMP bodies (the per-call activation
-// quantization runs in its own parallel loops), so the check does not name
-// the row-tile one.
+// weight line (a register) feeds 8 vpdpbusd (8 activation rows, each row's
+// broadcast bytes shared with the k step's other line), each into its own
+// accumulator; no large stack frame. The kernel has several outlined OpenMP
+// bodies (the per-call activation quantization runs in its own parallel
+// loops), so the check does not name the row-tile one.
 // RUN: qforge-compile %t.mlir --script=%transforms/prefill-packed-int8-vnni.mlir --mcpu=sapphirerapids --emit=asm -o %t.int8.s
 // RUN: FileCheck %s --check-prefix=INT8 < %t.int8.s
 // RUN: FileCheck %s --check-prefix=FRAME < %t.int8.s
 // INT8-LABEL: quantized_matmul:
-// INT8:         vpdpbusd {{.*}}{1to16}, %zmm[[W:[0-9]+]], %zmm{{[0-9]+}}
-// INT8-COUNT-7: vpdpbusd {{.*}}{1to16}, %zmm[[W]], %zmm{{[0-9]+}}
+// INT8:         vpdpbusd {{.*}}, %zmm[[W:[0-9]+]], %zmm{{[0-9]+}}
+// INT8-COUNT-7: vpdpbusd {{.*}}, %zmm[[W]], %zmm{{[0-9]+}}
 // INT8-LABEL: quantized_matmul_pack_weights:
 
 // The integer prefill for 4-bit weights
