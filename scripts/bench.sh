@@ -38,7 +38,10 @@ elif [[ "${1:-}" == "--prefill" ]]; then
 fi
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-17s %-12s %3s %10s %10s %8s %8s %8s %8s %9s %8s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err GFLOPs
+# peak: the arithmetic peak the same runs measured (f32 multiply-adds, or
+# int8 dot products for the paths with int8 activations), median; of_peak:
+# GFLOPs / peak, median over the runs.
+printf '%-17s %-12s %3s %10s %10s %8s %8s %8s %8s %9s %8s %8s %7s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err GFLOPs peak of_peak
 flags_for() {
   case $1 in
     f32) echo --verify --tolerance=1e-5 ;;
@@ -112,10 +115,14 @@ gbps = [r["gbps_cold"] for r in rows]
 mem = [r["mem_read_gbps"] for r in rows]
 err = max(r["max_rel_err"] for r in rows)
 gflops = [r["gflops_cold"] for r in rows]
+peak_key = "int8_dot_peak_gops" if "int8" in sys.argv[3] else "fma_peak_gflops"
+peaks = [r[peak_key] for r in rows]
+of_peak = [g / p if p else 0.0 for g, p in zip(gflops, peaks)]
 print(f"{sys.argv[2]:<17} {sys.argv[3]:<12} {sys.argv[4]:>3} {min(cold):10.1f} "
       f"{statistics.median(cold):10.1f} {statistics.median(gbps):8.2f} "
       f"{statistics.median(mem):8.2f} {min(frac):8.3f} "
-      f"{statistics.median(frac):8.3f} {err:9.2e} {statistics.median(gflops):8.1f}")
+      f"{statistics.median(frac):8.3f} {err:9.2e} {statistics.median(gflops):8.1f} "
+      f"{statistics.median(peaks):8.1f} {statistics.median(of_peak):7.3f}")
 PY
     done
   done

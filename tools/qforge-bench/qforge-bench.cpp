@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Bench/ComputePeak.h"
 #include "Bench/JitKernel.h"
 #include "Bench/KernelBuffers.h"
 #include "Bench/MemoryBandwidth.h"
@@ -353,6 +354,9 @@ int main(int argc, char **argv) {
   double fraction = coldGBps / memoryGBps;
   double hotGFlops = flopsPerCall / hot.medianUs / 1e3;
   double coldGFlops = flopsPerCall / cold.medianUs / 1e3;
+  progress("measuring the arithmetic peak");
+  double fmaPeakGflops = qforge::measureFmaPeakGflops(threads);
+  double dotPeakGops = qforge::measureInt8DotPeakGops(threads);
   llvm::outs() << llvm::format(
       "@%s: %.2f MB of inputs per call, %u thread(s)\n"
       "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
@@ -365,8 +369,10 @@ int main(int argc, char **argv) {
       100 * fraction);
   llvm::outs() << llvm::format(
       "compute: %.3g GFLOP per call (contraction, 2 per multiply-add); "
-      "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n",
-      flopsPerCall / 1e9, hotGFlops, coldGFlops);
+      "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n"
+      "arithmetic peak, same run: f32 multiply-add %.1f GFLOP/s, int8 dot "
+      "product %.1f GOP/s (0: not on this CPU)\n",
+      flopsPerCall / 1e9, hotGFlops, coldGFlops, fmaPeakGflops, dotPeakGops);
   if (json)
     printJson([&](llvm::json::OStream &out) {
       writeVerification(out);
@@ -385,6 +391,8 @@ int main(int argc, char **argv) {
       out.attribute("flops_per_call", flopsPerCall);
       out.attribute("gflops_hot", hotGFlops);
       out.attribute("gflops_cold", coldGFlops);
+      out.attribute("fma_peak_gflops", fmaPeakGflops);
+      out.attribute("int8_dot_peak_gops", dotPeakGops);
     });
   return verify && !verified ? 1 : 0;
 }
