@@ -12,6 +12,10 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
       createTargetMachine(target, error, /*forJIT=*/true);
   if (!machine)
     return false;
+  if (mlir::failed(checkIntrinsicsSupported(module, *machine))) {
+    error = "the kernel needs features the target lacks (see above)";
+    return false;
+  }
   // ExecutionEngineOptions keeps a function_ref: the transformer must outlive
   // create().
   auto optimize = mlir::makeOptimizingTransformer(3, 0, machine.get());

@@ -20,6 +20,10 @@ static LogicalResult checkType(Type type, Location loc, StringRef what,
   if (!tensorType.hasStaticShape())
     return emitError(loc) << what << " #" << index << " has dynamic shape "
                           << type << "; qforge compiles static shapes only";
+  if (llvm::is_contained(tensorType.getShape(), 0))
+    return emitError(loc) << what << " #" << index << " has type " << type
+                          << ", with a dim of size 0: a kernel without "
+                             "elements has nothing to compile";
   // The LLVM lowering addresses i4 (and i1) memrefs one byte per element but
   // loads their vectors bit-packed: the compiled kernel would read the wrong
   // elements. i4 arguments were stored as byte pairs when the input was read

@@ -60,14 +60,17 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
   std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
   std::string cpu = machine->getTargetCPU().str();
+  std::string targetName =
+      "CPU '" + cpu + "'" +
+      (options.target.attrs.empty() ? "" : " with --mattr=" + options.target.attrs);
   // `script` when the CPU has what it needs, else "" and an error saying
   // what is missing and how to do without.
   auto pick = [&](bool supported, StringRef script, StringRef strategy,
                   StringRef needs, StringRef fix) -> std::string {
     if (supported)
       return folder + script.str();
-    error = ("the " + strategy + " needs " + needs + ", which CPU '" + cpu +
-             "' lacks; " + fix)
+    error = ("the " + strategy + " needs " + needs + ", which the target (" +
+             targetName + ") lacks; " + fix)
                 .str();
     return "";
   };
@@ -97,8 +100,8 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return folder + "decode-factored-avx512.mlir";
   if (has("+avx2") && has("+fma"))
     return folder + "decode-factored-avx2.mlir";
-  error = "no shipped decode strategy for CPU '" + cpu +
-          "' (they need AVX2 and FMA); pass --script";
+  error = "no shipped decode strategy for the target (" + targetName +
+          "): they need AVX2 and FMA; pass --script";
   return "";
 }
 
@@ -106,6 +109,13 @@ FailureOr<qforge::TransformScript>
 qforge::Session::loadStrategy(const StrategyOptions &options,
                               std::string &error) {
   std::string script = options.script;
+  if (!script.empty() && (options.int8Activations || options.packedWeights)) {
+    error = std::string("--") +
+            (options.int8Activations ? "int8-activations" : "packed-weights") +
+            " picks a shipped strategy; with --script the script decides "
+            "(drop one of them)";
+    return failure();
+  }
   if (script.empty()) {
     script = chooseStrategy(options, error);
     if (script.empty())

@@ -2,6 +2,7 @@
 
 #include "Driver/Target.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -38,8 +39,31 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
       return nullptr;
     }
   }
-  if (!choice.attrs.empty())
+  if (!choice.attrs.empty()) {
+    // LLVM only warns about a feature it does not know (and ignores it): a
+    // typo would silently compile for another target than asked.
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(triple, cpu, ""));
+    llvm::SmallVector<llvm::StringRef> entries;
+    llvm::StringRef(choice.attrs).split(entries, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef entry : entries) {
+      llvm::StringRef name = entry.trim();
+      if (!name.consume_front("+") && !name.consume_front("-")) {
+        error = "--mattr entries are +feature or -feature, got '" +
+                entry.str() + "'";
+        return nullptr;
+      }
+      if (!llvm::any_of(info->getAllProcessorFeatures(),
+                        [&](const llvm::SubtargetFeatureKV &known) {
+                          return name == known.Key;
+                        })) {
+        error = "unknown target feature '" + name.str() + "' in --mattr (" +
+                "the list: llc -mattr=help)";
+        return nullptr;
+      }
+    }
     features += "," + choice.attrs;
+  }
   if (!features.empty() && features.front() == ',')
     features.erase(0, 1);
 
@@ -48,14 +72,84 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive, forJIT));
-  if (!machine)
+  if (!machine) {
     error = "cannot create a target machine for " + triple.str();
+    return nullptr;
+  }
+  // Code run in this process must not use what this CPU lacks: it would
+  // stop on an illegal instruction. The host's map names the instruction
+  // set features it knows of; of those, the ones instruction selection may
+  // use on its own count (not, say, protection keys or user interrupts,
+  // which only their intrinsics emit).
+  auto selectable = [](llvm::StringRef feature) {
+    static const char *const prefixes[] = {
+        "sse", "ssse3", "avx", "fma", "f16c", "bmi", "lzcnt", "popcnt",
+        "movbe", "egpr", "ndd", "ppx", "push2pop2", "ccmp", "nf", "zu",
+        "cf", "gfni", "vaes", "vpclmulqdq", "adx", "evex512", "amx"};
+    return llvm::any_of(prefixes, [&](const char *prefix) {
+      return feature.starts_with(prefix);
+    });
+  };
+  if (forJIT && (choice.cpu != "native" || !choice.attrs.empty())) {
+    const llvm::MCSubtargetInfo *info = machine->getMCSubtargetInfo();
+    llvm::SmallVector<std::string> lacking;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      if (!feature.second && selectable(feature.first()) &&
+          info->checkFeatures("+" + feature.first().str()))
+        lacking.push_back(feature.first().str());
+    llvm::sort(lacking);
+    std::string missing = llvm::join(lacking, ", ");
+    if (!missing.empty()) {
+      error = "the target (CPU '" + cpu + "'" +
+              (choice.attrs.empty() ? "" : ", --mattr=" + choice.attrs) +
+              ") uses features this machine lacks (" + missing +
+              "): the kernel cannot run here; compile it with qforge-compile, "
+              "or choose --mcpu=native";
+      return nullptr;
+    }
+  }
   return machine;
+}
+
+/// The instruction-set features an x86 intrinsic the strategies emit needs,
+/// as MCSubtargetInfo::checkFeatures strings; empty for others.
+static llvm::SmallVector<llvm::StringRef>
+featuresOfIntrinsic(llvm::StringRef name) {
+  if (name == "llvm.x86.avx512.vpdpbusd.512")
+    return {"+avx512vnni"};
+  if (name == "llvm.x86.avx512.vpdpbusd.256" ||
+      name == "llvm.x86.avx512.vpdpbusd.128")
+    return {"+avx512vnni", "+avx512vl"};
+  return {};
+}
+
+mlir::LogicalResult
+qforge::checkIntrinsicsSupported(mlir::ModuleOp module,
+                                 const llvm::TargetMachine &machine) {
+  const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  mlir::WalkResult result =
+      module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
+        llvm::StringRef name = call.getIntrin();
+        for (llvm::StringRef feature : featuresOfIntrinsic(name)) {
+          if (info->checkFeatures(feature))
+            continue;
+          call.emitError() << name << " (from the transform script) needs "
+                           << feature.drop_front() << ", which the target (CPU '"
+                           << machine.getTargetCPU()
+                           << "', with --mattr if given) lacks; use a "
+                           << "script without it, or another --mcpu/--mattr";
+          return mlir::WalkResult::interrupt();
+        }
+        return mlir::WalkResult::advance();
+      });
+  return mlir::failure(result.wasInterrupted());
 }
 
 std::unique_ptr<llvm::Module>
 qforge::translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
                              llvm::TargetMachine &machine) {
+  if (mlir::failed(checkIntrinsicsSupported(module, machine)))
+    return nullptr;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule)

@@ -18,14 +18,22 @@ struct TargetChoice {
 
 /// A TargetMachine for the host triple, the chosen CPU and features, -O3,
 /// PIC, and fused multiply-add allowed (FPOpFusion::Fast: fmul + fadd may be
-/// one rounding). `forJIT` configures it for in-process execution. Returns
-/// null and sets `error` for an unknown CPU.
+/// one rounding). `forJIT` configures it for in-process execution and then
+/// refuses a target that uses features the host lacks. Returns null and sets
+/// `error` for an unknown CPU or --mattr feature.
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetChoice &choice, std::string &error,
                     bool forJIT = false);
 
+/// Fails, with a diagnostic at the call, when the LLVM-dialect `module`
+/// calls an x86 intrinsic (vpdpbusd) whose features `machine` lacks --
+/// LLVM's instruction selection would abort on it.
+mlir::LogicalResult checkIntrinsicsSupported(mlir::ModuleOp module,
+                                             const llvm::TargetMachine &machine);
+
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
-/// LLVM's -O3 pipeline on it.
+/// LLVM's -O3 pipeline on it (null, with a diagnostic, when
+/// checkIntrinsicsSupported fails).
 std::unique_ptr<llvm::Module>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
                      llvm::TargetMachine &machine);

@@ -30,6 +30,17 @@ DiagnosedSilenceableFailure transform::MatchDequantContractionOp::apply(
               "parallel, scale read through a broadcasting map) feeding a "
               "contraction with two or more reduction dims";
   }
+  // A loop of size 0 has nothing to tile (and upstream tiling does not
+  // expect one).
+  for (Operation *contraction : contractions) {
+    if (!llvm::is_contained(
+            cast<linalg::LinalgOp>(contraction).getStaticLoopRanges(), 0))
+      continue;
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError() << "the contraction has a loop of size 0";
+    diag.attachNote(contraction->getLoc()) << "contraction";
+    return diag;
+  }
   results.set(cast<OpResult>(getDequant()), dequants);
   results.set(cast<OpResult>(getContraction()), contractions);
   return DiagnosedSilenceableFailure::success();

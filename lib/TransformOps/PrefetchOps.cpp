@@ -41,13 +41,15 @@ std::optional<MemRefRead> asMemRefRead(Operation *op) {
 /// Whether `read` starts a new `lineBytes` line relative to the other reads
 /// at the same dynamic indices: its constant indices are at a bit offset
 /// (from the static strides) that is a multiple of the line. With dynamic
-/// strides the offset is unknown and only the read at constant offset 0
-/// (all constant indices 0) is taken.
+/// strides, or elements without a bit width (index, vectors, complex), the
+/// offset is unknown and only the read at constant offset 0 (all constant
+/// indices 0) is taken.
 bool startsLine(const MemRefRead &read, int64_t lineBytes) {
   auto type = cast<MemRefType>(read.memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
-  bool staticStrides = succeeded(type.getStridesAndOffset(strides, offset)) &&
+  bool staticStrides = type.getElementType().isIntOrFloat() &&
+                       succeeded(type.getStridesAndOffset(strides, offset)) &&
                        !llvm::any_of(strides, ShapedType::isDynamic);
   int64_t bits = 0;
   for (auto [dim, index] : llvm::enumerate(read.indices)) {

@@ -31,6 +31,18 @@
 // LANES: error: cannot factor: the group size (100) is not a multiple of lanes (16)
 // LANES: qforge-bench: error: the transform script '{{.*}}' failed (see above)
 
+// The bench runs what it compiles: a target with instruction-set features
+// this machine lacks is refused before the kernel could stop on an illegal
+// instruction (Diamond Rapids' AVX10.2 and APX, absent from the project's
+// machines), and so is a host CPU given one by --mattr.
+// RUN: not qforge-bench %t/kernel.mlir --mcpu=diamondrapids --time=false 2>&1 | FileCheck %s --check-prefix=NOT-HERE
+// NOT-HERE: qforge-bench: error: the target (CPU 'diamondrapids') uses features this machine lacks ({{.*}}avx10.2{{.*}}): the kernel cannot run here; compile it with qforge-compile, or choose --mcpu=native
+// RUN: not qforge-bench %t/kernel.mlir --mattr=+avx10.2-512 --time=false 2>&1 | FileCheck %s --check-prefix=NOT-HERE-MATTR
+// NOT-HERE-MATTR: qforge-bench: error: the target (CPU '{{.+}}', --mattr=+avx10.2-512) uses features this machine lacks ({{.*}}avx10.2{{.*}})
+// An older CPU than the host runs.
+// RUN: qforge-bench %t/kernel.mlir --mcpu=haswell --verify --time=false | FileCheck %s --check-prefix=OLDER
+// OLDER: verify: {{.*}}: PASS
+
 //--- half.mlir
 func.func @half(%x: tensor<4xf16>) -> tensor<4xf16> {
   return %x : tensor<4xf16>

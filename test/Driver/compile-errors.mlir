@@ -56,6 +56,40 @@
 // RUN: not qforge-compile %t/malformed.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // MALFORMED: malformed.mlir:2:10: error: use of undeclared SSA value name
 
+// A dim of size 0 (no groups, say) is refused at the argument, before any
+// tiling sees a loop of size 0.
+// RUN: not qforge-compile %t/empty-groups.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: empty-groups.mlir:1:14: error: argument #0 has type 'tensor<16x0x128xi8>', with a dim of size 0: a kernel without elements has nothing to compile
+
+// --mattr: LLVM ignores a feature it does not know (a warning); qforge
+// refuses it, and anything that is not +feature or -feature.
+// RUN: not qforge-compile %t/kernel.mlir --mattr=+avx512f,+nonsense -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MATTR
+// MATTR: qforge-compile: error: unknown target feature 'nonsense' in --mattr (the list: llc -mattr=help)
+// RUN: not qforge-compile %t/kernel.mlir --mattr=avx512f -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MATTR-SIGN
+// MATTR-SIGN: qforge-compile: error: --mattr entries are +feature or -feature, got 'avx512f'
+
+// The strategy flags pick a shipped script: with --script they would be
+// silently ignored.
+// RUN: not qforge-compile %t/kernel.mlir --packed-weights --script=%transforms/decode-factored-avx512.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=FLAGS
+// FLAGS: qforge-compile: error: --packed-weights picks a shipped strategy; with --script the script decides (drop one of them)
+
+// A script that makes the kernel private (it would have no C interface,
+// while its header declared one).
+// RUN: not qforge-compile %t/kernel.mlir --script=%t/privatize.mlir -o %t/out.o --header=%t/privatized.h 2>&1 | FileCheck %s --check-prefix=PRIVATIZED
+// PRIVATIZED: qforge-compile: error: the transform script '{{.*}}privatize.mlir' made @quantized_matmul private: it would get no C interface (docs/abi.md)
+// RUN: not ls %t/privatized.h
+
+// A header that cannot be written fails before anything is compiled.
+// RUN: not qforge-compile %t/kernel.mlir -o %t/out.o --header=%t/no/such/dir/k.h 2>&1 | FileCheck %s --check-prefix=HEADER
+// HEADER: qforge-compile: error: cannot write '{{.*}}no/such/dir/k.h':
+
+// A script that emits vpdpbusd, for a target without AVX512-VNNI: refused
+// at the kernel op the call came from, not an abort in LLVM's instruction
+// selection.
+// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=haswell -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --mattr=-avx512vnni -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs avx512vnni, which the target (CPU '{{haswell|sapphirerapids}}', with --mattr if given) lacks
+
 // Nothing was written by any of the failures above.
 // RUN: not ls %t/out.o
 
@@ -108,4 +142,20 @@ func.func @f(%w: tensor<16x7xi4>) -> tensor<16x7xf32> {
     linalg.yield %f : f32
   } -> tensor<16x7xf32>
   return %r : tensor<16x7xf32>
+}
+
+//--- empty-groups.mlir
+func.func @f(%w: tensor<16x0x128xi8>) -> tensor<16xf32> {
+  %0 = tensor.empty() : tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+//--- privatize.mlir
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%m: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %m : (!transform.any_op) -> !transform.any_op
+    %private = transform.param.constant "private" -> !transform.any_param
+    transform.annotate %f "sym_visibility" = %private : !transform.any_op, !transform.any_param
+    transform.yield
+  }
 }

@@ -18,7 +18,7 @@
 // INT8:         vpdpbusd
 
 // RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
+// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
 
 // The packed strategy: the kernel takes packed weights (32 rows padded to one
 // tile of 64) and the module gains the packing function.
@@ -27,17 +27,17 @@
 // PACKED: func.func @quantized_matmul_pack_weights(
 
 // RUN: not qforge-compile %t.mlir --mcpu=haswell --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX2
-// PACKED-AVX2: qforge-compile: error: the packed decode strategy needs AVX-512F, which CPU 'haswell' lacks; drop --packed-weights or pass --script
+// PACKED-AVX2: qforge-compile: error: the packed decode strategy needs AVX-512F, which the target (CPU 'haswell') lacks; drop --packed-weights or pass --script
 
 // Both: the packed int8 strategy (vpdpbusd on 16 rows x 4 bytes), VNNI only.
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-INT8
 // PACKED-INT8-LABEL: quantized_matmul..omp_par:
 // PACKED-INT8:         vpdpbusd
 // RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-NO-VNNI
-// PACKED-NO-VNNI: qforge-compile: error: the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
+// PACKED-NO-VNNI: qforge-compile: error: the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
-// OLD-CPU: qforge-compile: error: no shipped decode strategy for CPU 'core2' (they need AVX2 and FMA); pass --script
+// OLD-CPU: qforge-compile: error: no shipped decode strategy for the target (CPU 'core2'): they need AVX2 and FMA; pass --script
 
 // 4-bit weights (stored as byte pairs, docs/abi.md) always get a packed
 // strategy, with or without --packed-weights: f32 activations by default,
@@ -51,6 +51,6 @@
 // RUN: qforge-compile %t.int4.mlir --mcpu=sapphirerapids --int8-activations --emit=mlir -o - | FileCheck %s --check-prefix=INT4-VNNI
 // INT4-VNNI: func.func @quantized_matmul(%{{.*}}: tensor<2x4x16x16x4xi8>, %{{.*}}: tensor<2x4x1x16x1xf32>
 // RUN: not qforge-compile %t.int4.mlir --mcpu=haswell -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX2
-// INT4-AVX2: qforge-compile: error: the int4 decode strategy needs AVX-512F, which CPU 'haswell' lacks; pass --script
+// INT4-AVX2: qforge-compile: error: the int4 decode strategy needs AVX-512F, which the target (CPU 'haswell') lacks; pass --script
 // RUN: not qforge-compile %t.int4.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI
-// INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, which CPU 'skylake-avx512' lacks; drop --int8-activations or pass --script
+// INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script

@@ -603,3 +603,55 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A loop of size 0 (no groups): nothing to tile, refused before any tiling.
+
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @no_groups(%weights: tensor<8x0x16xi8>,
+    %scales: tensor<8x0x1xf32>,
+    %zero_points: tensor<8x0x1xf32>,
+    %x: tensor<1x1x0x16xf32>) -> tensor<1x1x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x8xf32>
+  %dequant_init = tensor.empty() : tensor<8x0x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<8x0x16xi8>, tensor<8x0x1xf32>, tensor<8x0x1xf32>)
+      outs(%dequant_init : tensor<8x0x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extui %w : i8 to i32
+    %wf = arith.uitofp %w32 : i32 to f32
+    %shifted = arith.subf %wf, %zero_point : f32
+    %scaled = arith.mulf %shifted, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<8x0x16xf32>
+  // expected-note @below {{contraction}}
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x0x16xf32>, tensor<8x0x16xf32>)
+      outs(%acc : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x8xf32>
+  return %matvec : tensor<1x1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{the contraction has a loop of size 0}}
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

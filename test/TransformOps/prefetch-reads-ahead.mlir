@@ -385,3 +385,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Index elements have no bit width, so a read's line offset from its
+// constant indices is unknown: only the read at constant offset 0 is
+// prefetched (it covers the row's line), the one at [iv, 2] is not.
+
+// CHECK-LABEL: func.func @index_rows
+// CHECK-SAME:    (%[[T:[a-z0-9_]+]]: memref<64x16xindex>
+// CHECK:         scf.for
+// CHECK:           memref.prefetch %[[T]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK-NEXT:      memref.load %[[T]]
+// CHECK-NEXT:      memref.load %[[T]]
+// CHECK-NOT:       memref.prefetch
+func.func @index_rows(%t: memref<64x16xindex>, %lb: index, %ub: index, %step: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %c0) -> index {
+    %a = memref.load %t[%iv, %c0] : memref<64x16xindex>
+    %b = memref.load %t[%iv, %c2] : memref<64x16xindex>
+    %s = arith.addi %a, %b : index
+    %sum = arith.addi %acc, %s : index
+    scf.yield %sum : index
+  } {rows}
+  return %r : index
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}

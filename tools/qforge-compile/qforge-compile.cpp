@@ -107,6 +107,13 @@ int main(int argc, char **argv) {
   auto outFile = openOutputFile(outputPath, &error);
   if (!outFile)
     return fail("cannot write '" + outputPath + "': " + error);
+  // The header too: a failure leaves neither file behind.
+  std::unique_ptr<llvm::ToolOutputFile> headerOut;
+  if (!headerFile.empty()) {
+    headerOut = openOutputFile(headerFile, &error);
+    if (!headerOut)
+      return fail("cannot write '" + headerFile + "': " + error);
+  }
 
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
@@ -119,15 +126,19 @@ int main(int argc, char **argv) {
   std::string name = kernel->getSymName().str();
   if (failed(strategy->apply(*module)))
     return fail("the transform script '" + script + "' failed (see above)");
+  // The C interface (docs/abi.md) exists only for a public kernel.
+  auto scripted = module->lookupSymbol<func::FuncOp>(name);
+  if (!scripted)
+    return fail("the transform script '" + script + "' removed @" + name);
+  if (!scripted.isPublic())
+    return fail("the transform script '" + script + "' made @" + name +
+                " private: it would get no C interface (docs/abi.md)");
 
   // The header describes the kernel after the script (which may have split
   // its parameter packing off, docs/abi.md) and before lowering (the
   // function is gone then); it is written only once the kernel compiled.
   std::string headerText;
   if (!headerFile.empty()) {
-    auto scripted = module->lookupSymbol<func::FuncOp>(name);
-    if (!scripted)
-      return fail("the transform script '" + script + "' removed @" + name);
     func::FuncOp packWeights = qforge::getPackWeightsFunction(scripted);
     if (!packWeights && scripted->hasAttr(qforge::kPackWeightsAttr))
       return fail("@" + name + " names a weight-packing function that is not "
@@ -137,13 +148,10 @@ int main(int argc, char **argv) {
   }
 
   auto writeHeader = [&]() -> int {
-    if (headerFile.empty())
+    if (!headerOut)
       return 0;
-    auto header = openOutputFile(headerFile, &error);
-    if (!header)
-      return fail("cannot write '" + headerFile + "': " + error);
-    header->os() << headerText;
-    header->keep();
+    headerOut->os() << headerText;
+    headerOut->keep();
     return 0;
   };
 
