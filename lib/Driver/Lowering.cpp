@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -53,6 +55,20 @@ qforge::TransformScript::load(MLIRContext *context, StringRef path) {
         << "the transform script defines no named sequence @" << kMainEntry;
     return failure();
   }
+  // MLIR 22's tile_using_forall dereferences a null loop when every tile
+  // size is 0 (nothing tiled): refuse it here rather than crash.
+  WalkResult zeroTiles = (**script.module).walk([](transform::TileUsingForallOp op) {
+    if (!op.getMixedNumThreads().empty())
+      return WalkResult::advance();
+    for (OpFoldResult size : op.getMixedTileSizes())
+      if (!isConstantIntValue(size, 0))
+        return WalkResult::advance();
+    op.emitOpError() << "with every tile size 0 tiles nothing (and crashes "
+                        "MLIR 22's implementation); drop it";
+    return WalkResult::interrupt();
+  });
+  if (zeroTiles.wasInterrupted())
+    return failure();
   return script;
 }
 

@@ -90,6 +90,11 @@
 // RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --mattr=-avx512vnni -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
 // NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs avx512vnni, which the target (CPU '{{haswell|sapphirerapids}}', with --mattr if given) lacks
 
+// A tile_using_forall with every tile size 0 (MLIR 22 crashes on it) is
+// refused when the script is loaded.
+// RUN: not qforge-compile %t/kernel.mlir --script=%t/zero-tiles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=ZERO-TILES
+// ZERO-TILES: zero-tiles.mlir:4:14: error: 'transform.structured.tile_using_forall' op with every tile size 0 tiles nothing (and crashes MLIR 22's implementation); drop it
+
 // Nothing was written by any of the failures above.
 // RUN: not ls %t/out.o
 
@@ -156,6 +161,15 @@ module attributes {transform.with_named_sequence} {
     %f = transform.structured.match ops{["func.func"]} in %m : (!transform.any_op) -> !transform.any_op
     %private = transform.param.constant "private" -> !transform.any_param
     transform.annotate %f "sym_visibility" = %private : !transform.any_op, !transform.any_param
+    transform.yield
+  }
+}
+
+//--- zero-tiles.mlir
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%m: !transform.any_op {transform.readonly}) {
+    %fill = transform.structured.match ops{["linalg.fill"]} in %m : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %fill tile_sizes [0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }
