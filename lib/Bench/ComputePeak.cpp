@@ -23,30 +23,34 @@ constexpr long iterations = 20'000'000;
                    "+v"(a[4]), "+v"(a[5]), "+v"(a[6]), "+v"(a[7]),             \
                    "+v"(a[8]), "+v"(a[9]), "+v"(a[10]), "+v"(a[11]))
 
-__attribute__((target("avx512f"))) double fmaLoopAvx512() {
-  __m512 acc[accumulators];
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef float Floats8 __attribute__((vector_size(32)));
+
+// acc * scale + offset is one expression: contracted into one vfmadd
+// (-ffp-contract=on) in the wrappers below, compiled for a vector ISA with
+// FMA. A float recurrence has no closed form the compiler could use instead,
+// and the sums go to a volatile, so every multiply-add stays.
+volatile float sink;
+template <typename Lanes>
+__attribute__((always_inline)) inline double fmaLoop() {
+  Lanes acc[accumulators];
   for (int i = 0; i < accumulators; ++i)
-    acc[i] = _mm512_set1_ps(float(i));
-  __m512 scale = _mm512_set1_ps(0.5f), offset = _mm512_set1_ps(0.25f);
-  for (long it = 0; it < iterations; ++it) {
+    acc[i] = Lanes{} + float(i);
+  Lanes scale = Lanes{} + 0.5f, offset = Lanes{} + 0.25f;
+  for (long it = 0; it < iterations; ++it)
     for (int i = 0; i < accumulators; ++i)
-      acc[i] = _mm512_fmadd_ps(acc[i], scale, offset);
-    QFORGE_KEEP_IN_REGISTERS(acc);
-  }
-  return double(iterations) * accumulators * 16 * 2;
+      acc[i] = acc[i] * scale + offset;
+  for (int i = 1; i < accumulators; ++i)
+    acc[0] += acc[i];
+  sink = acc[0][0];
+  return double(iterations) * accumulators * (sizeof(Lanes) / 4) * 2;
 }
 
+__attribute__((target("avx512f"))) double fmaLoopAvx512() {
+  return fmaLoop<Floats16>();
+}
 __attribute__((target("avx2,fma"))) double fmaLoopAvx2() {
-  __m256 acc[accumulators];
-  for (int i = 0; i < accumulators; ++i)
-    acc[i] = _mm256_set1_ps(float(i));
-  __m256 scale = _mm256_set1_ps(0.5f), offset = _mm256_set1_ps(0.25f);
-  for (long it = 0; it < iterations; ++it) {
-    for (int i = 0; i < accumulators; ++i)
-      acc[i] = _mm256_fmadd_ps(acc[i], scale, offset);
-    QFORGE_KEEP_IN_REGISTERS(acc);
-  }
-  return double(iterations) * accumulators * 8 * 2;
+  return fmaLoop<Floats8>();
 }
 
 __attribute__((target("avx512f,avx512vnni"))) double dotLoopAvx512Vnni() {
