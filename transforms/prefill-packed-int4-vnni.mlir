@@ -22,7 +22,7 @@
 //                              accumulators, as in
 //                              prefill-packed-int8-vnni.mlir (16 rows, 8
 //                              accumulators: 378 GFLOP/s on the seed
-//                              weights, M = 128, one thread; 32: ~480).
+//                              weights, M = 128, one thread; 32: 460-480).
 //   block = 8                  activation rows per register block: each
 //                              nibble vector feeds 8 vpdpbusd.
 //   loop order                 nibble (unrolled: two copies of the byte
@@ -101,12 +101,14 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %q_loop "qforge.activation_groups" : !transform.any_op
     transform.annotate %s_loop "qforge.activation_groups" : !transform.any_op
-    // The packs left in the kernel are the factoring's, in program order:
-    // amax, xq and xs (none without a zero-point and with unsigned weights).
-    %packs = transform.structured.match ops{["linalg.pack"]} in %kernel
+    // The factoring's packs, by the role it tags them with (no xs pack
+    // without a zero-point and with unsigned weights).
+    %xq_pack = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xq"} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %max_pack, %xq_pack, %sums_pack = transform.split_handle %packs {fail_on_payload_too_small = false}
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %max_pack = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "amax"} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %sums_pack = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xs"} in %kernel
+      : (!transform.any_op) -> !transform.any_op
     %xq_blocks, %xq_forall = transform.structured.tile_using_forall %xq_pack tile_sizes [1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %xq_tiles, %xq_loops:2 = transform.structured.tile_using_for %xq_blocks tile_sizes [0, 0, 1, 4]

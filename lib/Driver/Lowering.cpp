@@ -56,9 +56,11 @@ qforge::TransformScript::load(MLIRContext *context, StringRef path) {
     return failure();
   }
   // MLIR 22's tile_using_forall dereferences a null loop when every tile
-  // size is 0 (nothing tiled): refuse it here rather than crash.
+  // size is 0 (nothing tiled): refuse it here rather than crash. Sizes given
+  // by handles or params are known only when the script runs.
   WalkResult zeroTiles = (**script.module).walk([](transform::TileUsingForallOp op) {
-    if (!op.getMixedNumThreads().empty())
+    if (!op.getMixedNumThreads().empty() || op.getPackedNumThreads() ||
+        op.getPackedTileSizes() || op.getMixedTileSizes().empty())
       return WalkResult::advance();
     for (OpFoldResult size : op.getMixedTileSizes())
       if (!isConstantIntValue(size, 0))
@@ -165,11 +167,6 @@ static void addCanonicalizations(RewritePatternSet &patterns) {
     op.getCanonicalizationPatterns(patterns, ctx);
 }
 
-/// Vector ops to rank-1 loads, stores and arithmetic, in two rounds: the
-/// second round lowers what the first one unrolled (a single round leaves
-/// rank-2 transfers behind, which convert-vector-to-scf would turn into
-/// element loops through a stack buffer). Permutation maps with broadcast
-/// dims become a rank-1 read + vector.broadcast, not element loops.
 /// The error for a round of vector lowering that hit its rewrite cap, at
 /// the first op still producing an n-D vector -- at its location if it has
 /// one (that of the kernel op it came from), else its function's -- or at
@@ -199,16 +196,24 @@ static LogicalResult reportNonConvergence(ModuleOp module) {
   return diag;
 }
 
+/// Vector ops to rank-1 loads, stores and arithmetic, in two rounds: the
+/// second round lowers what the first one unrolled (a single round leaves
+/// rank-2 transfers behind, which convert-vector-to-scf would turn into
+/// element loops through a stack buffer). Permutation maps with broadcast
+/// dims become a rank-1 read + vector.broadcast, not element loops.
 static LogicalResult lowerVectors(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   // Some n-D forms (e.g. a strategy that leaves a batch of rows in its
   // vectors) make these patterns rewrite each other's output without end;
   // the cap turns that into the error below instead of exhausting memory
   // or time. Every shipped strategy on every kernel of the tests and
-  // benchmarks lowers with a cap of 1024 (2^13 leaves a margin); such a
-  // form reaches 2^13 rewrites in a few seconds (2^18 took minutes).
+  // benchmarks lowers with a cap of 1024; the cap is 2^13, or 8 rewrites
+  // per op of the module if that is more (a script that unrolls more has
+  // more to lower). Such a form reaches it in seconds (2^18 took minutes).
+  int64_t numOps = 0;
+  module.walk([&](Operation *) { ++numOps; });
   GreedyRewriteConfig config;
-  config.setMaxNumRewrites(1 << 13);
+  config.setMaxNumRewrites(std::max<int64_t>(1 << 13, 8 * numOps));
   {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);

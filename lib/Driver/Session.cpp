@@ -60,9 +60,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
   std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
   std::string cpu = machine->getTargetCPU().str();
-  std::string targetName =
-      "CPU '" + cpu + "'" +
-      (options.target.attrs.empty() ? "" : " with --mattr=" + options.target.attrs);
+  std::string targetName = describeTarget(options.target, cpu);
   // `script` when the CPU has what it needs, else "" and an error saying
   // what is missing and how to do without.
   auto pick = [&](bool supported, StringRef script, StringRef strategy,

@@ -61,8 +61,9 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
                 "the list: llc -mattr=help)";
         return nullptr;
       }
+      // What was checked is what LLVM gets (it would ignore " +avx2").
+      features += "," + entry.trim().str();
     }
-    features += "," + choice.attrs;
   }
   if (!features.empty() && features.front() == ',')
     features.erase(0, 1);
@@ -85,7 +86,7 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
     static const char *const prefixes[] = {
         "sse", "ssse3", "avx", "fma", "f16c", "bmi", "lzcnt", "popcnt",
         "movbe", "egpr", "ndd", "ppx", "push2pop2", "ccmp", "nf", "zu",
-        "cf", "gfni", "vaes", "vpclmulqdq", "adx", "evex512", "amx"};
+        "cf", "gfni", "adx", "evex512"};
     return llvm::any_of(prefixes, [&](const char *prefix) {
       return feature.starts_with(prefix);
     });
@@ -100,8 +101,7 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
     llvm::sort(lacking);
     std::string missing = llvm::join(lacking, ", ");
     if (!missing.empty()) {
-      error = "the target (CPU '" + cpu + "'" +
-              (choice.attrs.empty() ? "" : ", --mattr=" + choice.attrs) +
+      error = "the target (" + describeTarget(choice, cpu) +
               ") uses features this machine lacks (" + missing +
               "): the kernel cannot run here; compile it with qforge-compile, "
               "or choose --mcpu=native";
@@ -111,44 +111,60 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
   return machine;
 }
 
-/// The instruction-set features an x86 intrinsic the strategies emit needs,
-/// as MCSubtargetInfo::checkFeatures strings; empty for others.
-static llvm::SmallVector<llvm::StringRef>
-featuresOfIntrinsic(llvm::StringRef name) {
+std::string qforge::describeTarget(const TargetChoice &choice,
+                                   llvm::StringRef cpu) {
+  return "CPU '" + cpu.str() + "'" +
+         (choice.attrs.empty() ? "" : " with --mattr=" + choice.attrs);
+}
+
+namespace {
+/// What an x86 intrinsic the strategies emit needs: any one of `options`,
+/// each a MCSubtargetInfo::checkFeatures string, and how to say it.
+struct IntrinsicNeeds {
+  llvm::SmallVector<llvm::StringRef> options;
+  llvm::StringRef description;
+};
+} // namespace
+
+static std::optional<IntrinsicNeeds> needsOfIntrinsic(llvm::StringRef name) {
   if (name == "llvm.x86.avx512.vpdpbusd.512")
-    return {"+avx512vnni"};
+    return IntrinsicNeeds{{"+avx512vnni"}, "AVX512-VNNI"};
+  // The 128/256-bit forms are also encoded with VEX on AVX-VNNI CPUs.
   if (name == "llvm.x86.avx512.vpdpbusd.256" ||
       name == "llvm.x86.avx512.vpdpbusd.128")
-    return {"+avx512vnni", "+avx512vl"};
-  return {};
+    return IntrinsicNeeds{{"+avx512vnni,+avx512vl", "+avxvnni"},
+                          "AVX512-VNNI with AVX512VL, or AVX-VNNI"};
+  return std::nullopt;
 }
 
 mlir::LogicalResult
 qforge::checkIntrinsicsSupported(mlir::ModuleOp module,
-                                 const llvm::TargetMachine &machine) {
+                                 const llvm::TargetMachine &machine,
+                                 const TargetChoice &choice) {
   const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
   mlir::WalkResult result =
       module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
-        llvm::StringRef name = call.getIntrin();
-        for (llvm::StringRef feature : featuresOfIntrinsic(name)) {
-          if (info->checkFeatures(feature))
-            continue;
-          call.emitError() << name << " (from the transform script) needs "
-                           << feature.drop_front() << ", which the target (CPU '"
-                           << machine.getTargetCPU()
-                           << "', with --mattr if given) lacks; use a "
-                           << "script without it, or another --mcpu/--mattr";
-          return mlir::WalkResult::interrupt();
-        }
-        return mlir::WalkResult::advance();
+        std::optional<IntrinsicNeeds> needs = needsOfIntrinsic(call.getIntrin());
+        if (!needs || llvm::any_of(needs->options, [&](llvm::StringRef option) {
+              return info->checkFeatures(option);
+            }))
+          return mlir::WalkResult::advance();
+        call.emitError() << call.getIntrin()
+                         << " (from the transform script) needs "
+                         << needs->description << ", which the target ("
+                         << describeTarget(choice, machine.getTargetCPU())
+                         << ") lacks; use a script without it, or another "
+                            "--mcpu/--mattr";
+        return mlir::WalkResult::interrupt();
       });
   return mlir::failure(result.wasInterrupted());
 }
 
 std::unique_ptr<llvm::Module>
 qforge::translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
-                             llvm::TargetMachine &machine) {
-  if (mlir::failed(checkIntrinsicsSupported(module, machine)))
+                             llvm::TargetMachine &machine,
+                             const TargetChoice &choice) {
+  if (mlir::failed(checkIntrinsicsSupported(module, machine, choice)))
     return nullptr;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);

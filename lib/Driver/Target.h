@@ -25,18 +25,23 @@ std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetChoice &choice, std::string &error,
                     bool forJIT = false);
 
+/// "CPU 'cpu'", plus " with --mattr=..." when `choice` has extra features:
+/// how the diagnostics name a target (`cpu`: the resolved CPU name).
+std::string describeTarget(const TargetChoice &choice, llvm::StringRef cpu);
+
 /// Fails, with a diagnostic at the call, when the LLVM-dialect `module`
-/// calls an x86 intrinsic (vpdpbusd) whose features `machine` lacks --
-/// LLVM's instruction selection would abort on it.
+/// calls an x86 intrinsic (vpdpbusd) whose features `machine` (made from
+/// `choice`) lacks -- LLVM's instruction selection would abort on it.
 mlir::LogicalResult checkIntrinsicsSupported(mlir::ModuleOp module,
-                                             const llvm::TargetMachine &machine);
+                                             const llvm::TargetMachine &machine,
+                                             const TargetChoice &choice);
 
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
 /// LLVM's -O3 pipeline on it (null, with a diagnostic, when
 /// checkIntrinsicsSupported fails).
 std::unique_ptr<llvm::Module>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
-                     llvm::TargetMachine &machine);
+                     llvm::TargetMachine &machine, const TargetChoice &choice);
 
 /// Writes `module` as an object file or assembly.
 bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,

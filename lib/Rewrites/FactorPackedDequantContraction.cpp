@@ -148,24 +148,21 @@ linalg::GenericOp loopsFirst(RewriterBase &rewriter, linalg::GenericOp generic,
   return *linalg::interchangeGenericOp(rewriter, generic, order);
 }
 
-/// Integer mode on an activation that is a `linalg.pack` (zero-padded) of
-/// an unpacked one, as a batched kernel's activation rows are packed: the
-/// quantization runs on the pack's source, where a group's elements are
-/// contiguous, and its results are packed like the activation. amax, xs and
-/// xq then take one vector op per 16 or 64 elements rather than per inner
-/// tile of 4 (~3x fewer instructions for the seed's 128 x 4096 activation),
-/// and the pack moves bytes instead of floats. Padded lanes stay zero: the
-/// packs pad with 0, which is what the quantization gives a zero row.
-struct SourceQuantization {
-  Value activation, activationMax, activationSums; ///< packed
+/// The packed results of quantizeBeforePack, in the layout the activation's
+/// pack gives the activation (amax and xs without its element dims).
+struct PackedQuantization {
+  Value activation, activationMax, activationSums;
 };
 
-/// Whether `pack` can be moved below the quantization: zero or no padding,
-/// static tiles, and each of its inner tiles an element dim exactly when its
-/// source dim is one. `sourceElementDims` gets the source's element dims.
+/// Whether `pack` can be moved below the quantization: a static source,
+/// zero or no padding, static tiles, and each of its inner tiles an element
+/// dim exactly when its source dim is one. `sourceElementDims` gets the
+/// source's element dims.
 bool canQuantizeBeforePack(linalg::PackOp pack,
                            ArrayRef<bool> packedElementDims,
                            SmallVectorImpl<bool> &sourceElementDims) {
+  if (!pack.getSourceType().hasStaticShape())
+    return false;
   if (Value padding = pack.getPaddingValue())
     if (!matchPattern(padding, m_AnyZeroFloat()))
       return false;
@@ -184,9 +181,10 @@ bool canQuantizeBeforePack(linalg::PackOp pack,
 }
 
 /// `value` (the pack's source without the dims marked in `dropped`) packed
-/// as `pack` packs the kept dims.
+/// as `pack` packs the kept dims, tagged `qforge.activation_pack = role` for
+/// the scripts that tile it.
 Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
-               Value value, ArrayRef<bool> dropped) {
+               Value value, ArrayRef<bool> dropped, StringRef role) {
   SmallVector<int64_t> newIndex(dropped.size(), -1);
   for (unsigned dim = 0, next = 0; dim < dropped.size(); ++dim)
     if (!dropped[dim])
@@ -212,12 +210,25 @@ Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
                                         rewriter.getZeroAttr(element))
                   .getResult();
   }
-  return linalg::PackOp::create(rewriter, loc, value, dest, innerDimsPos,
-                                innerTiles, padding, outerPerm)
-      .getResult();
+  auto packed = linalg::PackOp::create(rewriter, loc, value, dest,
+                                       innerDimsPos, innerTiles, padding,
+                                       outerPerm);
+  packed->setAttr(qforge::kActivationPackAttrName,
+                  rewriter.getStringAttr(role));
+  return packed.getResult();
 }
 
-SourceQuantization quantizeBeforePack(RewriterBase &rewriter, Location loc,
+/// Integer mode on an activation that is a `linalg.pack` (zero-padded) of
+/// an unpacked one, as a batched kernel's activation rows are packed: the
+/// quantization runs on the pack's source, where a group's elements are
+/// contiguous, and its results are packed like the activation. amax, xs and
+/// xq then take one vector op per 16 or 64 elements rather than per inner
+/// tile of 4 (~3x fewer instructions for the seed's 128 x 4096 activation),
+/// and the pack moves bytes instead of floats. Padded lanes stay zero: the
+/// packs pad with 0, which is what the quantization gives a zero row.
+/// The new generics (on the source) go into `result`; the packed values are
+/// returned.
+PackedQuantization quantizeBeforePack(RewriterBase &rewriter, Location loc,
                                       linalg::PackOp pack,
                                       ArrayRef<bool> sourceElementDims,
                                       bool withSums, Type floatType,
@@ -227,13 +238,13 @@ SourceQuantization quantizeBeforePack(RewriterBase &rewriter, Location loc,
   result.activationMax = quantized.max;
   result.quantizedActivation = quantized.quantized;
   Value quantizedSource = quantized.quantized->getResult(0);
-  SourceQuantization packed;
+  PackedQuantization packed;
   packed.activationMax = packLike(rewriter, loc, pack,
                                   quantized.max->getResult(0),
-                                  sourceElementDims);
+                                  sourceElementDims, "amax");
   SmallVector<bool> noneDropped(sourceElementDims.size(), false);
   packed.activation =
-      packLike(rewriter, loc, pack, quantizedSource, noneDropped);
+      packLike(rewriter, loc, pack, quantizedSource, noneDropped, "xq");
   if (withSums) {
     result.activationSums = qforge::reduceDimsIntoZeros(
         rewriter, loc, quantizedSource, sourceElementDims, floatType,
@@ -243,7 +254,7 @@ SourceQuantization quantizeBeforePack(RewriterBase &rewriter, Location loc,
         });
     packed.activationSums = packLike(rewriter, loc, pack,
                                      result.activationSums->getResult(0),
-                                     sourceElementDims);
+                                     sourceElementDims, "xs");
   }
   return packed;
 }
@@ -302,7 +313,7 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   if (quantizeActivations && activationPack &&
       canQuantizeBeforePack(activationPack, activationElementDims,
                             sourceElementDims)) {
-    SourceQuantization packed =
+    PackedQuantization packed =
         quantizeBeforePack(rewriter, loc, activationPack, sourceElementDims,
                            needsSums, floatType, result);
     activation = packed.activation;

@@ -24,8 +24,19 @@
 
 namespace qforge {
 
+/// The packs of the quantized activation (integer mode on an activation
+/// read through a linalg.pack) carry this attribute: "amax", "xq" or "xs".
+inline constexpr llvm::StringLiteral kActivationPackAttrName =
+    "qforge.activation_pack";
+
 /// The generics of the factored packed form (activationSums is null without
-/// a zero-point; the activation quantization exists in integer mode).
+/// a zero-point and with unsigned weights; the activation quantization
+/// exists in integer mode). In integer mode on an activation that reaches
+/// the contraction through a linalg.pack (zero or no padding, static
+/// source and tiles, tiles on element dims only where the source dim is
+/// one), amax, xq and xs are built on the pack's source -- at its rank --
+/// and packed like the activation (packs tagged kActivationPackAttrName);
+/// the activation's pack is erased once unused.
 struct FactoredPackedContraction {
   mlir::linalg::GenericOp activationMax;       ///< amax (integer mode)
   mlir::linalg::GenericOp quantizedActivation; ///< xq (integer mode)

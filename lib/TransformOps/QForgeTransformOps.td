@@ -439,15 +439,18 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     results are as for the float op.
 
     An activation that reaches the contraction through a `linalg.pack`
-    (zero-padded, e.g. the activation rows of a batched kernel packed by 8)
-    is quantized before its pack: amax, xq and xs are computed on the pack's
-    source, where a group's elements are innermost and contiguous, and
-    their results are packed like the activation (padding 0: what a zero
-    row quantizes to). The float activation's pack is erased once unused,
-    and the three new packs are left for the script to tile (in program
-    order: amax, xq, xs). Without such a pack -- a decode kernel, whose
-    activation pack folds into a reshape -- the quantization reads the
-    activation as the contraction does.
+    (e.g. the activation rows of a batched kernel packed by 8) with a static
+    source, zero or no padding, static tiles, and inner tiles on element
+    dims only where the source dim is one, is quantized before its pack:
+    amax, xq and xs are computed on the pack's source (at its rank), where
+    a group's elements are innermost and contiguous, and their results are
+    packed like the activation (padding 0: what a zero row quantizes to).
+    The float activation's pack is erased once unused. The new packs --
+    amax, xq, and xs when it exists -- carry `qforge.activation_pack =
+    "amax"`, `"xq"` or `"xs"`, for the script to match and tile. Otherwise
+    (a decode kernel, whose activation pack folds into a reshape, or a pack
+    that fails these conditions) the quantization reads the activation as
+    the contraction does.
   }];
   let arguments = (ins TransformHandleTypeInterface:$dequant,
                        TransformHandleTypeInterface:$contraction);

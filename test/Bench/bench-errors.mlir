@@ -38,7 +38,7 @@
 // RUN: not qforge-bench %t/kernel.mlir --mcpu=diamondrapids --time=false 2>&1 | FileCheck %s --check-prefix=NOT-HERE
 // NOT-HERE: qforge-bench: error: the target (CPU 'diamondrapids') uses features this machine lacks ({{.*}}avx10.2{{.*}}): the kernel cannot run here; compile it with qforge-compile, or choose --mcpu=native
 // RUN: not qforge-bench %t/kernel.mlir --mattr=+avx10.2-512 --time=false 2>&1 | FileCheck %s --check-prefix=NOT-HERE-MATTR
-// NOT-HERE-MATTR: qforge-bench: error: the target (CPU '{{.+}}', --mattr=+avx10.2-512) uses features this machine lacks ({{.*}}avx10.2{{.*}})
+// NOT-HERE-MATTR: qforge-bench: error: the target (CPU '{{.+}}' with --mattr=+avx10.2-512) uses features this machine lacks ({{.*}}avx10.2{{.*}})
 // An older CPU than the host runs.
 // RUN: qforge-bench %t/kernel.mlir --mcpu=haswell --verify --time=false | FileCheck %s --check-prefix=OLDER
 // OLDER: verify: {{.*}}: PASS

@@ -2,7 +2,7 @@
 // (transforms/prefill-packed-int4-vnni.mlir: each nibble vector of a weight
 // line feeds 8 vpdpbusd) against the f32 reference, tolerance 1e-2 (the
 // int8 activations' error, ~3e-3-5e-3 here): 13 activation rows (padded to
-// 16) by 100 weight rows (padded to 112), signed and unsigned nibbles, 1 and
+// 16) by 100 weight rows (padded to 128), signed and unsigned nibbles, 1 and
 // 2 threads; 86 groups; groups of 6 (k padded to 8).
 // REQUIRES: avx512vnni
 // RUN: %gen_kernel 100 5 64 --batch 13 --int4 --signed > %t.pad.mlir

@@ -2,7 +2,7 @@
 // (transforms/prefill-packed-int8-vnni.mlir: 8 activation rows per weight
 // line, one vpdpbusd each) against the f32 reference, tolerance 1e-2 (the
 // int8 activations' error, ~3e-3-5e-3 here): 13 activation rows (padded to
-// 16) by 100 weight rows (padded to 112), signed and unsigned weights, 1 and
+// 16) by 100 weight rows (padded to 128), signed and unsigned weights, 1 and
 // 2 threads; 16 x 128 where the tiles divide; 86 groups; groups of 6 (k
 // padded to 8). M <= 8 is refused by the script (its row-block dim folds
 // away), not compiled.

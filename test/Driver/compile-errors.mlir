@@ -67,6 +67,11 @@
 // MATTR: qforge-compile: error: unknown target feature 'nonsense' in --mattr (the list: llc -mattr=help)
 // RUN: not qforge-compile %t/kernel.mlir --mattr=avx512f -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MATTR-SIGN
 // MATTR-SIGN: qforge-compile: error: --mattr entries are +feature or -feature, got 'avx512f'
+// Spaces around an entry are trimmed, for the check and for LLVM alike (LLVM
+// would ignore " -avx512f"): the kernel is then compiled without AVX-512.
+// RUN: qforge-compile %t/kernel.mlir --mcpu=sapphirerapids --mattr=" -avx512f" --emit=asm -o %t/trimmed.s 2>&1 | FileCheck %s --allow-empty --check-prefix=TRIMMED
+// TRIMMED-NOT: not a recognized feature
+// RUN: not grep -q zmm %t/trimmed.s
 
 // The strategy flags pick a shipped script: with --script they would be
 // silently ignored.
@@ -88,12 +93,18 @@
 // selection.
 // RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=haswell -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
 // RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --mattr=-avx512vnni -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs avx512vnni, which the target (CPU '{{haswell|sapphirerapids}}', with --mattr if given) lacks
+// NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs AVX512-VNNI, which the target (CPU '{{haswell'|sapphirerapids' with --mattr=-avx512vnni}}) lacks; use a script without it, or another --mcpu/--mattr
 
 // A tile_using_forall with every tile size 0 (MLIR 22 crashes on it) is
 // refused when the script is loaded.
 // RUN: not qforge-compile %t/kernel.mlir --script=%t/zero-tiles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=ZERO-TILES
 // ZERO-TILES: zero-tiles.mlir:4:14: error: 'transform.structured.tile_using_forall' op with every tile size 0 tiles nothing (and crashes MLIR 22's implementation); drop it
+
+// Tile sizes given by a param are known only when the script runs: such a
+// script is not refused.
+// RUN: qforge-compile %t/kernel.mlir --script=%t/param-tiles.mlir --emit=mlir -o %t/param-tiles.out.mlir
+// RUN: FileCheck %s --check-prefix=PARAM-TILES < %t/param-tiles.out.mlir
+// PARAM-TILES: scf.forall
 
 // Nothing was written by any of the failures above.
 // RUN: not ls %t/out.o
@@ -170,6 +181,16 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%m: !transform.any_op {transform.readonly}) {
     %fill = transform.structured.match ops{["linalg.fill"]} in %m : (!transform.any_op) -> !transform.any_op
     %t, %l = transform.structured.tile_using_forall %fill tile_sizes [0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+//--- param-tiles.mlir
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%m: !transform.any_op {transform.readonly}) {
+    %fill = transform.structured.match ops{["linalg.fill"]} in %m : (!transform.any_op) -> !transform.any_op
+    %size = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %t, %l = transform.structured.tile_using_forall %fill tile_sizes [0, 0, %size] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

@@ -42,10 +42,22 @@
 // RUN: qforge-compile %t.mlir --script=%transforms/prefill-packed-int8-vnni.mlir --mcpu=sapphirerapids --emit=asm -o %t.int8.s
 // RUN: FileCheck %s --check-prefix=INT8 < %t.int8.s
 // RUN: FileCheck %s --check-prefix=FRAME < %t.int8.s
+// The two lines of a k step take the same broadcast activation bytes (the
+// next vpdpbusd after the first reads the same broadcast register with the
+// other line); then each line feeds 7 more.
 // INT8-LABEL: quantized_matmul:
-// INT8:         vpdpbusd {{.*}}, %zmm[[W:[0-9]+]], %zmm{{[0-9]+}}
+// INT8:         vpdpbusd %zmm[[B:[0-9]+]], %zmm[[W:[0-9]+]], %zmm[[ACC0:[0-9]+]]
+// INT8-NOT:     vpdpbusd
+// INT8:         vpdpbusd %zmm[[B]], %zmm[[W2:[0-9]+]], %zmm[[ACC1:[0-9]+]]
 // INT8-COUNT-7: vpdpbusd {{.*}}, %zmm[[W]], %zmm{{[0-9]+}}
 // INT8-LABEL: quantized_matmul_pack_weights:
+// RUN: FileCheck %s --check-prefix=INT8-W2 < %t.int8.s
+// INT8-W2-LABEL: quantized_matmul:
+// INT8-W2:         vpdpbusd %zmm[[B:[0-9]+]], %zmm[[W:[0-9]+]], %zmm[[ACC0:[0-9]+]]
+// INT8-W2-NOT:     vpdpbusd
+// INT8-W2:         vpdpbusd %zmm[[B]], %zmm[[W2:[0-9]+]], %zmm[[ACC1:[0-9]+]]
+// INT8-W2-COUNT-7: vpdpbusd {{.*}}, %zmm[[W2]], %zmm{{[0-9]+}}
+// INT8-W2-LABEL: quantized_matmul_pack_weights:
 
 // The integer prefill for 4-bit weights
 // (transforms/prefill-packed-int4-vnni.mlir): a weight line's low nibbles

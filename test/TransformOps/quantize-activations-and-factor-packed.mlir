@@ -9,7 +9,11 @@
 // 16: a zero row quantizes to zero, its amax and xs are zero). The float
 // activation's pack is gone. The second case has no such pack (a decode
 // kernel, whose activation pack only splits k and folds into a reshape): the
-// quantization then reads the activation as the contraction does.
+// quantization then reads the activation as the contraction does. The third
+// packs the activation with outer_dims_perm (groups before row blocks): the
+// new packs keep that order, without the element dims for amax and xs. The
+// fourth packs a dynamically shaped source (a cast of the argument): the
+// quantization cannot be built on it, and stays on the packed activation.
 
 // CHECK-LABEL: func.func @packed_activation_rows
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: tensor<1x13x3x16xf32>
@@ -26,15 +30,15 @@
 // CHECK:           math.roundeven
 // CHECK:         } -> tensor<1x13x3x16xi8>
 // CHECK:         %[[AMAX_PAD:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
+// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
 // CHECK:         %[[XQ_PAD:.+]] = arith.constant 0 : i8
-// CHECK:         %[[XQ_PACKED:.+]] = linalg.pack %[[XQ]] padding_value(%[[XQ_PAD]] : i8) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} : tensor<1x13x3x16xi8> -> tensor<1x2x3x4x8x4xi8>
+// CHECK:         %[[XQ_PACKED:.+]] = linalg.pack %[[XQ]] padding_value(%[[XQ_PAD]] : i8) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} {qforge.activation_pack = "xq"} : tensor<1x13x3x16xi8> -> tensor<1x2x3x4x8x4xi8>
 // CHECK:         %[[XS:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XQ]] : tensor<1x13x3x16xi8>)
 // CHECK:         } -> tensor<1x13x3xf32>
 // CHECK:         %[[XS_PAD:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[XS_PACKED:.+]] = linalg.pack %[[XS]] padding_value(%[[XS_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
+// CHECK:         %[[XS_PACKED:.+]] = linalg.pack %[[XS]] padding_value(%[[XS_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "xs"} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
 // CHECK:         %[[P:.+]] = linalg.generic
 // CHECK-SAME:      ins(%[[XQ_PACKED]], %{{.+}} : tensor<1x2x3x4x8x4xi8>, tensor<2x3x4x16x4xi8>)
 // CHECK:         } -> tensor<2x3x1x2x8x16xi32>
@@ -168,6 +172,114 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.qforge.fold_into_packs
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    %dq, %c = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @outer_dims_perm
+// CHECK-SAME:    %[[X:[a-z0-9_]+]]: tensor<1x13x3x16xf32>
+// CHECK:         %[[AMAX:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]] : tensor<1x13x3x16xf32>)
+// CHECK:         %[[XQ:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xf32>)
+// CHECK:         linalg.pack %[[AMAX]] padding_value(%{{.+}} : f32) outer_dims_perm = [0, 2, 1] inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xf32> -> tensor<1x3x2x8xf32>
+// CHECK:         linalg.pack %[[XQ]] padding_value(%{{.+}} : i8) outer_dims_perm = [0, 2, 1, 3] inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} {qforge.activation_pack = "xq"} : tensor<1x13x3x16xi8> -> tensor<1x3x2x4x8x4xi8>
+// CHECK-NOT:     linalg.pack %[[X]]
+  func.func @outer_dims_perm(%arg0: tensor<20x3x16xi8>, %arg1: tensor<20x3x1xf32>, %arg2: tensor<20x3x1xf32>, %arg3: tensor<1x13x3x16xf32>) -> tensor<1x13x20xf32> {
+    %c0_i8 = arith.constant 0 : i8
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<1x13x20xf32>
+    %1 = tensor.empty() : tensor<1x3x2x4x8x4xf32>
+    %pack = linalg.pack %arg3 padding_value(%cst : f32) outer_dims_perm = [0, 2, 1, 3] inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %1 : tensor<1x13x3x16xf32> -> tensor<1x3x2x4x8x4xf32>
+    %2 = tensor.empty() : tensor<2x3x4x16x4xf32>
+    %3 = tensor.empty() : tensor<2x3x4x16x4xi8>
+    %pack_0 = linalg.pack %arg0 padding_value(%c0_i8 : i8) inner_dims_pos = [0, 2] inner_tiles = [16, 4] into %3 : tensor<20x3x16xi8> -> tensor<2x3x4x16x4xi8>
+    %4 = tensor.empty() : tensor<2x3x1x16x1xf32>
+    %pack_1 = linalg.pack %arg1 padding_value(%cst : f32) inner_dims_pos = [0, 2] inner_tiles = [16, 1] into %4 : tensor<20x3x1xf32> -> tensor<2x3x1x16x1xf32>
+    %5 = tensor.empty() : tensor<2x3x1x16x1xf32>
+    %pack_2 = linalg.pack %arg2 padding_value(%cst : f32) inner_dims_pos = [0, 2] inner_tiles = [16, 1] into %5 : tensor<20x3x1xf32> -> tensor<2x3x1x16x1xf32>
+    %6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%pack_0, %pack_1, %pack_2 : tensor<2x3x4x16x4xi8>, tensor<2x3x1x16x1xf32>, tensor<2x3x1x16x1xf32>) outs(%2 : tensor<2x3x4x16x4xf32>) {
+    ^bb0(%in: i8, %in_3: f32, %in_4: f32, %out: f32):
+      %10 = arith.extui %in : i8 to i32
+      %11 = arith.uitofp %10 : i32 to f32
+      %12 = arith.subf %11, %in_4 : f32
+      %13 = arith.mulf %12, %in_3 : f32
+      linalg.yield %13 : f32
+    } -> tensor<2x3x4x16x4xf32>
+    %7 = tensor.empty() : tensor<1x2x2x8x16xf32>
+    %8 = linalg.fill ins(%cst : f32) outs(%7 : tensor<1x2x2x8x16xf32>) -> tensor<1x2x2x8x16xf32>
+    %9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d3, d1, d4, d5, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d3, d4, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d5, d6)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel", "reduction"]} ins(%pack, %6 : tensor<1x3x2x4x8x4xf32>, tensor<2x3x4x16x4xf32>) outs(%8 : tensor<1x2x2x8x16xf32>) {
+    ^bb0(%in: f32, %in_3: f32, %out: f32):
+      %10 = arith.mulf %in, %in_3 : f32
+      %11 = arith.addf %10, %out : f32
+      linalg.yield %11 : f32
+    } -> tensor<1x2x2x8x16xf32>
+    %unpack = linalg.unpack %9 inner_dims_pos = [1, 2] inner_tiles = [8, 16] into %0 : tensor<1x2x2x8x16xf32> -> tensor<1x13x20xf32>
+    return %unpack : tensor<1x13x20xf32>
+  }
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dq, %c = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dynamic_source
+// CHECK:         %[[PACKED:.+]] = linalg.pack %{{.+}} padding_value(%{{.+}} : f32) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} : tensor<1x?x3x16xf32> -> tensor<1x2x3x4x8x4xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[PACKED]] : tensor<1x2x3x4x8x4xf32>)
+// CHECK-NOT:     qforge.activation_pack
+// CHECK:         return
+  func.func @dynamic_source(%arg0: tensor<20x3x16xi8>, %arg1: tensor<20x3x1xf32>, %arg2: tensor<20x3x1xf32>, %arg3s: tensor<1x13x3x16xf32>) -> tensor<1x13x20xf32> {
+    %c0_i8 = arith.constant 0 : i8
+    %arg3 = tensor.cast %arg3s : tensor<1x13x3x16xf32> to tensor<1x?x3x16xf32>
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<1x13x20xf32>
+    %1 = tensor.empty() : tensor<1x2x3x4x8x4xf32>
+    %pack = linalg.pack %arg3 padding_value(%cst : f32) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %1 : tensor<1x?x3x16xf32> -> tensor<1x2x3x4x8x4xf32>
+    %2 = tensor.empty() : tensor<2x3x4x16x4xf32>
+    %3 = tensor.empty() : tensor<2x3x4x16x4xi8>
+    %pack_0 = linalg.pack %arg0 padding_value(%c0_i8 : i8) inner_dims_pos = [0, 2] inner_tiles = [16, 4] into %3 : tensor<20x3x16xi8> -> tensor<2x3x4x16x4xi8>
+    %4 = tensor.empty() : tensor<2x3x1x16x1xf32>
+    %pack_1 = linalg.pack %arg1 padding_value(%cst : f32) inner_dims_pos = [0, 2] inner_tiles = [16, 1] into %4 : tensor<20x3x1xf32> -> tensor<2x3x1x16x1xf32>
+    %5 = tensor.empty() : tensor<2x3x1x16x1xf32>
+    %pack_2 = linalg.pack %arg2 padding_value(%cst : f32) inner_dims_pos = [0, 2] inner_tiles = [16, 1] into %5 : tensor<20x3x1xf32> -> tensor<2x3x1x16x1xf32>
+    %6 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%pack_0, %pack_1, %pack_2 : tensor<2x3x4x16x4xi8>, tensor<2x3x1x16x1xf32>, tensor<2x3x1x16x1xf32>) outs(%2 : tensor<2x3x4x16x4xf32>) {
+    ^bb0(%in: i8, %in_3: f32, %in_4: f32, %out: f32):
+      %10 = arith.extui %in : i8 to i32
+      %11 = arith.uitofp %10 : i32 to f32
+      %12 = arith.subf %11, %in_4 : f32
+      %13 = arith.mulf %12, %in_3 : f32
+      linalg.yield %13 : f32
+    } -> tensor<2x3x4x16x4xf32>
+    %7 = tensor.empty() : tensor<1x2x2x8x16xf32>
+    %8 = linalg.fill ins(%cst : f32) outs(%7 : tensor<1x2x2x8x16xf32>) -> tensor<1x2x2x8x16xf32>
+    %9 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d3, d4, d5, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d3, d4, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d5, d6)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel", "parallel", "reduction"]} ins(%pack, %6 : tensor<1x2x3x4x8x4xf32>, tensor<2x3x4x16x4xf32>) outs(%8 : tensor<1x2x2x8x16xf32>) {
+    ^bb0(%in: f32, %in_3: f32, %out: f32):
+      %10 = arith.mulf %in, %in_3 : f32
+      %11 = arith.addf %10, %out : f32
+      linalg.yield %11 : f32
+    } -> tensor<1x2x2x8x16xf32>
+    %unpack = linalg.unpack %9 inner_dims_pos = [1, 2] inner_tiles = [8, 16] into %0 : tensor<1x2x2x8x16xf32> -> tensor<1x13x20xf32>
+    return %unpack : tensor<1x13x20xf32>
+  }
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %dq, %c = transform.qforge.match_dequant_contraction %module
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c

@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
     return fail(error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      qforge::translateAndOptimize(*module, llvmContext, *machine);
+      qforge::translateAndOptimize(*module, llvmContext, *machine, target);
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
 
