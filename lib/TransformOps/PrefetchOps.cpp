@@ -79,6 +79,25 @@ int64_t readBytes(const MemRefRead &read) {
   return std::max<int64_t>(1, elements * type.getIntOrFloatBitWidth() / 8);
 }
 
+/// How many lines of `lineBytes` the innermost dim of a vector read covers,
+/// when it runs along the memref's contiguous innermost dim (stride 1,
+/// int or float elements, a minor identity map): a 256-byte read of scales
+/// needs four prefetches, one per line. 1 for every other read.
+int64_t linesCovered(const MemRefRead &read, int64_t lineBytes) {
+  auto vector = dyn_cast<VectorType>(read.op->getResult(0).getType());
+  auto type = cast<MemRefType>(read.memref.getType());
+  if (!vector || vector.getRank() == 0 || vector.isScalable() ||
+      type.getRank() == 0 || !type.getElementType().isIntOrFloat() ||
+      !type.isLastDimUnitStride())
+    return 1;
+  if (auto transfer = dyn_cast<vector::TransferReadOp>(read.op))
+    if (!transfer.getPermutationMap().isMinorIdentity())
+      return 1;
+  int64_t bits = vector.getShape().back() *
+                 type.getElementType().getIntOrFloatBitWidth();
+  return std::max<int64_t>(1, llvm::divideCeil(bits, lineBytes * 8));
+}
+
 /// Whether `index` is the induction variable `iv`, or a pure single-result
 /// op (affine.apply, arith.addi, ...) of it -- the forms tiling produces.
 bool isIndexedBy(Value index, Value iv) {
@@ -182,11 +201,27 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
       else
         indices.push_back(index);
     }
-    memref::PrefetchOp::create(rewriter, loc, read.memref, indices,
-                               rewriter.getBoolAttr(false),
-                               rewriter.getI32IntegerAttr(
-                                   getLocalityAttr().getInt()),
-                               rewriter.getBoolAttr(true));
+    // One prefetch per line the read covers, along its innermost dim.
+    int64_t lineBytes = getLineBytesAttr().getInt();
+    int64_t lines = linesCovered(read, lineBytes);
+    int64_t lineElements =
+        lines > 1 ? lineBytes * 8 /
+                        cast<MemRefType>(read.memref.getType())
+                            .getElementType()
+                            .getIntOrFloatBitWidth()
+                  : 0;
+    for (int64_t line = 0; line < lines; ++line) {
+      SmallVector<Value> lineIndices = indices;
+      if (line > 0)
+        lineIndices.back() = arith::AddIOp::create(
+            rewriter, loc, indices.back(),
+            arith::ConstantIndexOp::create(rewriter, loc, line * lineElements));
+      memref::PrefetchOp::create(rewriter, loc, read.memref, lineIndices,
+                                 rewriter.getBoolAttr(false),
+                                 rewriter.getI32IntegerAttr(
+                                     getLocalityAttr().getInt()),
+                                 rewriter.getBoolAttr(true));
+    }
   }
   return DiagnosedSilenceableFailure::success();
 }

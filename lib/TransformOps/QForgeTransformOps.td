@@ -488,7 +488,9 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     Reads at the same dynamic indices whose constant indices are less than
     `line_bytes` apart share one prefetch: a read is kept only when its
     constant byte offset (from the static strides) is a multiple of
-    `line_bytes`. Reads of fewer than `min_read_bytes` bytes are not
+    `line_bytes`. A vector read wider than a line along the memref's
+    contiguous innermost dim (e.g. 64 f32 scales, 256 bytes) gets one
+    prefetch per line it covers. Reads of fewer than `min_read_bytes` bytes are not
     prefetched: e.g. the scalar activation reads of a loop that streams
     64-byte weight lines, which stay in L1 and would only cost a load slot
     each.

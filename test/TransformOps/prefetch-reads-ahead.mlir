@@ -420,3 +420,77 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A read wider than a line (64 f32, 256 bytes: a packed tile's scales) gets
+// one prefetch per line it covers, at +0, +16, +32 and +48 elements along
+// its contiguous innermost dim.
+
+// CHECK-LABEL: func.func @wide_read
+// CHECK-SAME:    (%[[S:[a-z0-9_]+]]: memref<32x64xf32>
+// CHECK:         scf.for
+// CHECK:           %[[ROW:.+]] = arith.minsi
+// CHECK-NEXT:      memref.prefetch %[[S]][%[[ROW]], %[[C0:.+]]], read, locality<3>, data
+// CHECK-NEXT:      %[[C16:.+]] = arith.constant 16 : index
+// CHECK-NEXT:      %[[I16:.+]] = arith.addi %[[C0]], %[[C16]] : index
+// CHECK-NEXT:      memref.prefetch %[[S]][%[[ROW]], %[[I16]]], read, locality<3>, data
+// CHECK-NEXT:      %[[C32:.+]] = arith.constant 32 : index
+// CHECK-NEXT:      %[[I32:.+]] = arith.addi %[[C0]], %[[C32]] : index
+// CHECK-NEXT:      memref.prefetch %[[S]][%[[ROW]], %[[I32]]], read, locality<3>, data
+// CHECK-NEXT:      %[[C48:.+]] = arith.constant 48 : index
+// CHECK-NEXT:      %[[I48:.+]] = arith.addi %[[C0]], %[[C48]] : index
+// CHECK-NEXT:      memref.prefetch %[[S]][%[[ROW]], %[[I48]]], read, locality<3>, data
+// CHECK-NEXT:      vector.transfer_read %[[S]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:         return
+func.func @wide_read(%s: memref<32x64xf32>, %lb: index, %ub: index, %step: index) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 0.0 : f32
+  %v = arith.constant dense<0.0> : vector<64xf32>
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %v) -> vector<64xf32> {
+    %x = vector.transfer_read %s[%iv, %c0], %f {in_bounds = [true]} : memref<32x64xf32>, vector<64xf32>
+    %a = arith.addf %acc, %x : vector<64xf32>
+    scf.yield %a : vector<64xf32>
+  } {rows}
+  return %r : vector<64xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A 0-D vector read (one element) covers one line: one prefetch, no crash.
+
+// CHECK-LABEL: func.func @zero_d_read
+// CHECK:         scf.for
+// CHECK:           memref.prefetch
+// CHECK-NEXT:      vector.transfer_read
+// CHECK-NOT:       memref.prefetch
+func.func @zero_d_read(%s: memref<32x64xf32>, %lb: index, %ub: index, %step: index) -> vector<f32> {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 0.0 : f32
+  %v = arith.constant dense<0.0> : vector<f32>
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %v) -> vector<f32> {
+    %x = vector.transfer_read %s[%iv, %c0], %f : memref<32x64xf32>, vector<f32>
+    %a = arith.addf %acc, %x : vector<f32>
+    scf.yield %a : vector<f32>
+  } {rows}
+  return %r : vector<f32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}
