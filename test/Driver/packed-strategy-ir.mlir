@@ -1,6 +1,6 @@
 // The packed decode strategy (transforms/decode-packed-avx512.mlir) on two
 // small kernels of the seed's form, one whose N divides the 64-row tile
-// (128 = 2 x 64) and one that is padded (100 -> 2 x 64). Checked on the IR
+// (256 = 4 x 64) and one that is padded (228 -> 4 x 64). Checked on the IR
 // after the script:
 // - @quantized_matmul takes the packed parameters (weights N/64 x G x K x 64
 //   i8, scales and zero-points N/64 x G x 1 x 64 f32), names its packing
@@ -10,23 +10,24 @@
 //   function's, no linalg.pack, and no 3-d i8 tensor, i.e. the raw weights:
 //   vectorization turns a pack left in the kernel into transfer reads of
 //   the raw weights);
-// - its k loop reads one 64-byte line of weights per k step (vector<64xi8>,
-//   converted to vector<64xf32> with uitofp), unrolled by 8, and subtracts
-//   nothing: the zero-point is applied once per group, after the k loop;
+// - each forall iteration takes two row tiles, and its k loop reads one
+//   64-byte line of weights from each per k step (vector<64xi8>, converted
+//   to vector<64xf32> with uitofp), unrolled by 8, and subtracts nothing:
+//   the zero-point is applied once per group, after the k loop;
 // - @quantized_matmul_pack_weights packs the three raw parameters, and, when
-//   N = 100 pads rows 100..127, pads them with zero constants (0 : i8 and
+//   N = 228 pads rows 228..255, pads them with zero constants (0 : i8 and
 //   0.0 : f32), never poison. The kernel has ub.poison values of its own
 //   (the padding of in-bounds vector.transfer_read), so the poison check
 //   is confined to the packing function (SAFE), the only function with
 //   packs.
-// RUN: %gen_kernel 128 4 32 > %t.128.mlir
-// RUN: qforge-compile %t.128.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.128.out.mlir
-// RUN: FileCheck %s --check-prefixes=CHECK,EXACT < %t.128.out.mlir
-// RUN: FileCheck %s --check-prefix=SAFE < %t.128.out.mlir
-// RUN: %gen_kernel 100 4 32 > %t.100.mlir
-// RUN: qforge-compile %t.100.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.100.out.mlir
-// RUN: FileCheck %s --check-prefixes=CHECK,PAD < %t.100.out.mlir
-// RUN: FileCheck %s --check-prefix=SAFE < %t.100.out.mlir
+// RUN: %gen_kernel 256 4 32 > %t.256.mlir
+// RUN: qforge-compile %t.256.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.256.out.mlir
+// RUN: FileCheck %s --check-prefixes=CHECK,EXACT < %t.256.out.mlir
+// RUN: FileCheck %s --check-prefix=SAFE < %t.256.out.mlir
+// RUN: %gen_kernel 228 4 32 > %t.228.mlir
+// RUN: qforge-compile %t.228.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.228.out.mlir
+// RUN: FileCheck %s --check-prefixes=CHECK,PAD < %t.228.out.mlir
+// RUN: FileCheck %s --check-prefix=SAFE < %t.228.out.mlir
 
 // SAFE-LABEL: func.func @quantized_matmul(
 // SAFE-NOT:     linalg.pack
@@ -35,58 +36,56 @@
 // SAFE-NOT:     ub.poison
 // SAFE:         return
 
-// EXACT-LABEL: func.func @quantized_matmul(%arg0: tensor<2x4x32x64xi8>, %arg1: tensor<2x4x1x64xf32>, %arg2: tensor<2x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x128xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
-// PAD-LABEL:   func.func @quantized_matmul(%arg0: tensor<2x4x32x64xi8>, %arg1: tensor<2x4x1x64xf32>, %arg2: tensor<2x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x100xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
-// One row tile per iteration, one group per iteration inside it.
+// The two row tiles' offsets: 2 x the iteration, and the next.
+// CHECK-DAG:   #[[TILE0:.+]] = affine_map<(d0) -> (d0 * 2)>
+// CHECK-DAG:   #[[TILE1:.+]] = affine_map<(d0) -> (d0 * 2 + 1)>
+// EXACT-LABEL: func.func @quantized_matmul(%arg0: tensor<4x4x32x64xi8>, %arg1: tensor<4x4x1x64xf32>, %arg2: tensor<4x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x256xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
+// PAD-LABEL:   func.func @quantized_matmul(%arg0: tensor<4x4x32x64xi8>, %arg1: tensor<4x4x1x64xf32>, %arg2: tensor<4x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x228xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
+// Two row tiles per iteration (4 tiles: 2 iterations), one group per
+// iteration inside it.
 // CHECK:         scf.forall (%[[ROW:.+]]) in (2)
-// CHECK:           scf.for %[[G:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x1x64xf32>) {
+// CHECK:           %[[T0:.+]] = affine.apply #[[TILE0]](%[[ROW]])
+// CHECK:           %[[T1:.+]] = affine.apply #[[TILE1]](%[[ROW]])
+// CHECK:           scf.for %[[G:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x2x64xf32>) {
 // The k loop: 8 k steps per iteration, each one vector<64xi8> of weights
-// converted to f32; no zero-point subtraction in it.
-// CHECK:             scf.for %[[K:.+]] = %c0 to %c32 step %c8 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x1x1x64xf32>) {
+// from each of the two tiles (two streams, 64 bytes each), converted to
+// f32; no zero-point subtraction in it.
+// CHECK:             scf.for %[[K:.+]] = %c0 to %c32 step %c8 iter_args(%{{.+}} = %{{.+}}) -> (tensor<2x1x1x1x64xf32>) {
 // CHECK-NOT:           arith.subf
-// CHECK:               vector.transfer_read %arg0[%[[ROW]], %[[G]], %[[K]], %c0], %{{.+}} {in_bounds = [true]} : tensor<2x4x32x64xi8>, vector<64xi8>
+// CHECK:               vector.transfer_read %arg0[%[[T0]], %[[G]], %[[K]], %c0], %{{.+}} {in_bounds = [true]} : tensor<4x4x32x64xi8>, vector<64xi8>
+// CHECK-NEXT:          vector.transfer_read
 // CHECK-NEXT:          arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
 // CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
+// CHECK:               vector.transfer_read %arg0[%[[T1]], %[[G]], %[[K]], %c0], %{{.+}} {in_bounds = [true]} : tensor<4x4x32x64xi8>, vector<64xi8>
 // CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
-// CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
-// CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
-// CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
-// CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
-// CHECK-NOT:           arith.subf
-// CHECK:               arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
+// CHECK-COUNT-15:      arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
 // CHECK-NOT:           arith.{{subf|uitofp}}
-// CHECK:               scf.yield %{{.+}} : vector<1x1x1x1x64xf32>
+// CHECK:               scf.yield %{{.+}} : tensor<2x1x1x1x64xf32>
 // CHECK-NEXT:        }
 // Once per group: the group's scales and zero-points (one value per row of
-// the tile), and out += s * (p - z * xs).
-// CHECK-DAG:         %[[S:.+]] = vector.transfer_read %arg1[%[[ROW]], %[[G]], %c0, %c0], %{{.+}} {in_bounds = [true]} : tensor<2x4x1x64xf32>, vector<64xf32>
-// CHECK-DAG:         %[[Z:.+]] = vector.transfer_read %arg2[%[[ROW]], %[[G]], %c0, %c0], %{{.+}} {in_bounds = [true]} : tensor<2x4x1x64xf32>, vector<64xf32>
-// CHECK:             %[[ZXS:.+]] = arith.mulf %[[Z]], %{{.+}} : vector<64xf32>
-// CHECK:             %[[D:.+]] = arith.subf %{{.+}}, %[[ZXS]] : vector<64xf32>
-// CHECK:             arith.mulf %[[S]], %[[D]] : vector<64xf32>
+// the two tiles), and out += s * (p - z * xs).
+// CHECK:             %[[S:.+]] = vector.transfer_read %arg1[%[[T0]], %[[G]], %c0, %c0]{{.*}} : tensor<4x4x1x64xf32>, vector<2x1x1x64xf32>
+// CHECK:             %[[Z:.+]] = vector.transfer_read %arg2[%[[T0]], %[[G]], %c0, %c0]{{.*}} : tensor<4x4x1x64xf32>, vector<2x1x1x64xf32>
+// CHECK:             arith.mulf %{{.+}}, %{{.+}} : vector<2x1x1x1x64xf32>
+// CHECK-NEXT:        arith.subf %{{.+}}, %{{.+}} : vector<2x1x1x1x64xf32>
+// CHECK-NEXT:        arith.mulf %{{.+}}, %{{.+}} : vector<2x1x1x1x64xf32>
 // CHECK-NOT:         arith.subf
 // CHECK:           } {qforge.weight_groups}
 // CHECK:         } {qforge.weight_rows}
 
 // CHECK-LABEL: func.func @quantized_matmul_pack_weights(
-// EXACT-SAME:    %arg0: tensor<128x4x32xi8>, %arg1: tensor<128x4x1xf32>, %arg2: tensor<128x4x1xf32>) -> (tensor<2x4x32x64xi8>, tensor<2x4x1x64xf32>, tensor<2x4x1x64xf32>)
-// PAD-SAME:      %arg0: tensor<100x4x32xi8>, %arg1: tensor<100x4x1xf32>, %arg2: tensor<100x4x1xf32>) -> (tensor<2x4x32x64xi8>, tensor<2x4x1x64xf32>, tensor<2x4x1x64xf32>)
+// EXACT-SAME:    %arg0: tensor<256x4x32xi8>, %arg1: tensor<256x4x1xf32>, %arg2: tensor<256x4x1xf32>) -> (tensor<4x4x32x64xi8>, tensor<4x4x1x64xf32>, tensor<4x4x1x64xf32>)
+// PAD-SAME:      %arg0: tensor<228x4x32xi8>, %arg1: tensor<228x4x1xf32>, %arg2: tensor<228x4x1xf32>) -> (tensor<4x4x32x64xi8>, tensor<4x4x1x64xf32>, tensor<4x4x1x64xf32>)
 // CHECK-SAME:    attributes {qforge.prepacked_arguments = array<i64: 0, 1, 2>}
-// N = 128: nothing to pad.
-// EXACT:         %[[W:.+]] = linalg.pack %arg0 inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<128x4x32xi8> -> tensor<2x4x32x64xi8>
-// EXACT:         %[[S:.+]] = linalg.pack %arg1 inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<128x4x1xf32> -> tensor<2x4x1x64xf32>
-// EXACT:         %[[Z:.+]] = linalg.pack %arg2 inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<128x4x1xf32> -> tensor<2x4x1x64xf32>
-// N = 100: each pack pads with a zero constant of its element type.
+// N = 256: nothing to pad.
+// EXACT:         %[[W:.+]] = linalg.pack %arg0 inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<256x4x32xi8> -> tensor<4x4x32x64xi8>
+// EXACT:         %[[S:.+]] = linalg.pack %arg1 inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<256x4x1xf32> -> tensor<4x4x1x64xf32>
+// EXACT:         %[[Z:.+]] = linalg.pack %arg2 inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<256x4x1xf32> -> tensor<4x4x1x64xf32>
+// N = 228: each pack pads with a zero constant of its element type.
 // PAD:           %[[ZERO_I8:.+]] = arith.constant 0 : i8
-// PAD:           %[[W:.+]] = linalg.pack %arg0 padding_value(%[[ZERO_I8]] : i8) inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<100x4x32xi8> -> tensor<2x4x32x64xi8>
+// PAD:           %[[W:.+]] = linalg.pack %arg0 padding_value(%[[ZERO_I8]] : i8) inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<228x4x32xi8> -> tensor<4x4x32x64xi8>
 // PAD:           %[[ZERO_S:.+]] = arith.constant 0.000000e+00 : f32
-// PAD:           %[[S:.+]] = linalg.pack %arg1 padding_value(%[[ZERO_S]] : f32) inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<100x4x1xf32> -> tensor<2x4x1x64xf32>
+// PAD:           %[[S:.+]] = linalg.pack %arg1 padding_value(%[[ZERO_S]] : f32) inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<228x4x1xf32> -> tensor<4x4x1x64xf32>
 // PAD:           %[[ZERO_Z:.+]] = arith.constant 0.000000e+00 : f32
-// PAD:           %[[Z:.+]] = linalg.pack %arg2 padding_value(%[[ZERO_Z]] : f32) inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<100x4x1xf32> -> tensor<2x4x1x64xf32>
-// CHECK:         return %[[W]], %[[S]], %[[Z]] : tensor<2x4x32x64xi8>, tensor<2x4x1x64xf32>, tensor<2x4x1x64xf32>
+// PAD:           %[[Z:.+]] = linalg.pack %arg2 padding_value(%[[ZERO_Z]] : f32) inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<228x4x1xf32> -> tensor<4x4x1x64xf32>
+// CHECK:         return %[[W]], %[[S]], %[[Z]] : tensor<4x4x32x64xi8>, tensor<4x4x1x64xf32>, tensor<4x4x1x64xf32>
