@@ -148,12 +148,6 @@ linalg::GenericOp loopsFirst(RewriterBase &rewriter, linalg::GenericOp generic,
   return *linalg::interchangeGenericOp(rewriter, generic, order);
 }
 
-/// The packed results of quantizeBeforePack, in the layout the activation's
-/// pack gives the activation (amax and xs without its element dims).
-struct PackedQuantization {
-  Value activation, activationMax, activationSums;
-};
-
 /// Whether `pack` can be moved below the quantization: a static source,
 /// zero or no padding, static tiles, and each of its inner tiles an element
 /// dim exactly when its source dim is one. `sourceElementDims` gets the
@@ -218,46 +212,6 @@ Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
   return packed.getResult();
 }
 
-/// Integer mode on an activation that is a `linalg.pack` (zero-padded) of
-/// an unpacked one, as a batched kernel's activation rows are packed: the
-/// quantization runs on the pack's source, where a group's elements are
-/// contiguous, and its results are packed like the activation. amax, xs and
-/// xq then take one vector op per 16 or 64 elements rather than per inner
-/// tile of 4 (~3x fewer instructions for the seed's 128 x 4096 activation),
-/// and the pack moves bytes instead of floats. Padded lanes stay zero: the
-/// packs pad with 0, which is what the quantization gives a zero row.
-/// The new generics (on the source) go into `result`; the packed values are
-/// returned.
-PackedQuantization quantizeBeforePack(RewriterBase &rewriter, Location loc,
-                                      linalg::PackOp pack,
-                                      ArrayRef<bool> sourceElementDims,
-                                      bool withSums, Type floatType,
-                                      qforge::FactoredPackedContraction &result) {
-  qforge::QuantizedActivation quantized = qforge::quantizeActivation(
-      rewriter, loc, pack.getSource(), sourceElementDims);
-  result.activationMax = quantized.max;
-  result.quantizedActivation = quantized.quantized;
-  Value quantizedSource = quantized.quantized->getResult(0);
-  PackedQuantization packed;
-  packed.activationMax = packLike(rewriter, loc, pack,
-                                  quantized.max->getResult(0),
-                                  sourceElementDims, "amax");
-  SmallVector<bool> noneDropped(sourceElementDims.size(), false);
-  packed.activation =
-      packLike(rewriter, loc, pack, quantizedSource, noneDropped, "xq");
-  if (withSums) {
-    result.activationSums = qforge::reduceDimsIntoZeros(
-        rewriter, loc, quantizedSource, sourceElementDims, floatType,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          qforge::buildActivationSumBody(b, l, args, /*quantized=*/true,
-                                         floatType);
-        });
-    packed.activationSums = packLike(rewriter, loc, pack,
-                                     result.activationSums->getResult(0),
-                                     sourceElementDims, "xs");
-  }
-  return packed;
-}
 } // namespace
 
 static FailureOr<qforge::FactoredPackedContraction>
@@ -304,43 +258,60 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
       quantizeActivations, dequant.weightsAreSigned, a.nibbleDim.has_value());
   bool needsSums = dequant.zeroPoints || weightOffset != 0.0;
 
-  // Integer mode: the activation quantized to int8 per group (the element
-  // dims), once per call; its scale amax / 127 joins the weights' per group.
-  // On a packed activation, before its pack (quantizeBeforePack).
-  Value activationMax, activationSums;
+  // Integer mode on an activation that is a `linalg.pack` (zero-padded) of
+  // an unpacked one, as a batched kernel's activation rows are packed: amax,
+  // xq and xs are computed on the pack's source, where a group's elements
+  // are contiguous, and their results packed like the activation. They then
+  // take one vector op per 16 or 64 elements rather than per inner tile of 4
+  // (~3x fewer instructions for the seed's 128 x 4096 activation), and the
+  // pack moves bytes instead of floats. Padded lanes stay zero: the packs
+  // pad with 0, which is what the quantization gives a zero row.
   auto activationPack = activation.getDefiningOp<linalg::PackOp>();
   SmallVector<bool> sourceElementDims;
-  if (quantizeActivations && activationPack &&
-      canQuantizeBeforePack(activationPack, activationElementDims,
-                            sourceElementDims)) {
-    PackedQuantization packed =
-        quantizeBeforePack(rewriter, loc, activationPack, sourceElementDims,
-                           needsSums, floatType, result);
-    activation = packed.activation;
-    activationMax = packed.activationMax;
-    activationSums = packed.activationSums;
-  } else if (quantizeActivations) {
+  if (!quantizeActivations || !activationPack ||
+      !canQuantizeBeforePack(activationPack, activationElementDims,
+                             sourceElementDims))
     activationPack = nullptr;
-    qforge::QuantizedActivation quantized = qforge::quantizeActivation(
-        rewriter, loc, activation, activationElementDims);
+  if (activationPack)
+    activation = activationPack.getSource();
+  ArrayRef<bool> elementDims =
+      activationPack ? ArrayRef<bool>(sourceElementDims) : activationElementDims;
+
+  // Integer mode: the activation quantized to int8 per group (the element
+  // dims), once per call; its scale amax / 127 joins the weights' per group.
+  Value activationMax, activationSums;
+  if (quantizeActivations) {
+    qforge::QuantizedActivation quantized =
+        qforge::quantizeActivation(rewriter, loc, activation, elementDims);
     result.activationMax = quantized.max;
     result.quantizedActivation = quantized.quantized;
     activationMax = quantized.max->getResult(0);
     activation = quantized.quantized->getResult(0);
-  } else {
-    activationPack = nullptr;
   }
 
   // xs: over the activation's dims, the element dims reduced (in f32, exact
   // for the integers of a quantized activation).
-  if (needsSums && !activationSums) {
+  if (needsSums) {
     result.activationSums = qforge::reduceDimsIntoZeros(
-        rewriter, loc, activation, activationElementDims, floatType,
+        rewriter, loc, activation, elementDims, floatType,
         [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildActivationSumBody(b, l, args, quantizeActivations,
                                          floatType);
         });
     activationSums = result.activationSums->getResult(0);
+  }
+
+  // The quantization's results in the activation's packed layout (amax and
+  // xs without its element dims).
+  if (activationPack) {
+    SmallVector<bool> noneDropped(elementDims.size(), false);
+    activationMax = packLike(rewriter, loc, activationPack, activationMax,
+                             elementDims, "amax");
+    activation =
+        packLike(rewriter, loc, activationPack, activation, noneDropped, "xq");
+    if (activationSums)
+      activationSums = packLike(rewriter, loc, activationPack, activationSums,
+                                elementDims, "xs");
   }
 
   // p: the contraction's dims, only the element dims reduced, iterated in

@@ -29,14 +29,14 @@
 // CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xf32>)
 // CHECK:           math.roundeven
 // CHECK:         } -> tensor<1x13x3x16xi8>
-// CHECK:         %[[AMAX_PAD:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
-// CHECK:         %[[XQ_PAD:.+]] = arith.constant 0 : i8
-// CHECK:         %[[XQ_PACKED:.+]] = linalg.pack %[[XQ]] padding_value(%[[XQ_PAD]] : i8) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} {qforge.activation_pack = "xq"} : tensor<1x13x3x16xi8> -> tensor<1x2x3x4x8x4xi8>
 // CHECK:         %[[XS:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XQ]] : tensor<1x13x3x16xi8>)
 // CHECK:         } -> tensor<1x13x3xf32>
+// CHECK:         %[[AMAX_PAD:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
+// CHECK:         %[[XQ_PAD:.+]] = arith.constant 0 : i8
+// CHECK:         %[[XQ_PACKED:.+]] = linalg.pack %[[XQ]] padding_value(%[[XQ_PAD]] : i8) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} {qforge.activation_pack = "xq"} : tensor<1x13x3x16xi8> -> tensor<1x2x3x4x8x4xi8>
 // CHECK:         %[[XS_PAD:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[XS_PACKED:.+]] = linalg.pack %[[XS]] padding_value(%[[XS_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "xs"} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
 // CHECK:         %[[P:.+]] = linalg.generic
