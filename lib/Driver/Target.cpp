@@ -30,20 +30,18 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
     cpu = llvm::sys::getHostCPUName().str();
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       features += (feature.second ? ",+" : ",-") + feature.first().str();
-  } else {
-    std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target->createMCSubtargetInfo(triple, cpu, ""));
-    if (!info || !info->isCPUStringValid(cpu)) {
-      error = "unknown CPU '" + cpu + "' for target " + triple.str() +
-              " (try --mcpu=native)";
-      return nullptr;
-    }
+  }
+  // The CPU's own description: whether it and the --mattr features exist.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, cpu, ""));
+  if (choice.cpu != "native" && (!info || !info->isCPUStringValid(cpu))) {
+    error = "unknown CPU '" + cpu + "' for target " + triple.str() +
+            " (try --mcpu=native)";
+    return nullptr;
   }
   if (!choice.attrs.empty()) {
     // LLVM only warns about a feature it does not know (and ignores it): a
     // typo would silently compile for another target than asked.
-    std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target->createMCSubtargetInfo(triple, cpu, ""));
     llvm::SmallVector<llvm::StringRef> entries;
     llvm::StringRef(choice.attrs).split(entries, ',', -1, /*KeepEmpty=*/false);
     for (llvm::StringRef entry : entries) {
@@ -92,11 +90,11 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
     });
   };
   if (forJIT && (choice.cpu != "native" || !choice.attrs.empty())) {
-    const llvm::MCSubtargetInfo *info = machine->getMCSubtargetInfo();
+    const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
     llvm::SmallVector<std::string> lacking;
     for (const auto &feature : llvm::sys::getHostCPUFeatures())
       if (!feature.second && selectable(feature.first()) &&
-          info->checkFeatures("+" + feature.first().str()))
+          subtarget->checkFeatures("+" + feature.first().str()))
         lacking.push_back(feature.first().str());
     llvm::sort(lacking);
     std::string missing = llvm::join(lacking, ", ");
