@@ -142,7 +142,11 @@ module attributes {transform.with_named_sequence} {
     %vectorized = transform.structured.vectorize_children_and_apply_patterns %kernel
         {disable_multi_reduction_to_contract_patterns}
       : (!transform.any_op) -> !transform.any_op
+    // The second tile's read of the partial sums went through the first
+    // tile's write (unrolling); reading past it lets both tiles' sums be
+    // hoisted below.
     transform.apply_patterns to %vectorized {
+      transform.apply_patterns.qforge.read_past_disjoint_writes
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_cse to %vectorized : !transform.any_op
@@ -150,7 +154,11 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.apply_licm to %loops : !transform.any_op
     transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    // The hoisted sums are written to the partials tensor after the k loop,
+    // over its zero fill, and read back by the group epilogue: forwarded
+    // instead, the tensor (a heap buffer per group) goes.
     transform.apply_patterns to %vectorized {
+      transform.apply_patterns.qforge.read_past_disjoint_writes
       transform.apply_patterns.qforge.fold_broadcast_transpose
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
       transform.apply_patterns.canonicalization

@@ -24,6 +24,9 @@ void populateReassociateFPReductionsPatterns(mlir::RewritePatternSet &patterns);
 /// patterns/X86Int8DotProducts.pdll: u8 x s8 byte products summed 4 per
 /// 32-bit lane -> AVX-512 VNNI vpdpbusd.
 void populateX86Int8DotProductsPatterns(mlir::RewritePatternSet &patterns);
+/// ReadPastDisjointWrites.cpp: a vector.transfer_read of a tensor written by
+/// vector.transfer_writes of other elements reads the writes' destination.
+void populateReadPastDisjointWritesPatterns(mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

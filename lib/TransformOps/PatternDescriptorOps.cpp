@@ -30,6 +30,11 @@ void transform::ApplyReassociateFPReductionsPatternsOp::populatePatterns(
   qforge::populateReassociateFPReductionsPatterns(patterns);
 }
 
+void transform::ApplyReadPastDisjointWritesPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateReadPastDisjointWritesPatterns(patterns);
+}
+
 void transform::ApplyX86Int8DotProductsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateX86Int8DotProductsPatterns(patterns);

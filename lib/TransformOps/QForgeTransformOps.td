@@ -46,6 +46,47 @@ def ApplyFoldIntToFloatCastsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.read_past_disjoint_writes",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Forward tensor transfer reads from the writes of their elements";
+  let description = [{
+    Three rewrites of `vector.transfer_read` on tensors (unmasked, minor
+    identity maps), which upstream folding does only when a read matches
+    one write exactly:
+
+    - a read of a tensor produced by `vector.transfer_write` ops that
+      provably cover other elements (constant or bounded indices far enough
+      apart, same vector type), and that nothing else reads, reads the
+      first such write's destination instead; the writes then go;
+    - a read whose elements all lie in a write of a splat constant (e.g. one
+      tile's accumulators out of a zero fill of two tiles) is that splat;
+    - a read of 2 to 8 rows (its leading vector dim) from a tensor produced
+      by a write becomes one read per row, which the rules above and
+      upstream folding can then forward.
+
+    Why: unrolling a loop over two row tiles leaves the second tile's read
+    of the loop-carried accumulators behind the first tile's write:
+
+    ```mlir
+    %w0 = vector.transfer_write %acc0, %iter[%c0, %c0] : vector<64xf32>, tensor<2x64xf32>
+    %r1 = vector.transfer_read %w0[%c1, %c0], %pad : tensor<2x64xf32>, vector<64xf32>
+    ```
+
+    `%r1` becomes a read of `%iter`, `%w0` goes, and
+    `transform.loop.hoist_loop_invariant_subsets` can keep both tiles'
+    accumulators in registers across the loop. After hoisting, the epilogue
+    that reads both tiles back (`vector<2x64xf32>`) gets the hoisted values
+    themselves, and the accumulator tensor -- a heap buffer per iteration
+    of the enclosing loop once bufferized, stored to on every iteration of
+    the inner one -- is gone.
+
+    A write whose result something else also reads is not skipped: the read
+    of the tensor from before it would make bufferization copy the tensor.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def ApplyFoldBroadcastTransposePatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.fold_broadcast_transpose",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

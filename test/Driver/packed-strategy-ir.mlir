@@ -13,7 +13,9 @@
 // - each forall iteration takes two row tiles, and its k loop reads one
 //   64-byte line of weights from each per k step (vector<64xi8>, converted
 //   to vector<64xf32> with uitofp), unrolled by 8, and subtracts nothing:
-//   the zero-point is applied once per group, after the k loop;
+//   the zero-point is applied once per group, after the k loop; the two
+//   tiles' partial sums are the k loop's vector iter_args, so the group
+//   loop makes no tensor (a heap buffer per group once bufferized);
 // - @quantized_matmul_pack_weights packs the three raw parameters, and, when
 //   N = 228 pads rows 228..255, pads them with zero constants (0 : i8 and
 //   0.0 : f32), never poison. The kernel has ub.poison values of its own
@@ -41,27 +43,33 @@
 // CHECK-DAG:   #[[TILE1:.+]] = affine_map<(d0) -> (d0 * 2 + 1)>
 // EXACT-LABEL: func.func @quantized_matmul(%arg0: tensor<4x4x32x64xi8>, %arg1: tensor<4x4x1x64xf32>, %arg2: tensor<4x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x256xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
 // PAD-LABEL:   func.func @quantized_matmul(%arg0: tensor<4x4x32x64xi8>, %arg1: tensor<4x4x1x64xf32>, %arg2: tensor<4x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x228xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
+// CHECK:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<1x1x1x1x64xf32>
 // Two row tiles per iteration (4 tiles: 2 iterations), one group per
 // iteration inside it.
 // CHECK:         scf.forall (%[[ROW:.+]]) in (2)
 // CHECK:           %[[T0:.+]] = affine.apply #[[TILE0]](%[[ROW]])
 // CHECK:           %[[T1:.+]] = affine.apply #[[TILE1]](%[[ROW]])
 // CHECK:           scf.for %[[G:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x2x64xf32>) {
+// The group's partial sums are the k loop's two vector iter_args, one per
+// tile, starting from zero: no tensor, so no buffer per group.
+// CHECK-NOT:         tensor.empty
+// CHECK-NOT:         vector.transfer_write
 // The k loop: 8 k steps per iteration, each one vector<64xi8> of weights
 // from each of the two tiles (two streams, 64 bytes each), converted to
 // f32; no zero-point subtraction in it.
-// CHECK:             scf.for %[[K:.+]] = %c0 to %c32 step %c8 iter_args(%{{.+}} = %{{.+}}) -> (tensor<2x1x1x1x64xf32>) {
+// CHECK:             scf.for %[[K:.+]] = %c0 to %c32 step %c8 iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]]) -> (vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>) {
 // CHECK-NOT:           arith.subf
 // CHECK:               vector.transfer_read %arg0[%[[T0]], %[[G]], %[[K]], %c0], %{{.+}} {in_bounds = [true]} : tensor<4x4x32x64xi8>, vector<64xi8>
-// CHECK-NEXT:          vector.transfer_read
 // CHECK-NEXT:          arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
 // CHECK-NOT:           arith.subf
 // CHECK:               vector.transfer_read %arg0[%[[T1]], %[[G]], %[[K]], %c0], %{{.+}} {in_bounds = [true]} : tensor<4x4x32x64xi8>, vector<64xi8>
 // CHECK-NOT:           arith.subf
 // CHECK-COUNT-15:      arith.uitofp %{{.+}} : vector<64xi8> to vector<64xf32>
 // CHECK-NOT:           arith.{{subf|uitofp}}
-// CHECK:               scf.yield %{{.+}} : tensor<2x1x1x1x64xf32>
+// CHECK:               scf.yield %{{.+}}, %{{.+}} : vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>
 // CHECK-NEXT:        }
+// CHECK-NOT:         tensor.empty
+// CHECK-NOT:         vector.transfer_write
 // Once per group: the group's scales and zero-points (one value per row of
 // the two tiles), and out += s * (p - z * xs).
 // CHECK:             %[[S:.+]] = vector.transfer_read %arg1[%[[T0]], %[[G]], %c0, %c0]{{.*}} : tensor<4x4x1x64xf32>, vector<2x1x1x64xf32>

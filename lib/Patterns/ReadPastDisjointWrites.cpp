@@ -1,0 +1,153 @@
+//===- ReadPastDisjointWrites.cpp - transfer reads skip unrelated writes --===//
+//
+// A vector.transfer_read of a tensor written by a vector.transfer_write that
+// covers other elements reads the same values from the write's destination.
+// Upstream folding forwards a read only from a write of exactly its subset;
+// after unrolling a loop over two row tiles, the second tile's read of a
+// loop-carried accumulator tensor goes through the first tile's write, which
+// keeps `hoist_loop_invariant_subsets` from hoisting either tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns/Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace {
+/// Unmasked, with a minor identity map: the transfer covers the box of its
+/// vector shape at its indices, which is what isDisjointTransferIndices
+/// compares.
+bool isPlainBox(VectorTransferOpInterface transfer) {
+  return !transfer.getMask() && transfer.getPermutationMap().isMinorIdentity();
+}
+
+struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read))
+      return failure();
+    // Only writes that nothing else reads, which then go: a read of the
+    // tensor as it was before a write that stays would make bufferization
+    // copy it (one-shot bufferize does not see that the two are disjoint).
+    Value source = read.getBase();
+    while (auto write = source.getDefiningOp<vector::TransferWriteOp>()) {
+      if (!source.hasOneUse() || !isPlainBox(write) ||
+          !vector::isDisjointTransferIndices(write, read,
+                                             /*testDynamicValueUsingBounds=*/true))
+        break;
+      source = write.getBase();
+    }
+    if (source == read.getBase())
+      return rewriter.notifyMatchFailure(read, "no disjoint write to skip");
+    rewriter.modifyOpInPlace(read,
+                             [&] { read.getBaseMutable().assign(source); });
+    return success();
+  }
+};
+
+/// The constant indices of a transfer, or nothing if one is dynamic.
+std::optional<SmallVector<int64_t>> constantIndices(VectorTransferOpInterface transfer) {
+  SmallVector<int64_t> indices;
+  for (Value index : transfer.getIndices()) {
+    std::optional<int64_t> constant = getConstantIntValue(index);
+    if (!constant)
+      return std::nullopt;
+    indices.push_back(*constant);
+  }
+  return indices;
+}
+
+/// A read of elements that a write of a splat constant all covers is that
+/// splat: e.g. one tile's accumulators out of a zero fill of two tiles.
+struct ReadOfSplatWrite : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || !isa<RankedTensorType>(read.getShapedType()) ||
+        !isPlainBox(read) || !isPlainBox(write) ||
+        llvm::is_contained(read.getInBoundsValues(), false))
+      return failure();
+    SplatElementsAttr splat;
+    if (!matchPattern(write.getVector(), m_Constant(&splat)))
+      return rewriter.notifyMatchFailure(read, "the write is not of a splat");
+    std::optional<SmallVector<int64_t>> readAt = constantIndices(read);
+    std::optional<SmallVector<int64_t>> writeAt = constantIndices(write);
+    if (!readAt || !writeAt)
+      return rewriter.notifyMatchFailure(read, "dynamic indices");
+    // The boxes, as [offset, offset + size) per tensor dim; leading dims
+    // beyond a vector's rank have size 1.
+    int64_t rank = readAt->size();
+    auto sizeAlong = [&](VectorType type, int64_t dim) -> int64_t {
+      int64_t leading = rank - type.getRank();
+      return dim < leading ? 1 : type.getDimSize(dim - leading);
+    };
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      int64_t readBegin = (*readAt)[dim], writeBegin = (*writeAt)[dim];
+      if (readBegin < writeBegin ||
+          readBegin + sizeAlong(read.getVectorType(), dim) >
+              writeBegin + sizeAlong(write.getVectorType(), dim))
+        return rewriter.notifyMatchFailure(read, "not inside the write");
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        read, SplatElementsAttr::get(read.getVectorType(),
+                                     splat.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+/// A read with a leading vector dim of a few rows, from a tensor written by
+/// transfer_writes, becomes one read per row: each row can then be
+/// forwarded from the write of exactly that row (upstream folding) past the
+/// writes of the others (ReadPastDisjointWrite).
+struct SplitReadOfWrites : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kMaxRows = 8;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = read.getVectorType();
+    if (!read.getBase().getDefiningOp<vector::TransferWriteOp>() ||
+        !isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read) ||
+        type.getRank() < 2 || type.isScalable() || type.getDimSize(0) < 2 ||
+        type.getDimSize(0) > kMaxRows)
+      return failure();
+    Location loc = read.getLoc();
+    int64_t rowDim = read.getShapedType().getRank() - type.getRank();
+    VectorType rowType = VectorType::Builder(type).dropDim(0);
+    SmallVector<bool> rowInBounds(read.getInBoundsValues());
+    bool rowsInBounds = rowInBounds.front();
+    rowInBounds.erase(rowInBounds.begin());
+    if (!rowsInBounds)
+      return rewriter.notifyMatchFailure(read, "the rows may be out of bounds");
+    Value rows = arith::ConstantOp::create(rewriter, loc, type,
+                                           rewriter.getZeroAttr(type));
+    for (int64_t row = 0; row < type.getDimSize(0); ++row) {
+      SmallVector<Value> indices(read.getIndices());
+      indices[rowDim] = arith::AddIOp::create(
+          rewriter, loc, indices[rowDim],
+          arith::ConstantIndexOp::create(rewriter, loc, row));
+      Value rowRead = vector::TransferReadOp::create(
+          rewriter, loc, rowType, read.getBase(), indices, read.getPadding(),
+          rowInBounds);
+      rows = vector::InsertOp::create(rewriter, loc, rowRead, rows, row);
+    }
+    rewriter.replaceOp(read, rows);
+    return success();
+  }
+};
+} // namespace
+
+void qforge::populateReadPastDisjointWritesPatterns(RewritePatternSet &patterns) {
+  patterns.add<ReadPastDisjointWrite, ReadOfSplatWrite, SplitReadOfWrites>(
+      patterns.getContext());
+}

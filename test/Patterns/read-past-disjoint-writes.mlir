@@ -1,0 +1,163 @@
+// RUN: qforge-opt %s --transform-interpreter | FileCheck %s
+
+// Tests for transform.apply_patterns.qforge.read_past_disjoint_writes
+// (lib/Patterns/ReadPastDisjointWrites.cpp): tensor transfer reads skip
+// writes of other elements, take a splat's value, and a read of several rows
+// that writes produced is split into one read per row.
+
+// Row 1 is read after a write of row 0 only: the read is of the tensor
+// before it, and the write, now unused, goes.
+
+// CHECK-LABEL: func.func @past_other_row
+// CHECK-SAME:    (%[[T:.+]]: tensor<2x64xf32>, %[[V:.+]]: vector<64xf32>)
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[R:.+]] = vector.transfer_read %[[T]][%c1, %c0]
+// CHECK:         return %[[R]]
+func.func @past_other_row(%t: tensor<2x64xf32>, %v: vector<64xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
+  %r = vector.transfer_read %w[%c1, %c0], %pad {in_bounds = [true]} : tensor<2x64xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// Same elements along the row, 64 lanes apart in the vector dim: disjoint.
+
+// CHECK-LABEL: func.func @past_other_lanes
+// CHECK-SAME:    (%[[T:.+]]: tensor<128xf32>, %[[V:.+]]: vector<64xf32>)
+// CHECK:         %[[R:.+]] = vector.transfer_read %[[T]][%c64]
+// CHECK:         return %[[R]]
+func.func @past_other_lanes(%t: tensor<128xf32>, %v: vector<64xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0] {in_bounds = [true]} : vector<64xf32>, tensor<128xf32>
+  %r = vector.transfer_read %w[%c64], %pad {in_bounds = [true]} : tensor<128xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// Overlapping lanes (32 apart, 64 wide): the read must see the write.
+
+// CHECK-LABEL: func.func @overlapping_lanes
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         vector.transfer_read %[[W]][%c32]
+func.func @overlapping_lanes(%t: tensor<128xf32>, %v: vector<64xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0] {in_bounds = [true]} : vector<64xf32>, tensor<128xf32>
+  %r = vector.transfer_read %w[%c32], %pad {in_bounds = [true]} : tensor<128xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// A dynamic row index may be the written row: nothing to skip.
+
+// CHECK-LABEL: func.func @dynamic_row
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         vector.transfer_read %[[W]][%{{.+}}, %c0]
+func.func @dynamic_row(%t: tensor<2x64xf32>, %v: vector<64xf32>, %i: index) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
+  %r = vector.transfer_read %w[%i, %c0], %pad {in_bounds = [true]} : tensor<2x64xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// A write whose result is also used elsewhere stays, and so does the read
+// of its result: reading the tensor from before the write would make
+// bufferization copy the tensor.
+
+// CHECK-LABEL: func.func @write_also_returned
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         %[[R:.+]] = vector.transfer_read %[[W]][%c1, %c0]
+// CHECK:         return %[[R]], %[[W]]
+func.func @write_also_returned(%t: tensor<2x64xf32>, %v: vector<64xf32>) -> (vector<64xf32>, tensor<2x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
+  %r = vector.transfer_read %w[%c1, %c0], %pad {in_bounds = [true]} : tensor<2x64xf32>, vector<64xf32>
+  return %r, %w : vector<64xf32>, tensor<2x64xf32>
+}
+
+// One row out of a zero fill of two rows is zero.
+
+// CHECK-LABEL: func.func @row_of_splat_fill
+// CHECK-NOT:     vector.transfer
+// CHECK:         %[[Z:.+]] = arith.constant dense<0.000000e+00> : vector<64xf32>
+// CHECK:         return %[[Z]]
+func.func @row_of_splat_fill(%t: tensor<2x64xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<2x64xf32>
+  %w = vector.transfer_write %zeros, %t[%c0, %c0] {in_bounds = [true, true]} : vector<2x64xf32>, tensor<2x64xf32>
+  %r = vector.transfer_read %w[%c1, %c0], %pad {in_bounds = [true]} : tensor<2x64xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// A read reaching past the fill (lanes 32..95 of a fill of 0..63) is not
+// the splat.
+
+// CHECK-LABEL: func.func @beyond_splat_fill
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         vector.transfer_read %[[W]][%c32]
+func.func @beyond_splat_fill(%t: tensor<128xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<64xf32>
+  %w = vector.transfer_write %zeros, %t[%c0] {in_bounds = [true]} : vector<64xf32>, tensor<128xf32>
+  %r = vector.transfer_read %w[%c32], %pad {in_bounds = [true]} : tensor<128xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// Two tiles' sums written over a zero fill and read back as one 2x64
+// vector (the packed decode's group epilogue): split by row, each row is
+// the value written, and neither the fill nor the tensor is left.
+
+// CHECK-LABEL: func.func @two_rows_written
+// CHECK-SAME:    (%[[T:.+]]: tensor<2x64xf32>, %[[A:.+]]: vector<64xf32>, %[[B:.+]]: vector<64xf32>)
+// CHECK-NOT:     vector.transfer_read
+// CHECK-NOT:     vector.transfer_write
+// CHECK-DAG:     %[[AS:.+]]:64 = vector.to_elements %[[A]]
+// CHECK-DAG:     %[[BS:.+]]:64 = vector.to_elements %[[B]]
+// CHECK:         vector.from_elements %[[AS]]#0, {{.*}}, %[[AS]]#63, %[[BS]]#0, {{.*}}, %[[BS]]#63 : vector<2x64xf32>
+func.func @two_rows_written(%t: tensor<2x64xf32>, %a: vector<64xf32>, %b: vector<64xf32>) -> vector<2x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<2x64xf32>
+  %fill = vector.transfer_write %zeros, %t[%c0, %c0] {in_bounds = [true, true]} : vector<2x64xf32>, tensor<2x64xf32>
+  %w0 = vector.transfer_write %a, %fill[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
+  %w1 = vector.transfer_write %b, %w0[%c1, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
+  %r = vector.transfer_read %w1[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<2x64xf32>, vector<2x64xf32>
+  return %r : vector<2x64xf32>
+}
+
+// Reads of memrefs are left alone: memory may change between a write and
+// a read for reasons the values do not show.
+
+// CHECK-LABEL: func.func @memref_read
+// CHECK:         vector.transfer_write
+// CHECK:         vector.transfer_read
+func.func @memref_read(%m: memref<2x64xf32>, %v: vector<64xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  vector.transfer_write %v, %m[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, memref<2x64xf32>
+  %r = vector.transfer_read %m[%c1, %c0], %pad {in_bounds = [true]} : memref<2x64xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.read_past_disjoint_writes
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.yield
+  }
+}
