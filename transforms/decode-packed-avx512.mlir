@@ -176,13 +176,16 @@ module attributes {transform.with_named_sequence} {
   // is converted and multiplied, ask for the next group's (8 KiB ahead for
   // the seed), one prefetch per 64-byte line -- each k step's line of this
   // group prefetches the same line of the next. The hardware prefetcher
-  // alone left the seed kernel at ~0.65 of the read bandwidth. The scalar
+  // alone left the seed kernel at ~0.65 of the read bandwidth. The last
+  // group of a pair of tiles prefetches the first group of the next pair
+  // (into_parent_loop), so no group is read unprefetched (0.5% less time
+  // on the seed, median of 10 alternating runs). The scalar
   // activation reads (4 bytes, in L1) get none (min_read_bytes = 64): one
   // fewer instruction per k step, ~10% less time hot.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
       : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64}
+    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64, into_parent_loop}
       : !transform.any_op
     transform.yield
   }

@@ -98,6 +98,26 @@ int64_t linesCovered(const MemRefRead &read, int64_t lineBytes) {
   return std::max<int64_t>(1, llvm::divideCeil(bits, lineBytes * 8));
 }
 
+/// The induction variable, lower and upper bound and step of an scf.for or
+/// of a one-dimensional scf.forall (whose iterations a thread runs in
+/// order).
+struct LoopBounds {
+  Value iv;
+  OpFoldResult lowerBound, upperBound, step;
+};
+std::optional<LoopBounds> getLoopBounds(Operation *op) {
+  if (auto loop = dyn_cast_or_null<scf::ForOp>(op))
+    return LoopBounds{loop.getInductionVar(), loop.getLowerBound(),
+                      loop.getUpperBound(), loop.getStep()};
+  if (auto forall = dyn_cast_or_null<scf::ForallOp>(op);
+      forall && forall.getRank() == 1)
+    return LoopBounds{forall.getInductionVar(0),
+                      forall.getMixedLowerBound()[0],
+                      forall.getMixedUpperBound()[0],
+                      forall.getMixedStep()[0]};
+  return std::nullopt;
+}
+
 /// Whether `index` is the induction variable `iv`, or a pure single-result
 /// op (affine.apply, arith.addi, ...) of it -- the forms tiling produces.
 bool isIndexedBy(Value index, Value iv) {
@@ -127,26 +147,21 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  // The loop's induction variable, step and upper bound: an scf.for, or a
-  // one-dimensional scf.forall (whose iterations a thread runs in order).
-  Value iv;
-  OpFoldResult step, upperBound;
-  if (auto loop = dyn_cast<scf::ForOp>(target)) {
-    iv = loop.getInductionVar();
-    step = loop.getStep();
-    upperBound = loop.getUpperBound();
-  } else if (auto forall = dyn_cast<scf::ForallOp>(target);
-             forall && forall.getRank() == 1) {
-    iv = forall.getInductionVar(0);
-    step = forall.getMixedStep()[0];
-    upperBound = forall.getMixedUpperBound()[0];
-  } else {
+  std::optional<LoopBounds> loop = getLoopBounds(target);
+  if (!loop) {
     DiagnosedSilenceableFailure diag = emitSilenceableError()
                                        << "expected an scf.for or a "
                                           "one-dimensional scf.forall target";
     diag.attachNote(target->getLoc()) << "target";
     return diag;
   }
+  Value iv = loop->iv;
+  // With into_parent_loop, the last iterations prefetch the first ones of
+  // the enclosing loop's next iteration. No enclosing loop (e.g. a forall of
+  // one iteration, folded away) has no next iteration: the clamp then holds.
+  std::optional<LoopBounds> parent;
+  if (getIntoParentLoop())
+    parent = getLoopBounds(target->getParentOp());
   Block *body = iv.getParentBlock();
   SmallVector<MemRefRead> reads;
   bool sawTensorRead = false;
@@ -177,29 +192,56 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
   for (const MemRefRead &read : reads) {
     rewriter.setInsertionPoint(read.op);
     Location loc = read.op->getLoc();
-    Value distance = arith::MulIOp::create(
-        rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc, step),
-        arith::ConstantIndexOp::create(rewriter, loc,
-                                       getIterationsAttr().getInt()));
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    auto materialize = [&](OpFoldResult value) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, value);
+    };
+    Value distance = arith::MulIOp::create(rewriter, loc,
+                                           materialize(loop->step),
+                                           constant(getIterationsAttr().getInt()));
     Value ahead = arith::AddIOp::create(rewriter, loc, iv, distance);
-    Value last = arith::SubIOp::create(
-        rewriter, loc,
-        getValueOrCreateConstantIndexOp(rewriter, loc, upperBound),
-        arith::ConstantIndexOp::create(rewriter, loc, 1));
-    Value clamped = arith::MinSIOp::create(rewriter, loc, ahead, last);
-    // The read's indices with `iv` replaced by the clamped next value; an
-    // index computed from `iv` is recomputed from it.
+    Value upperBound = materialize(loop->upperBound);
+    Value last = arith::SubIOp::create(rewriter, loc, upperBound, constant(1));
+    // The read's indices at the iteration to prefetch: `iv` replaced by the
+    // clamped next value (and, with into_parent_loop, past the end, by the
+    // wrapped one and the parent's next iteration); an index computed from
+    // a replaced induction variable is recomputed from its replacement.
     IRMapping nextIteration;
-    nextIteration.map(iv, clamped);
+    nextIteration.map(iv, arith::MinSIOp::create(rewriter, loc, ahead, last));
+    if (parent) {
+      Value past = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                         ahead, upperBound);
+      Value wrapped = arith::AddIOp::create(
+          rewriter, loc, materialize(loop->lowerBound),
+          arith::SubIOp::create(rewriter, loc, ahead, upperBound));
+      wrapped = arith::MinSIOp::create(rewriter, loc, wrapped, last);
+      Value parentNext = arith::MinSIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, parent->iv,
+                                materialize(parent->step)),
+          arith::SubIOp::create(rewriter, loc, materialize(parent->upperBound),
+                                constant(1)));
+      nextIteration.map(iv, arith::SelectOp::create(
+                                rewriter, loc, past, wrapped,
+                                nextIteration.lookup(iv)));
+      nextIteration.map(parent->iv,
+                        arith::SelectOp::create(rewriter, loc, past, parentNext,
+                                                parent->iv));
+    }
     SmallVector<Value> indices;
     for (Value index : read.indices) {
-      if (index == iv)
-        indices.push_back(clamped);
-      else if (isIndexedBy(index, iv))
-        indices.push_back(
-            rewriter.clone(*index.getDefiningOp(), nextIteration)->getResult(0));
-      else
-        indices.push_back(index);
+      if (nextIteration.contains(index)) {
+        indices.push_back(nextIteration.lookup(index));
+        continue;
+      }
+      bool recompute = isIndexedBy(index, iv) ||
+                       (parent && isIndexedBy(index, parent->iv));
+      indices.push_back(
+          recompute
+              ? rewriter.clone(*index.getDefiningOp(), nextIteration)->getResult(0)
+              : index);
     }
     // One prefetch per line the read covers, along its innermost dim.
     int64_t lineBytes = getLineBytesAttr().getInt();

@@ -542,6 +542,19 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     overlaps memory and compute (measured on the seed kernel: ~0.50 -> 0.77-0.84
     of the read bandwidth, docs/benchmarks.md).
 
+    With `into_parent_loop`, the target's parent is an `scf.for` or a
+    one-dimensional `scf.forall` too, and the iterations whose `iv +
+    iterations * step` reaches `ub` prefetch, instead of themselves, the
+    first iterations of the parent's next iteration: `iv` becomes `lb +
+    (iv + iterations * step - ub)` (clamped to `ub - 1`) and the parent's
+    induction variable its next value (clamped to its last); indices
+    computed from it (e.g. `affine.apply` of a row tile) are recomputed.
+    E.g. a group loop inside a forall over row tiles: the last group of a
+    tile prefetches the first group of the next tile, which otherwise would
+    be read with no prefetch at all. A target with no such parent (e.g. its
+    forall had one iteration and was folded away) has no next parent
+    iteration: it is prefetched as without the option.
+
     Runs on memrefs, i.e. in a script's `@qforge_after_bufferization`
     sequence (docs/lowering.md). Fails silenceably when the target is not
     such a loop on memrefs or nothing in it is indexed by its induction
@@ -551,7 +564,8 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
                        DefaultValuedAttr<I64Attr, "1">:$iterations,
                        DefaultValuedAttr<I64Attr, "64">:$line_bytes,
                        DefaultValuedAttr<I64Attr, "3">:$locality,
-                       DefaultValuedAttr<I64Attr, "1">:$min_read_bytes);
+                       DefaultValuedAttr<I64Attr, "1">:$min_read_bytes,
+                       UnitAttr:$into_parent_loop);
   let results = (outs);
   let assemblyFormat = "$target attr-dict `:` type($target)";
   let extraClassDeclaration = [{

@@ -320,6 +320,96 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// into_parent_loop: the group loop inside a forall over row tiles. Before
+// its last group, the next group of the same tile is prefetched; past the
+// end, the first group of the next tile -- the forall's next iteration
+// (clamped to the last tile), with the tile index recomputed from it.
+
+// CHECK-LABEL: func.func @into_parent_loop
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<8x4x64xi8>
+// CHECK:         scf.forall (%[[T:.+]]) in (4)
+// CHECK:           %[[TILE:.+]] = affine.apply #{{.+}}(%[[T]])
+// CHECK:           scf.for %[[G:[a-z0-9_]+]] = %[[LB:.+]] to %[[UB:.+]] step %[[STEP:[a-z0-9_]+]]
+// CHECK:             %[[AHEAD:.+]] = arith.addi %[[G]], %{{.+}} : index
+// CHECK:             %[[LAST:.+]] = arith.subi %[[UB]], %{{.+}} : index
+// CHECK:             %[[NEXT:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK:             %[[PAST:.+]] = arith.cmpi sge, %[[AHEAD]], %[[UB]] : index
+// CHECK:             %[[BEYOND:.+]] = arith.subi %[[AHEAD]], %[[UB]] : index
+// CHECK:             %[[WRAP:.+]] = arith.addi %[[LB]], %[[BEYOND]] : index
+// CHECK:             %[[WRAPPED:.+]] = arith.minsi %[[WRAP]], %[[LAST]] : index
+// CHECK:             %[[TNEXT:.+]] = arith.addi %[[T]], %{{.+}} : index
+// CHECK:             %[[TLAST:.+]] = arith.subi %{{.+}}, %{{.+}} : index
+// CHECK:             %[[TCLAMPED:.+]] = arith.minsi %[[TNEXT]], %[[TLAST]] : index
+// CHECK:             %[[GP:.+]] = arith.select %[[PAST]], %[[WRAPPED]], %[[NEXT]] : index
+// CHECK:             %[[TP:.+]] = arith.select %[[PAST]], %[[TCLAMPED]], %[[T]] : index
+// CHECK:             %[[TILEP:.+]] = affine.apply #{{.+}}(%[[TP]])
+// CHECK:             memref.prefetch %[[W]][%[[TILEP]], %[[GP]], %{{.+}}], read, locality<3>, data : memref<8x4x64xi8>
+// CHECK-NEXT:        vector.transfer_read %[[W]][%[[TILE]], %[[G]], %{{.+}}]
+func.func @into_parent_loop(%w: memref<8x4x64xi8>, %out: memref<8x64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<64xi8>
+  scf.forall (%t) in (4) {
+    %tile = affine.apply affine_map<(d0) -> (d0 * 2)>(%t)
+    %sum = scf.for %g = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
+      %line = vector.transfer_read %w[%tile, %g, %c0], %pad {in_bounds = [true]} : memref<8x4x64xi8>, vector<64xi8>
+      %next = arith.addi %acc, %line : vector<64xi8>
+      scf.yield %next : vector<64xi8>
+    } {groups}
+    vector.transfer_write %sum, %out[%tile, %c0] {in_bounds = [true]} : vector<64xi8>, memref<8x64xi8>
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{groups} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {into_parent_loop} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// into_parent_loop on a loop that no loop encloses: no parent iteration to
+// continue into, so the last iteration prefetches itself, as without it.
+
+// CHECK-LABEL: func.func @into_no_parent_loop
+// CHECK:         scf.for %[[G:[a-z0-9_]+]] = %{{.+}} to %[[UB:.+]] step
+// CHECK:           %[[AHEAD:.+]] = arith.addi %[[G]], %{{.+}} : index
+// CHECK:           %[[LAST:.+]] = arith.subi %[[UB]], %{{.+}} : index
+// CHECK:           %[[NEXT:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK-NOT:       arith.select
+// CHECK:           memref.prefetch %{{.+}}[%{{.+}}, %[[NEXT]], %{{.+}}], read, locality<3>, data : memref<8x4x64xi8>
+func.func @into_no_parent_loop(%w: memref<8x4x64xi8>, %out: memref<64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<64xi8>
+  %sum = scf.for %g = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
+    %line = vector.transfer_read %w[%c0, %g, %c0], %pad {in_bounds = [true]} : memref<8x4x64xi8>, vector<64xi8>
+    %next = arith.addi %acc, %line : vector<64xi8>
+    scf.yield %next : vector<64xi8>
+  } {groups}
+  vector.transfer_write %sum, %out[%c0] {in_bounds = [true]} : vector<64xi8>, memref<64xi8>
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{groups} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {into_parent_loop} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // min_read_bytes = 64: the 64-byte weight line read gets a prefetch, the
 // scalar activation read (4 bytes) in the same loop does not.
 
