@@ -2,7 +2,8 @@
 //
 // Input: the seed form, weights NxGxK (int), scales and zero-points NxGx1
 // read through (d0, d1, 0), activation 1x1xGxK, result 1x1xN (f32).
-// Output: one row of weights streamed at a time; per 16 weights one
+// Output: one row of weights streamed at a time (a block of groups of it);
+// per 16 weights one
 // int-to-float convert and one FMA into a 16-lane accumulator; scale and
 // zero-point applied once per group; one horizontal sum per output row.
 //
@@ -10,8 +11,15 @@
 //   lanes = 16       f32 lanes in one 512-bit register (AVX-512). Use 8 on AVX2.
 //                    The group size must be a multiple of it.
 //   rows per tile 1  one sequential weight stream per tile streams best on
-//                    these machines (see docs/scripts.md); the activation
-//                    stays in L1 (G*K*4 bytes, 16 KiB for the seed).
+//                    these machines (see docs/scripts.md).
+//   at_most = 48     groups per block: the block's activation (48 x K x 4
+//                    bytes = 24 KiB for K = 128) stays in L1 (48 KiB) next
+//                    to the streamed weights. The block divides the groups
+//                    (transform.qforge.dividing_tile_size): the seed's 32
+//                    groups are one block; 86 groups (the LLaMA-7B
+//                    down-projection) are two blocks of 43, and a row's 44
+//                    KiB activation no longer reloads from L2 (0.56 -> 0.75
+//                    of the read bandwidth).
 //   unroll = K/lanes the j loop (K/lanes chunks of a group) is unrolled
 //                    whole: 8 for K = 128, 4 for K = 64. The script reads it
 //                    from no shape: edit it together with lanes.
@@ -58,40 +66,59 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Step 3: one output row per iteration, everything that row needs fused
-  // into it -- across the transposed map: the weights are indexed (n, g, j, l)
-  // by the partial sums, so the row tile of the result is the *outer* dim of
-  // the weights -- then one group per iteration inside the row, with the
-  // 16-lane accumulator carried across groups.
+  // Step 3: blocks of groups, whose activation stays in L1; in each, one
+  // output row per iteration of an scf.forall, everything that row needs
+  // fused into it -- across the transposed map: the weights are indexed
+  // (n, g, j, l) by the partial sums, so the row tile of the result is the
+  // *outer* dim of the weights -- then one group per iteration inside the
+  // row, with the row's 16-lane accumulator carried across the groups, and
+  // from block to block in the accumulator tensor (N x 64 bytes, in L2).
   transform.named_sequence @tile_rows_and_groups(
       %partials: !transform.any_op {transform.consumed},
       %groups: !transform.any_op {transform.consumed},
       %rows: !transform.any_op {transform.consumed}) {
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
+    // The accumulators start at zero, one row (16 lanes) at a time; as one
+    // vector of N x 16 lanes, LLVM would be handed a vector it cannot lower.
+    // The fill's dims are the accumulator tensor's: (1, 1, n, l).
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
+    %fill_row, %fill_loop = transform.structured.tile_using_forall %groups_fill tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Blocks of at most 48 groups that divide the groups (no partial block,
+    // so every shape below stays static); one block when there are at most
+    // 48.
+    %block_size = transform.qforge.dividing_tile_size %groups {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    %block, %block_loop = transform.structured.tile_using_for %groups tile_sizes [0, %block_size]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %partials_in_block, %b1 = transform.structured.fuse_into_containing_op %partials into %block_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %pf_in_block, %b2 = transform.structured.fuse_into_containing_op %partials_fill into %b1
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     // One output row per iteration of an scf.forall, which the fixed
-    // lowering turns into an OpenMP parallel loop: the static schedule gives
-    // each thread a contiguous range of rows, so every thread streams its
-    // own part of the weights, and each row is computed by one thread in a
-    // fixed order -- results do not depend on the thread count.
-    %row, %row_loop = transform.structured.tile_using_forall %rows tile_sizes [1]
+    // lowering turns into an OpenMP parallel loop (one per block): the
+    // static schedule gives each thread a contiguous range of rows, so every
+    // thread streams its own part of the weights, and each row is computed
+    // by one thread in a fixed order -- results do not depend on the thread
+    // count.
+    %row, %row_loop = transform.structured.tile_using_forall %block tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Named so that @qforge_after_bufferization can find it again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
-    %groups_in_row, %l1 = transform.structured.fuse_into_containing_op %groups into %row_loop
+    %partials_in_row, %l1 = transform.structured.fuse_into_containing_op %partials_in_block into %row_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %gf_in_row, %l2 = transform.structured.fuse_into_containing_op %groups_fill into %l1
+    %pf_in_row, %l2 = transform.structured.fuse_into_containing_op %pf_in_block into %l1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %partials_in_row, %l3 = transform.structured.fuse_into_containing_op %partials into %l2
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pf_in_row, %l4 = transform.structured.fuse_into_containing_op %partials_fill into %l3
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %group, %group_loop = transform.structured.tile_using_for %groups_in_row tile_sizes [0, 1]
+    %group, %group_loop = transform.structured.tile_using_for %row tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials_in_row into %group_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %pf_in_group, %g2 = transform.structured.fuse_into_containing_op %pf_in_row into %g1
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // The rows' horizontal sums, after the last block: one row per
+    // iteration of their own scf.forall.
+    %sum_row, %sum_loop = transform.structured.tile_using_forall %rows tile_sizes [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // One 16-lane chunk per step, unrolled: each step is convert + FMA,
     // no reduction across lanes.
     %chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 0, 1]
@@ -149,11 +176,12 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Step 5, run by the driver after bufferization: while one weight row is
-  // converted and multiplied, ask for the next one. One row ahead (4 KiB for
-  // the seed: 32 groups x 128 bytes) keeps enough lines in flight: the f32
-  // seed kernel went from ~0.50 of the read bandwidth (hardware prefetcher
-  // alone) to 0.77-0.84 (docs/benchmarks.md); one prefetch per 64-byte line.
+  // Step 5, run by the driver after bufferization: while one row's block
+  // of weights is converted and multiplied, ask for the next row's. One row
+  // ahead (4 KiB for the seed: 32 groups x 128 bytes) keeps enough lines in
+  // flight: the f32 seed kernel went from ~0.50 of the read bandwidth
+  // (hardware prefetcher alone) to 0.77-0.84 (docs/benchmarks.md); one
+  // prefetch per 64-byte line.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
       : (!transform.any_op) -> !transform.any_op

@@ -296,6 +296,44 @@ def GetInitProducersOp : Op<Transform_Dialect, "qforge.get_init_producers",
       "$target attr-dict `:` functional-type(operands, results)";
 }
 
+def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
+    [TransformOpInterface, TransformEachOpTrait,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "A tile size that divides a loop, at most a given size";
+  let description = [{
+    For each linalg payload op of `target`, returns as a param the largest
+    divisor of its static loop range along `dim` that is at most `at_most`
+    -- a tile size for `transform.structured.tile_using_for` that leaves no
+    partial tile, so every tile keeps static shapes (a partial tile has
+    dynamic ones, which neither the fusions nor the vectorization of the
+    decode strategies handle). When that divisor is less than half of
+    `at_most`, tiles that small would cost more than they save, and the
+    whole range is returned instead: one tile. A range of at most
+    `at_most` is one tile too.
+
+    E.g. blocks of groups of the unpacked decode strategy, `at_most = 48`:
+    32 groups (4096 x 4096 weights) -> 32, one block; 86 groups (4096 x
+    11008) -> 43, two blocks; 97 groups -> 97 (1 is the only smaller
+    divisor).
+
+    Fails silenceably when a payload op is not a linalg op, has fewer than
+    `dim + 1` loops, or a dynamic range along `dim`.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       I64Attr:$dim, I64Attr:$at_most);
+  let results = (outs TransformParamTypeInterface:$tile_size);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Rewrites
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,56 @@
+//===- TilingOps.cpp - transform.qforge.dividing_tile_size ----------------===//
+
+#include "TransformOps/QForgeTransformOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+
+LogicalResult transform::DividingTileSizeOp::verify() {
+  // The I64Attr getters return unsigned values; check the signed ones.
+  if (getDimAttr().getInt() < 0)
+    return emitOpError("dim must not be negative");
+  if (getAtMostAttr().getInt() < 1)
+    return emitOpError("at_most must be positive");
+  return success();
+}
+
+DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(target);
+  int64_t dim = getDimAttr().getInt();
+  if (!linalgOp || linalgOp.getNumLoops() <= static_cast<unsigned>(dim)) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError() << "expected a linalg op with a loop " << dim;
+    diag.attachNote(target->getLoc()) << "payload op";
+    return diag;
+  }
+  int64_t range = linalgOp.getStaticLoopRanges()[dim];
+  if (ShapedType::isDynamic(range)) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "loop " << dim << " has a dynamic range";
+    diag.attachNote(target->getLoc()) << "payload op";
+    return diag;
+  }
+  int64_t atMost = getAtMostAttr().getInt();
+  int64_t tile = range;
+  if (range > atMost) {
+    tile = atMost;
+    while (range % tile != 0)
+      --tile;
+    // Tiles under half the size asked for: one tile instead.
+    if (2 * tile < atMost)
+      tile = range;
+  }
+  results.push_back(rewriter.getI64IntegerAttr(tile));
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::DividingTileSizeOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  onlyReadsPayload(effects);
+}

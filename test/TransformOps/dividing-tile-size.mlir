@@ -1,0 +1,130 @@
+// RUN: qforge-opt %s --split-input-file --transform-interpreter --verify-diagnostics
+
+// Tests for transform.qforge.dividing_tile_size: the largest divisor of a
+// loop's range that is at most `at_most`, or the whole range when that
+// divisor is under half of `at_most`. The payload is a sum over groups,
+// the loop sizes below (dim 1) being the group counts of the decode shapes.
+
+func.func @sums(%a32: tensor<4x32xf32>, %a86: tensor<4x86xf32>, %a97: tensor<4x97xf32>,
+                %a96: tensor<4x96xf32>, %a20: tensor<4x20xf32>, %init: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %s32 = linalg.reduce ins(%a32 : tensor<4x32xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  %s86 = linalg.reduce ins(%a86 : tensor<4x86xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  %s97 = linalg.reduce ins(%a97 : tensor<4x97xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  %s96 = linalg.reduce ins(%a96 : tensor<4x96xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  %s20 = linalg.reduce ins(%a20 : tensor<4x20xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  return %s32, %s86, %s97, %s96, %s20 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduces = transform.structured.match ops{["linalg.reduce"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %s32, %s86, %s97, %s96, %s20 = transform.split_handle %reduces
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    // 32 <= 48: one tile.
+    %t32 = transform.qforge.dividing_tile_size %s32 {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{32 groups -> 32 : i64}}
+    transform.debug.emit_param_as_remark %t32, "32 groups ->" : !transform.param<i64>
+    // 86 = 2 x 43: two tiles of 43.
+    %t86 = transform.qforge.dividing_tile_size %s86 {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{86 groups -> 43 : i64}}
+    transform.debug.emit_param_as_remark %t86, "86 groups ->" : !transform.param<i64>
+    // 97 is prime: tiles of 1 would be under half of 48, so one tile.
+    %t97 = transform.qforge.dividing_tile_size %s97 {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{97 groups -> 97 : i64}}
+    transform.debug.emit_param_as_remark %t97, "97 groups ->" : !transform.param<i64>
+    // 96 = 2 x 48: at_most itself divides.
+    %t96 = transform.qforge.dividing_tile_size %s96 {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{96 groups -> 48 : i64}}
+    transform.debug.emit_param_as_remark %t96, "96 groups ->" : !transform.param<i64>
+    // 20 with at_most 8: 5 is the largest divisor <= 8, and not under 4.
+    %t20 = transform.qforge.dividing_tile_size %s20 {dim = 1, at_most = 8}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{20 groups, at most 8 -> 5 : i64}}
+    transform.debug.emit_param_as_remark %t20, "20 groups, at most 8 ->" : !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+// A dynamic range has no divisor to pick.
+
+func.func @dynamic(%a: tensor<4x?xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @below {{payload op}}
+  %s = linalg.reduce ins(%a : tensor<4x?xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  return %s : tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduce = transform.structured.match ops{["linalg.reduce"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{loop 1 has a dynamic range}}
+    %t = transform.qforge.dividing_tile_size %reduce {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+// No loop 2 in a two-loop op.
+
+func.func @no_such_loop(%a: tensor<4x32xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @below {{payload op}}
+  %s = linalg.reduce ins(%a : tensor<4x32xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  return %s : tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduce = transform.structured.match ops{["linalg.reduce"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expected a linalg op with a loop 2}}
+    %t = transform.qforge.dividing_tile_size %reduce {dim = 2, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.qforge.dividing_tile_size' op at_most must be positive}}
+    %t = transform.qforge.dividing_tile_size %root {dim = 1, at_most = 0}
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.qforge.dividing_tile_size' op dim must not be negative}}
+    %t = transform.qforge.dividing_tile_size %root {dim = -1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.yield
+  }
+}
