@@ -245,6 +245,60 @@ static LogicalResult lowerVectors(ModuleOp module) {
   return success();
 }
 
+/// The most elements a vector may have on its way to LLVM: LLVM's type
+/// legalization aborts on vectors of 65536 elements or more (measured with
+/// LLVM 22: a zero fill of 4096 x 16 f32 vectorized whole). Far beyond
+/// any register tile; a vector this long comes from an op a script
+/// vectorized without tiling it.
+static constexpr int64_t kMaxVectorElements = 1 << 15;
+
+/// Refuses vectors longer than kMaxVectorElements, at the first op that
+/// produces or uses one -- preferring an op that is not a constant (a zero
+/// fill folds into a splat constant, whose location is the scalar's) -- at
+/// its location, or its function's if it has none, instead of an abort in
+/// the backend.
+static LogicalResult checkVectorLengths(ModuleOp module) {
+  auto tooLongIn = [](TypeRange types) -> VectorType {
+    for (Type type : types)
+      if (auto vector = dyn_cast<VectorType>(type);
+          vector && !vector.isScalable() &&
+          vector.getNumElements() > kMaxVectorElements)
+        return vector;
+    return {};
+  };
+  Operation *culprit = nullptr, *constant = nullptr;
+  VectorType tooLong, constantType;
+  module.walk([&](Operation *op) {
+    VectorType vector = tooLongIn(op->getResultTypes());
+    if (!vector)
+      vector = tooLongIn(op->getOperandTypes());
+    if (!vector)
+      return WalkResult::advance();
+    if (op->hasTrait<OpTrait::ConstantLike>()) {
+      if (!constant)
+        std::tie(constant, constantType) = std::make_pair(op, vector);
+      return WalkResult::advance();
+    }
+    culprit = op;
+    tooLong = vector;
+    return WalkResult::interrupt();
+  });
+  if (!culprit)
+    std::tie(culprit, tooLong) = std::make_pair(constant, constantType);
+  if (!culprit)
+    return success();
+  Location loc = culprit->getLoc();
+  if (isa<UnknownLoc>(loc))
+    if (auto func = culprit->getParentOfType<FunctionOpInterface>())
+      loc = func->getLoc();
+  return emitError(loc) << "a " << tooLong << " (" << tooLong.getNumElements()
+                        << " elements) is too long for the LLVM backend (at "
+                           "most "
+                        << kMaxVectorElements
+                        << "); the script vectorized an op without tiling it "
+                           "first";
+}
+
 /// Public functions get a `_mlir_ciface_<name>` wrapper taking pointers to
 /// memref descriptors.
 static void requestCInterfaces(ModuleOp module) {
@@ -357,7 +411,7 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
   if (script.defines(TransformScript::kAfterBufferizationEntry) &&
       failed(script.apply(module, TransformScript::kAfterBufferizationEntry)))
     return failure();
-  if (failed(lowerVectors(module)))
+  if (failed(lowerVectors(module)) || failed(checkVectorLengths(module)))
     return failure();
   requestCInterfaces(module);
   if (failed(runPipeline(module, kToLLVM)))

@@ -106,6 +106,12 @@
 // RUN: FileCheck %s --check-prefix=PARAM-TILES < %t/param-tiles.out.mlir
 // PARAM-TILES: scf.forall
 
+// A script that vectorizes a whole 4096 x 16 zero fill: a vector of 65536
+// elements, on which LLVM's backend aborts; refused at the op instead.
+// RUN: not qforge-compile %t/zeros.mlir --script=%t/vectorize-whole.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=TOO-LONG
+// TOO-LONG: zeros.mlir:2:11: error: a 'vector<65536xf32>' (65536 elements) is too long for the LLVM backend (at most 32768); the script vectorized an op without tiling it first
+// TOO-LONG: qforge-compile: error: lowering to the LLVM dialect failed
+
 // Nothing was written by any of the failures above.
 // RUN: not ls %t/out.o
 
@@ -191,6 +197,21 @@ module attributes {transform.with_named_sequence} {
     %fill = transform.structured.match ops{["linalg.fill"]} in %m : (!transform.any_op) -> !transform.any_op
     %size = transform.param.constant 4 : i64 -> !transform.param<i64>
     %t, %l = transform.structured.tile_using_forall %fill tile_sizes [0, 0, %size] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+//--- zeros.mlir
+func.func @zeros() -> tensor<4096x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<4096x16xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<4096x16xf32>) -> tensor<4096x16xf32>
+  return %fill : tensor<4096x16xf32>
+}
+//--- vectorize-whole.mlir
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    %vectorized = transform.structured.vectorize_children_and_apply_patterns %func : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
