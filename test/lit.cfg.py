@@ -61,6 +61,6 @@ with open("/proc/cpuinfo") as cpuinfo:
         if line.startswith("flags"):
             host_flags.update(line.split(":", 1)[1].split())
             break
-for feature in ("avx2", "avx512f", "avx512_vnni"):
+for feature in ("avx2", "avx512f", "avx512_vnni", "avx_vnni"):
     if feature in host_flags:
         config.available_features.add(feature.replace("_", ""))

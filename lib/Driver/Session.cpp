@@ -91,9 +91,12 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   if (options.packedWeights)
     return pick(avx512, "decode-packed-avx512.mlir", "packed decode strategy",
                 "AVX-512F", "drop --packed-weights or pass --script");
+  // Without AVX-512, the VEX-encoded 256-bit vpdpbusd of AVX-VNNI.
+  if (options.int8Activations && !vnni && has("+avxvnni") && has("+avx2"))
+    return folder + "decode-int8-avxvnni.mlir";
   if (options.int8Activations)
     return pick(vnni, "decode-int8-vnni.mlir", "int8 decode strategy",
-                vnniNeeds, dropInt8);
+                "AVX512-VNNI and AVX512BW, or AVX-VNNI", dropInt8);
   if (has("+avx512f"))
     return folder + "decode-factored-avx512.mlir";
   if (has("+avx2") && has("+fma"))

@@ -1,6 +1,7 @@
 // Without --script, qforge-compile picks the shipped decode strategy from the
 // target's features: 512-bit vectors with AVX-512, 256-bit with AVX2 + FMA,
-// the int8 (vpdpbusd) strategy on request where AVX512-VNNI exists, the packed
+// the int8 (vpdpbusd) strategy on request where AVX512-VNNI exists (its
+// 256-bit version where only AVX-VNNI does), the packed
 // strategy on request where AVX-512 exists; and says why when nothing fits.
 // RUN: %gen_kernel 32 4 128 > %t.mlir
 
@@ -17,8 +18,19 @@
 // INT8-LABEL: quantized_matmul:
 // INT8:         vpdpbusd
 
+// AVX-VNNI without AVX-512 (Alder Lake), or with AVX512-VNNI turned off:
+// the VEX-encoded 256-bit vpdpbusd (on Alder Lake, no zmm anywhere in the
+// kernel; with AVX-512F still on, LLVM may use zmm for copies).
+// RUN: qforge-compile %t.mlir --mcpu=alderlake --int8-activations --emit=asm -o - | FileCheck %s --check-prefixes=AVX-VNNI,ADL
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --mattr=-avx512vnni --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=AVX-VNNI
+// AVX-VNNI-LABEL: quantized_matmul:
+// ADL-NOT:        %zmm
+// AVX-VNNI:       {vex} vpdpbusd {{.*}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
+// ADL-NOT:        %zmm
+// AVX-VNNI-LABEL: _mlir_ciface_quantized_matmul:
+
 // RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
+// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, or AVX-VNNI, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
 
 // The packed strategy: the kernel takes packed weights (32 rows padded to one
 // tile of 64) and the module gains the packing function.
