@@ -18,8 +18,8 @@
 //                    (transform.qforge.dividing_tile_size): the seed's 32
 //                    groups are one block; 86 groups (the LLaMA-7B
 //                    down-projection) are two blocks of 43, and a row's 44
-//                    KiB activation no longer reloads from L2 (0.56 -> 0.75
-//                    of the read bandwidth).
+//                    KiB activation no longer reloads from L2 (0.51-0.60 ->
+//                    0.58-0.76 of the read bandwidth, docs/benchmarks.md).
 //   unroll = K/lanes the j loop (K/lanes chunks of a group) is unrolled
 //                    whole: 8 for K = 128, 4 for K = 64. The script reads it
 //                    from no shape: edit it together with lanes.

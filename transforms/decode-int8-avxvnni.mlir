@@ -1,5 +1,5 @@
 // Integer decode strategy (batch-1 group-quantized matvec) for AVX2 CPUs
-// with AVX-VNNI and no AVX-512 (e.g. Alder Lake, Meteor Lake):
+// with AVX-VNNI and no AVX512-VNNI (e.g. Alder Lake, Meteor Lake):
 // decode-int8-vnni.mlir with 256-bit vectors. The activation is quantized
 // per group to int8 once per call, and the weights meet it in the
 // VEX-encoded `vpdpbusd` (32 unsigned weight bytes x 32 signed activation
@@ -147,18 +147,15 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Step 5, run by the driver after bufferization: the int8 dot products
-  // (see step 4) and, while one weight row is
-  // converted and multiplied, ask for the next one. One row ahead (4 KiB for
-  // the seed: 32 groups x 128 bytes) keeps enough lines in flight: the f32
-  // seed kernel went from ~0.50 of the read bandwidth (hardware prefetcher
-  // alone) to 0.77-0.84 (docs/benchmarks.md); one prefetch per 64-byte line.
+  // (see step 4) and, while one weight row is converted and multiplied, a
+  // prefetch of the next one (one per 64-byte line), as in
+  // decode-int8-vnni.mlir, whose measurements set it; not re-measured for
+  // this 256-bit loop.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
       : (!transform.any_op) -> !transform.any_op
-    // locality = 2 (prefetcht1, into L2): with the int8 loop's low compute
-    // per byte, fetching into L2 instead of L1 streamed at 0.98-1.01 of the
-    // read bandwidth against 0.90 for prefetcht0 in 3 of 4 paired runs on the
-    // seed (1 thread, docs/benchmarks.md); the f32 strategy keeps 3.
+    // locality = 2 (prefetcht1, into L2), as decode-int8-vnni.mlir: measured
+    // there, for the 512-bit loop.
     transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op
     %func = transform.structured.match ops{["func.func"]} in %module
       : (!transform.any_op) -> !transform.any_op

@@ -179,7 +179,8 @@ module attributes {transform.with_named_sequence} {
   // alone left the seed kernel at ~0.65 of the read bandwidth. The last
   // group of a pair of tiles prefetches the first group of the next pair
   // (into_parent_loop), so no group is read unprefetched (0.5% less time
-  // on the seed, median of 10 alternating runs). The scalar
+  // on the seed, median of 10 alternating runs: within the noise, kept for
+  // the reason, not the figure). The scalar
   // activation reads (4 bytes, in L1) get none (min_read_bytes = 64): one
   // fewer instruction per k step, ~10% less time hot.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {

@@ -253,10 +253,10 @@ static LogicalResult lowerVectors(ModuleOp module) {
 static constexpr int64_t kMaxVectorElements = 1 << 15;
 
 /// Refuses vectors longer than kMaxVectorElements, at the first op that
-/// produces or uses one -- preferring an op that is not a constant (a zero
-/// fill folds into a splat constant, whose location is the scalar's) -- at
-/// its location, or its function's if it has none, instead of an abort in
-/// the backend.
+/// produces or uses one -- preferring an op that is not a constant -- at its
+/// location, or its function's if it has none, instead of an abort in the
+/// backend. The location is what vectorization gave the op: for a zero fill
+/// vectorized whole, the store of the splat has the scalar zero's.
 static LogicalResult checkVectorLengths(ModuleOp module) {
   auto tooLongIn = [](TypeRange types) -> VectorType {
     for (Type type : types)

@@ -91,7 +91,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   if (options.packedWeights)
     return pick(avx512, "decode-packed-avx512.mlir", "packed decode strategy",
                 "AVX-512F", "drop --packed-weights or pass --script");
-  // Without AVX-512, the VEX-encoded 256-bit vpdpbusd of AVX-VNNI.
+  // Without AVX512-VNNI, the VEX-encoded 256-bit vpdpbusd of AVX-VNNI.
   if (options.int8Activations && !vnni && has("+avxvnni") && has("+avx2"))
     return folder + "decode-int8-avxvnni.mlir";
   if (options.int8Activations)

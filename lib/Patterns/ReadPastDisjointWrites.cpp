@@ -2,10 +2,12 @@
 //
 // A vector.transfer_read of a tensor written by a vector.transfer_write that
 // covers other elements reads the same values from the write's destination.
-// Upstream folding forwards a read only from a write of exactly its subset;
-// after unrolling a loop over two row tiles, the second tile's read of a
-// loop-carried accumulator tensor goes through the first tile's write, which
-// keeps `hoist_loop_invariant_subsets` from hoisting either tile.
+// Upstream folding looks past such writes only to forward the value of a
+// write of exactly the read's elements; it never moves the read onto the
+// earlier tensor. After unrolling a loop over two row tiles, the second
+// tile's read of a loop-carried accumulator tensor goes through the first
+// tile's write, which keeps `hoist_loop_invariant_subsets` from hoisting
+// either tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,11 +22,15 @@
 using namespace mlir;
 
 namespace {
-/// Unmasked, with a minor identity map: the transfer covers the box of its
+/// Unmasked (by operand or by an enclosing vector.mask), of a fixed-size
+/// vector, with a minor identity map: the transfer covers the box of its
 /// vector shape at its indices, which is what isDisjointTransferIndices
-/// compares.
+/// compares and what the patterns below reason about.
 bool isPlainBox(VectorTransferOpInterface transfer) {
-  return !transfer.getMask() && transfer.getPermutationMap().isMinorIdentity();
+  auto maskable = dyn_cast<vector::MaskableOpInterface>(transfer.getOperation());
+  return !transfer.getMask() && !(maskable && maskable.isMasked()) &&
+         !transfer.getVectorType().isScalable() &&
+         transfer.getPermutationMap().isMinorIdentity();
 }
 
 struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
@@ -53,18 +59,6 @@ struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
-/// The constant indices of a transfer, or nothing if one is dynamic.
-std::optional<SmallVector<int64_t>> constantIndices(VectorTransferOpInterface transfer) {
-  SmallVector<int64_t> indices;
-  for (Value index : transfer.getIndices()) {
-    std::optional<int64_t> constant = getConstantIntValue(index);
-    if (!constant)
-      return std::nullopt;
-    indices.push_back(*constant);
-  }
-  return indices;
-}
-
 /// A read of elements that a write of a splat constant all covers is that
 /// splat: e.g. one tile's accumulators out of a zero fill of two tiles.
 struct ReadOfSplatWrite : OpRewritePattern<vector::TransferReadOp> {
@@ -80,8 +74,10 @@ struct ReadOfSplatWrite : OpRewritePattern<vector::TransferReadOp> {
     SplatElementsAttr splat;
     if (!matchPattern(write.getVector(), m_Constant(&splat)))
       return rewriter.notifyMatchFailure(read, "the write is not of a splat");
-    std::optional<SmallVector<int64_t>> readAt = constantIndices(read);
-    std::optional<SmallVector<int64_t>> writeAt = constantIndices(write);
+    std::optional<SmallVector<int64_t>> readAt =
+        getConstantIntValues(getAsOpFoldResult(read.getIndices()));
+    std::optional<SmallVector<int64_t>> writeAt =
+        getConstantIntValues(getAsOpFoldResult(write.getIndices()));
     if (!readAt || !writeAt)
       return rewriter.notifyMatchFailure(read, "dynamic indices");
     // The boxes, as [offset, offset + size) per tensor dim; leading dims
@@ -106,9 +102,10 @@ struct ReadOfSplatWrite : OpRewritePattern<vector::TransferReadOp> {
 };
 
 /// A read with a leading vector dim of a few rows, from a tensor written by
-/// transfer_writes, becomes one read per row: each row can then be
-/// forwarded from the write of exactly that row (upstream folding) past the
-/// writes of the others (ReadPastDisjointWrite).
+/// transfer_writes of such rows, becomes one read per row: each row can then
+/// be forwarded from the write of exactly that row (upstream folding) past
+/// the writes of the others (ReadPastDisjointWrite). The rows are inserted
+/// into a zero vector, every lane of which they overwrite.
 struct SplitReadOfWrites : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   static constexpr int64_t kMaxRows = 8;
@@ -116,14 +113,33 @@ struct SplitReadOfWrites : OpRewritePattern<vector::TransferReadOp> {
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     VectorType type = read.getVectorType();
-    if (!read.getBase().getDefiningOp<vector::TransferWriteOp>() ||
-        !isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read) ||
-        type.getRank() < 2 || type.isScalable() || type.getDimSize(0) < 2 ||
+    if (!isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read) ||
+        type.getRank() < 2 || type.getDimSize(0) < 2 ||
         type.getDimSize(0) > kMaxRows)
       return failure();
+    VectorType rowType = VectorType::Builder(type).dropDim(0);
+    // Only when a write among those the read goes through wrote rows of this
+    // shape (up to leading unit dims, which other patterns drop), so that
+    // some row can be forwarded: otherwise the split would only turn one
+    // read into several.
+    auto withoutLeadingUnitDims = [](VectorType vector) {
+      ArrayRef<int64_t> shape = vector.getShape();
+      while (shape.size() > 1 && shape.front() == 1)
+        shape = shape.drop_front();
+      return shape;
+    };
+    bool rowsWritten = false;
+    for (auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
+         write && !rowsWritten;
+         write = write.getBase().getDefiningOp<vector::TransferWriteOp>())
+      rowsWritten = write.getVectorType().getElementType() ==
+                        rowType.getElementType() &&
+                    withoutLeadingUnitDims(write.getVectorType()) ==
+                        withoutLeadingUnitDims(rowType);
+    if (!rowsWritten)
+      return rewriter.notifyMatchFailure(read, "no write of a row to forward");
     Location loc = read.getLoc();
     int64_t rowDim = read.getShapedType().getRank() - type.getRank();
-    VectorType rowType = VectorType::Builder(type).dropDim(0);
     SmallVector<bool> rowInBounds(read.getInBoundsValues());
     bool rowsInBounds = rowInBounds.front();
     rowInBounds.erase(rowInBounds.begin());

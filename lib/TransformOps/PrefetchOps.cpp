@@ -211,18 +211,31 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     IRMapping nextIteration;
     nextIteration.map(iv, arith::MinSIOp::create(rewriter, loc, ahead, last));
     if (parent) {
-      Value past = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
-                                         ahead, upperBound);
-      Value wrapped = arith::AddIOp::create(
-          rewriter, loc, materialize(loop->lowerBound),
-          arith::SubIOp::create(rewriter, loc, ahead, upperBound));
-      wrapped = arith::MinSIOp::create(rewriter, loc, wrapped, last);
-      Value parentNext = arith::MinSIOp::create(
+      // Past the target's last iteration, and the parent has a next one:
+      // the iteration as far past the start of the parent's next iteration,
+      // i.e. `ahead` less the target's trip count times its step (exact
+      // when the step does not divide the range), clamped.
+      Value lowerBound = materialize(loop->lowerBound);
+      Value step = materialize(loop->step);
+      Value span = arith::MulIOp::create(
           rewriter, loc,
-          arith::AddIOp::create(rewriter, loc, parent->iv,
-                                materialize(parent->step)),
-          arith::SubIOp::create(rewriter, loc, materialize(parent->upperBound),
-                                constant(1)));
+          arith::CeilDivSIOp::create(
+              rewriter, loc,
+              arith::SubIOp::create(rewriter, loc, upperBound, lowerBound),
+              step),
+          step);
+      Value wrapped = arith::MinSIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, ahead, span),
+          last);
+      Value parentNext = arith::AddIOp::create(rewriter, loc, parent->iv,
+                                               materialize(parent->step));
+      Value past = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                ahead, upperBound),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                parentNext,
+                                materialize(parent->upperBound)));
       nextIteration.map(iv, arith::SelectOp::create(
                                 rewriter, loc, past, wrapped,
                                 nextIteration.lookup(iv)));

@@ -583,10 +583,12 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     With `into_parent_loop`, the target's parent is an `scf.for` or a
     one-dimensional `scf.forall` too, and the iterations whose `iv +
     iterations * step` reaches `ub` prefetch, instead of themselves, the
-    first iterations of the parent's next iteration: `iv` becomes `lb +
-    (iv + iterations * step - ub)` (clamped to `ub - 1`) and the parent's
-    induction variable its next value (clamped to its last); indices
-    computed from it (e.g. `affine.apply` of a row tile) are recomputed.
+    first iterations of the parent's next iteration, if it has one: `iv`
+    becomes `iv + iterations * step - ceildiv(ub - lb, step) * step` (the
+    same distance past the target's first iteration; clamped to `ub - 1`)
+    and the parent's induction variable its next value; indices computed
+    directly from it (e.g. `affine.apply` of a row tile) are recomputed.
+    In the parent's last iteration the clamp holds as without the option.
     E.g. a group loop inside a forall over row tiles: the last group of a
     tile prefetches the first group of the next tile, which otherwise would
     be read with no prefetch at all. A target with no such parent (e.g. its

@@ -21,7 +21,7 @@ DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
     transform::TransformState &state) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(target);
   int64_t dim = getDimAttr().getInt();
-  if (!linalgOp || linalgOp.getNumLoops() <= static_cast<unsigned>(dim)) {
+  if (!linalgOp || dim >= static_cast<int64_t>(linalgOp.getNumLoops())) {
     DiagnosedSilenceableFailure diag =
         emitSilenceableError() << "expected a linalg op with a loop " << dim;
     diag.attachNote(target->getLoc()) << "payload op";

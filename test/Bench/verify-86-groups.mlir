@@ -6,6 +6,7 @@
 // counts give the same bits (each row is summed in the same order). The
 // AVX2 version of the strategy (8 lanes, same blocks) is checked too; it
 // runs on any AVX2 host.
+// REQUIRES: avx2
 // RUN: %gen_kernel 24 86 128 > %t.mlir
 // RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false --threads=1 --save-results=%t.one --json | FileCheck %s --check-prefixes=CHECK,ONE
 // RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false --threads=2 --save-results=%t.two --json | FileCheck %s --check-prefixes=CHECK,TWO

@@ -26,6 +26,17 @@
 // RUN: qforge-compile %t.256.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.256.out.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,EXACT < %t.256.out.mlir
 // RUN: FileCheck %s --check-prefix=SAFE < %t.256.out.mlir
+// After bufferization (the script's prefetch step; --emit=lowered): each
+// weight line's prefetch picks, past the last group of a tile pair, the
+// next pair's first group (into_parent_loop): a select of the group and one
+// of the tile on "past the end and a next pair exists".
+// RUN: qforge-compile %t.256.mlir --script=%transforms/decode-packed-avx512.mlir --emit=lowered -o - | FileCheck %s --check-prefix=LOWERED
+// LOWERED:      %[[BEYOND:.+]] = llvm.icmp "sge"
+// LOWERED-NEXT: %[[HASNEXT:.+]] = llvm.icmp "slt"
+// LOWERED-NEXT: %[[PAST:.+]] = llvm.and %[[BEYOND]], %[[HASNEXT]] : i1
+// LOWERED-NEXT: llvm.select %[[PAST]]
+// LOWERED-NEXT: llvm.select %[[PAST]]
+// LOWERED:      "llvm.intr.prefetch"
 // RUN: %gen_kernel 228 4 32 > %t.228.mlir
 // RUN: qforge-compile %t.228.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.228.out.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,PAD < %t.228.out.mlir

@@ -18,7 +18,8 @@
 // INT8-LABEL: quantized_matmul:
 // INT8:         vpdpbusd
 
-// AVX-VNNI without AVX-512 (Alder Lake), or with AVX512-VNNI turned off:
+// AVX-VNNI without AVX512-VNNI: Alder Lake (no AVX-512 at all), or Sapphire
+// Rapids with AVX512-VNNI turned off:
 // the VEX-encoded 256-bit vpdpbusd (on Alder Lake, no zmm anywhere in the
 // kernel; with AVX-512F still on, LLVM may use zmm for copies).
 // RUN: qforge-compile %t.mlir --mcpu=alderlake --int8-activations --emit=asm -o - | FileCheck %s --check-prefixes=AVX-VNNI,ADL

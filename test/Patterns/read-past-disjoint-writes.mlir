@@ -123,7 +123,10 @@ func.func @beyond_splat_fill(%t: tensor<128xf32>) -> vector<64xf32> {
 // CHECK-NOT:     vector.transfer_write
 // CHECK-DAG:     %[[AS:.+]]:64 = vector.to_elements %[[A]]
 // CHECK-DAG:     %[[BS:.+]]:64 = vector.to_elements %[[B]]
-// CHECK:         vector.from_elements %[[AS]]#0, {{.*}}, %[[AS]]#63, %[[BS]]#0, {{.*}}, %[[BS]]#63 : vector<2x64xf32>
+// CHECK-NOT:     vector.transfer_read
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[ROWS:.+]] = vector.from_elements %[[AS]]#0, {{.*}}, %[[AS]]#63, %[[BS]]#0, {{.*}}, %[[BS]]#63 : vector<2x64xf32>
+// CHECK-NEXT:    return %[[ROWS]]
 func.func @two_rows_written(%t: tensor<2x64xf32>, %a: vector<64xf32>, %b: vector<64xf32>) -> vector<2x64xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -133,6 +136,99 @@ func.func @two_rows_written(%t: tensor<2x64xf32>, %a: vector<64xf32>, %b: vector
   %w0 = vector.transfer_write %a, %fill[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
   %w1 = vector.transfer_write %b, %w0[%c1, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
   %r = vector.transfer_read %w1[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<2x64xf32>, vector<2x64xf32>
+  return %r : vector<2x64xf32>
+}
+
+// Bounded dynamic indices: rows %i and %i + 1 are disjoint whatever %i.
+
+// CHECK-LABEL: func.func @past_next_dynamic_row
+// CHECK-SAME:    (%[[T:.+]]: tensor<8x64xf32>, %{{.+}}: vector<64xf32>, %[[I:.+]]: index)
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[R:.+]] = vector.transfer_read %[[T]][%[[I]], %c0]
+// CHECK:         return %[[R]]
+func.func @past_next_dynamic_row(%t: tensor<8x64xf32>, %v: vector<64xf32>, %i: index) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %next = arith.addi %i, %c1 : index
+  %w = vector.transfer_write %v, %t[%next, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<8x64xf32>
+  %r = vector.transfer_read %w[%i, %c0], %pad {in_bounds = [true]} : tensor<8x64xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// A read inside vector.mask: its masked-off lanes are the padding (7.0),
+// not the splat, so it is not folded to the splat. (Lanes 16..47 of the
+// fill: upstream folding, which ignores the mask, only forwards a read of
+// exactly the written elements.)
+
+// CHECK-LABEL: func.func @masked_read_of_splat_fill
+// CHECK:         vector.mask %{{.+}} { vector.transfer_read
+func.func @masked_read_of_splat_fill(%t: tensor<64xf32>, %m: vector<32xi1>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 7.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<64xf32>
+  %w = vector.transfer_write %zeros, %t[%c0] {in_bounds = [true]} : vector<64xf32>, tensor<64xf32>
+  %r = vector.mask %m { vector.transfer_read %w[%c16], %pad {in_bounds = [true]} : tensor<64xf32>, vector<32xf32> } : vector<32xi1> -> vector<32xf32>
+  return %r : vector<32xf32>
+}
+
+// A read that may run out of bounds (in_bounds = [false]) gets the padding
+// there, not the splat.
+
+// CHECK-LABEL: func.func @out_of_bounds_read_of_splat_fill
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         vector.transfer_read %[[W]]
+func.func @out_of_bounds_read_of_splat_fill(%t: tensor<?xf32>) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 7.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<64xf32>
+  %w = vector.transfer_write %zeros, %t[%c0] : vector<64xf32>, tensor<?xf32>
+  %r = vector.transfer_read %w[%c0], %pad : tensor<?xf32>, vector<64xf32>
+  return %r : vector<64xf32>
+}
+
+// A scalable read covers vscale x 4 lanes: its extent is unknown, so it is
+// neither the splat of an 8-lane fill nor known disjoint from anything.
+
+// CHECK-LABEL: func.func @scalable_read_of_splat_fill
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         vector.transfer_read %[[W]]
+func.func @scalable_read_of_splat_fill(%t: tensor<64xf32>) -> vector<[4]xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : vector<8xf32>
+  %w = vector.transfer_write %zeros, %t[%c0] {in_bounds = [true]} : vector<8xf32>, tensor<64xf32>
+  %r = vector.transfer_read %w[%c0], %pad {in_bounds = [true]} : tensor<64xf32>, vector<[4]xf32>
+  return %r : vector<[4]xf32>
+}
+
+// A transposed read covers another box than its vector shape says at its
+// indices: left alone.
+
+// CHECK-LABEL: func.func @transposed_read
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         vector.transfer_read %[[W]]
+func.func @transposed_read(%t: tensor<4x4xf32>, %v: vector<1x4xf32>) -> vector<4x1xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0, %c0] {in_bounds = [true, true]} : vector<1x4xf32>, tensor<4x4xf32>
+  %r = vector.transfer_read %w[%c0, %c1], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : tensor<4x4xf32>, vector<4x1xf32>
+  return %r : vector<4x1xf32>
+}
+
+// A two-row read through a write of other shapes: no row could be
+// forwarded, so the read is not split.
+
+// CHECK-LABEL: func.func @no_rows_written
+// CHECK:         vector.transfer_read %{{.+}} : tensor<4x64xf32>, vector<2x64xf32>
+func.func @no_rows_written(%t: tensor<4x64xf32>, %v: vector<16xf32>) -> vector<2x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c3, %c0] {in_bounds = [true]} : vector<16xf32>, tensor<4x64xf32>
+  %r = vector.transfer_read %w[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<4x64xf32>, vector<2x64xf32>
   return %r : vector<2x64xf32>
 }
 

@@ -6,8 +6,9 @@
 // the loop sizes below (dim 1) being the group counts of the decode shapes.
 
 func.func @sums(%a32: tensor<4x32xf32>, %a86: tensor<4x86xf32>, %a97: tensor<4x97xf32>,
-                %a96: tensor<4x96xf32>, %a20: tensor<4x20xf32>, %init: tensor<4xf32>)
-    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+                %a96: tensor<4x96xf32>, %a20: tensor<4x20xf32>, %a48: tensor<4x48xf32>,
+                %init: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %s32 = linalg.reduce ins(%a32 : tensor<4x32xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
     (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
                            linalg.yield %y : f32 }
@@ -23,15 +24,18 @@ func.func @sums(%a32: tensor<4x32xf32>, %a86: tensor<4x86xf32>, %a97: tensor<4x9
   %s20 = linalg.reduce ins(%a20 : tensor<4x20xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
     (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
                            linalg.yield %y : f32 }
-  return %s32, %s86, %s97, %s96, %s20 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  %s48 = linalg.reduce ins(%a48 : tensor<4x48xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  return %s32, %s86, %s97, %s96, %s20, %s48 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %reduces = transform.structured.match ops{["linalg.reduce"]} in %root
       : (!transform.any_op) -> !transform.any_op
-    %s32, %s86, %s97, %s96, %s20 = transform.split_handle %reduces
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %s32, %s86, %s97, %s96, %s20, %s48 = transform.split_handle %reduces
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // 32 <= 48: one tile.
     %t32 = transform.qforge.dividing_tile_size %s32 {dim = 1, at_most = 48}
       : (!transform.any_op) -> !transform.param<i64>
@@ -57,6 +61,11 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.param<i64>
     // expected-remark @below {{20 groups, at most 8 -> 5 : i64}}
     transform.debug.emit_param_as_remark %t20, "20 groups, at most 8 ->" : !transform.param<i64>
+    // A range of exactly at_most: one tile.
+    %t48 = transform.qforge.dividing_tile_size %s48 {dim = 1, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{48 groups -> 48 : i64}}
+    transform.debug.emit_param_as_remark %t48, "48 groups ->" : !transform.param<i64>
     transform.yield
   }
 }
@@ -102,6 +111,29 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     // expected-error @below {{expected a linalg op with a loop 2}}
     %t = transform.qforge.dividing_tile_size %reduce {dim = 2, at_most = 48}
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+// A dim beyond 32 bits must not wrap around to a small one.
+
+func.func @huge_dim(%a: tensor<4x32xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @below {{payload op}}
+  %s = linalg.reduce ins(%a : tensor<4x32xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  return %s : tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduce = transform.structured.match ops{["linalg.reduce"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{expected a linalg op with a loop 4294967296}}
+    %t = transform.qforge.dividing_tile_size %reduce {dim = 4294967296, at_most = 48}
       : (!transform.any_op) -> !transform.param<i64>
     transform.yield
   }

@@ -322,39 +322,43 @@ module attributes {transform.with_named_sequence} {
 
 // into_parent_loop: the group loop inside a forall over row tiles. Before
 // its last group, the next group of the same tile is prefetched; past the
-// end, the first group of the next tile -- the forall's next iteration
-// (clamped to the last tile), with the tile index recomputed from it.
+// end, if the forall has a next iteration, the first group of the next
+// tile, with the tile index recomputed from it. The groups run 0, 4, 8 (step
+// 4, range 10): from 8, one step ahead is 12, i.e. 12 - ceildiv(10, 4) * 4
+// = 0 into the next tile, not 12 - 10 = 2.
 
 // CHECK-LABEL: func.func @into_parent_loop
-// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<8x4x64xi8>
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<8x12x64xi8>
 // CHECK:         scf.forall (%[[T:.+]]) in (4)
 // CHECK:           %[[TILE:.+]] = affine.apply #{{.+}}(%[[T]])
 // CHECK:           scf.for %[[G:[a-z0-9_]+]] = %[[LB:.+]] to %[[UB:.+]] step %[[STEP:[a-z0-9_]+]]
 // CHECK:             %[[AHEAD:.+]] = arith.addi %[[G]], %{{.+}} : index
 // CHECK:             %[[LAST:.+]] = arith.subi %[[UB]], %{{.+}} : index
 // CHECK:             %[[NEXT:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
-// CHECK:             %[[PAST:.+]] = arith.cmpi sge, %[[AHEAD]], %[[UB]] : index
-// CHECK:             %[[BEYOND:.+]] = arith.subi %[[AHEAD]], %[[UB]] : index
-// CHECK:             %[[WRAP:.+]] = arith.addi %[[LB]], %[[BEYOND]] : index
+// CHECK:             %[[RANGE:.+]] = arith.subi %[[UB]], %[[LB]] : index
+// CHECK:             %[[TRIPS:.+]] = arith.ceildivsi %[[RANGE]], %[[STEP]] : index
+// CHECK:             %[[SPAN:.+]] = arith.muli %[[TRIPS]], %[[STEP]] : index
+// CHECK:             %[[WRAP:.+]] = arith.subi %[[AHEAD]], %[[SPAN]] : index
 // CHECK:             %[[WRAPPED:.+]] = arith.minsi %[[WRAP]], %[[LAST]] : index
 // CHECK:             %[[TNEXT:.+]] = arith.addi %[[T]], %{{.+}} : index
-// CHECK:             %[[TLAST:.+]] = arith.subi %{{.+}}, %{{.+}} : index
-// CHECK:             %[[TCLAMPED:.+]] = arith.minsi %[[TNEXT]], %[[TLAST]] : index
+// CHECK:             %[[BEYOND:.+]] = arith.cmpi sge, %[[AHEAD]], %[[UB]] : index
+// CHECK:             %[[HASNEXT:.+]] = arith.cmpi slt, %[[TNEXT]], %{{.+}} : index
+// CHECK:             %[[PAST:.+]] = arith.andi %[[BEYOND]], %[[HASNEXT]] : i1
 // CHECK:             %[[GP:.+]] = arith.select %[[PAST]], %[[WRAPPED]], %[[NEXT]] : index
-// CHECK:             %[[TP:.+]] = arith.select %[[PAST]], %[[TCLAMPED]], %[[T]] : index
+// CHECK:             %[[TP:.+]] = arith.select %[[PAST]], %[[TNEXT]], %[[T]] : index
 // CHECK:             %[[TILEP:.+]] = affine.apply #{{.+}}(%[[TP]])
-// CHECK:             memref.prefetch %[[W]][%[[TILEP]], %[[GP]], %{{.+}}], read, locality<3>, data : memref<8x4x64xi8>
+// CHECK:             memref.prefetch %[[W]][%[[TILEP]], %[[GP]], %{{.+}}], read, locality<3>, data : memref<8x12x64xi8>
 // CHECK-NEXT:        vector.transfer_read %[[W]][%[[TILE]], %[[G]], %{{.+}}]
-func.func @into_parent_loop(%w: memref<8x4x64xi8>, %out: memref<8x64xi8>) {
+func.func @into_parent_loop(%w: memref<8x12x64xi8>, %out: memref<8x64xi8>) {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : index
   %pad = arith.constant 0 : i8
   %zero = arith.constant dense<0> : vector<64xi8>
   scf.forall (%t) in (4) {
     %tile = affine.apply affine_map<(d0) -> (d0 * 2)>(%t)
-    %sum = scf.for %g = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
-      %line = vector.transfer_read %w[%tile, %g, %c0], %pad {in_bounds = [true]} : memref<8x4x64xi8>, vector<64xi8>
+    %sum = scf.for %g = %c0 to %c10 step %c4 iter_args(%acc = %zero) -> vector<64xi8> {
+      %line = vector.transfer_read %w[%tile, %g, %c0], %pad {in_bounds = [true]} : memref<8x12x64xi8>, vector<64xi8>
       %next = arith.addi %acc, %line : vector<64xi8>
       scf.yield %next : vector<64xi8>
     } {groups}
