@@ -26,18 +26,23 @@
 //                 independent accumulators -- enough FMAs in flight to hide
 //                 their latency (4 cycles) behind the conversions. AVX2 would
 //                 take 32 (4 ymm).
-//   tiles = 2     row tiles per forall iteration, their k steps
-//                 interleaved: each k step reads a line from each tile, two
+//   tiles = 4     row tiles per forall iteration, their k steps
+//                 interleaved: each k step reads a line from each tile, four
 //                 streams 256 KiB apart (for the seed), which keep more
-//                 reads from DRAM in flight than one stream at the same
-//                 rate: 0.89-0.90 of the read bandwidth against 0.83-0.85
-//                 with one tile (seed, one thread, three alternating runs);
-//                 processing the two tiles one after the other per group
-//                 (one stream at a time) gave 0.80-0.84.
+//                 reads from DRAM in flight than fewer streams at the same
+//                 rate. Two tiles gave 0.89-0.90 of the read bandwidth
+//                 against 0.83-0.85 with one; four tiles, prefetched 2 KiB
+//                 ahead (below), are 3-5% faster than two prefetched a group
+//                 ahead (in-process alternation, docs/benchmarks.md). One
+//                 tile after the other per group (one stream at a time) gave
+//                 0.80-0.84.
 //   unroll = 8    k steps per iteration of the k loop (8 x 64 bytes from
 //                 each tile).
-//   prefetch 1    one group ahead (rows x K bytes = 8 KiB for the seed),
-//                 for each tile.
+//   prefetch 4    iterations of the k loop ahead: 4 x 8 x 64 bytes = 2 KiB
+//                 per tile, 8 KiB in all, which stays in L1 (48 KiB). A
+//                 group ahead (8 KiB per tile, 32 KiB in all) was 12%
+//                 slower with four tiles: the prefetched lines no longer
+//                 fit L1 next to what is being read.
 module attributes {transform.with_named_sequence} {
 
   // Step 1: pack the contraction's rows (n) by `rows`; the weights' pack
@@ -91,19 +96,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
-  // Step 4: two row tiles per iteration of an scf.forall (OpenMP; each
-  // thread streams a contiguous range of row tiles; an odd last tile is
-  // an iteration of one), one group per iteration inside it, the group's
-  // partial sums fused into it, and its k steps one at a time, each tile's
-  // inside each k step (each: 64 bytes, 4 vectors), unrolled: the two
-  // tiles' lines alternate. Dims of the group sums: (n/rows, g, 1, 1,
+  // Step 4: four row tiles per iteration of an scf.forall (OpenMP; each
+  // thread streams a contiguous range of row tiles; a last iteration may
+  // have fewer), one group per iteration inside it, the group's partial
+  // sums fused into it, and its k steps one at a time, each tile's inside
+  // each k step (each: 64 bytes, 4 vectors), unrolled: the four tiles'
+  // lines alternate. Dims of the group sums: (n/rows, g, 1, 1,
   // rows); of the partial sums: (n/rows, g, k, 1, 1, rows) -- the
   // activation's unit dims just before the lanes.
   transform.named_sequence @tile(%partials: !transform.any_op {transform.consumed},
                                  %groups: !transform.any_op {transform.consumed}) {
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
-    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [2]
+    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [4]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     // Named so that @qforge_after_bufferization can find the loops again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
@@ -115,7 +120,6 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %group_tile, %group_loop = transform.structured.tile_using_for %row_tile tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
     %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials_in_row into %group_loop
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     %pf_in_group, %g2 = transform.structured.fuse_into_containing_op %pf_in_row into %g1
@@ -123,7 +127,8 @@ module attributes {transform.with_named_sequence} {
     %k_step, %k_loop, %tile_loop = transform.structured.tile_using_for %partials_in_group
         tile_sizes [1, 0, 1] interchange = [2, 1, 0]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.loop.unroll %tile_loop {factor = 2} : !transform.any_op
+    transform.loop.unroll %tile_loop {factor = 4} : !transform.any_op
+    transform.annotate %k_loop "qforge.weight_k" : !transform.any_op
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
     transform.yield
   }
@@ -172,21 +177,18 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Step 6, run by the driver after bufferization: while one group's tile
-  // is converted and multiplied, ask for the next group's (8 KiB ahead for
-  // the seed), one prefetch per 64-byte line -- each k step's line of this
-  // group prefetches the same line of the next. The hardware prefetcher
-  // alone left the seed kernel at ~0.65 of the read bandwidth. The last
-  // group of a pair of tiles prefetches the first group of the next pair
-  // (into_parent_loop), so no group is read unprefetched (0.5% less time
-  // on the seed, median of 10 alternating runs: within the noise, kept for
-  // the reason, not the figure). The scalar
-  // activation reads (4 bytes, in L1) get none (min_read_bytes = 64): one
-  // fewer instruction per k step, ~10% less time hot.
+  // Step 6, run by the driver after bufferization: while the k loop
+  // converts and multiplies, ask for the lines it will read 4 iterations
+  // (2 KiB per tile) later, one prefetch per 64-byte line; near the end of
+  // a group, the first lines of the next group (into_parent_loop: the group
+  // loop is the k loop's parent). The hardware prefetcher alone left the
+  // seed kernel at ~0.65 of the read bandwidth. The scalar activation reads
+  // (4 bytes, in L1) get none (min_read_bytes = 64): one fewer instruction
+  // per k step, ~10% less time hot.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+    %k_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_k} in %module
       : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64, into_parent_loop}
+    transform.qforge.prefetch_reads_ahead %k_loop {iterations = 4, line_bytes = 64, min_read_bytes = 64, into_parent_loop}
       : !transform.any_op
     transform.yield
   }

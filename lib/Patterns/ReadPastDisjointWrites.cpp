@@ -40,12 +40,33 @@ struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read))
       return failure();
-    // Only writes that nothing else reads, which then go: a read of the
-    // tensor as it was before a write that stays would make bufferization
-    // copy it (one-shot bufferize does not see that the two are disjoint).
+    // Which writes to skip. A read of the tensor as it was before a write
+    // that something still reads afterwards makes bufferization copy the
+    // tensor (one-shot bufferize does not see that the two are disjoint),
+    // which a loop-carried tensor cannot take. So: on a static shape, writes
+    // whose other users are writes or reads that skip them too (plain boxes
+    // disjoint from them) -- all of them end up read by nothing once
+    // hoist_loop_invariant_subsets has run, which it does on the static
+    // tiles of the packed strategy; on a dynamic shape (e.g. the last, partial
+    // iteration of a loop over tiles, where hoisting fails), only writes
+    // that this read alone uses, which then go at once.
+    bool staticShape = read.getShapedType().hasStaticShape();
+    auto onlySkippedBy = [&](Value written) {
+      if (!staticShape)
+        return written.hasOneUse();
+      auto write = written.getDefiningOp<vector::TransferWriteOp>();
+      return llvm::all_of(written.getUsers(), [&](Operation *user) {
+        if (isa<vector::TransferWriteOp>(user))
+          return true;
+        auto other = dyn_cast<vector::TransferReadOp>(user);
+        return other && isPlainBox(other) &&
+               vector::isDisjointTransferIndices(
+                   write, other, /*testDynamicValueUsingBounds=*/true);
+      });
+    };
     Value source = read.getBase();
     while (auto write = source.getDefiningOp<vector::TransferWriteOp>()) {
-      if (!source.hasOneUse() || !isPlainBox(write) ||
+      if (!isPlainBox(write) || !onlySkippedBy(source) ||
           !vector::isDisjointTransferIndices(write, read,
                                              /*testDynamicValueUsingBounds=*/true))
         break;
