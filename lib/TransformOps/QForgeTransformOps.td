@@ -57,8 +57,12 @@ def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
 
     - a read of a tensor produced by `vector.transfer_write` ops that
       provably cover other elements (constant or bounded indices far enough
-      apart, same vector type), and that nothing else reads, reads the
-      first such write's destination instead; the writes then go;
+      apart, same vector type) reads the first such write's destination
+      instead. On a static shape, a write is skipped when its other users
+      are writes or reads that skip it too (with four unrolled tiles, the
+      write of one tile is read for two others); on a dynamic shape only
+      when this read alone uses it. Either way the skipped writes end up
+      read by nothing;
     - a read whose elements all lie in a write of a splat constant (e.g. one
       tile's accumulators out of a zero fill of two tiles) is that splat;
     - a read of 2 to 8 rows (its leading vector dim) from a tensor produced
@@ -81,8 +85,12 @@ def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
     of the enclosing loop once bufferized, stored to on every iteration of
     the inner one -- is gone.
 
-    A write whose result something else also reads is not skipped: the read
-    of the tensor from before it would make bufferization copy the tensor.
+    A write whose result something else still reads is not skipped: the
+    read of the tensor from before it would make bufferization copy the
+    tensor, which a loop-carried tensor cannot take ("Yield operand is not
+    equivalent"). The static-shape rule relies on
+    `hoist_loop_invariant_subsets` then removing the writes, as it does on
+    the packed strategy's static tiles; the dynamic-shape rule does not.
   }];
   let assemblyFormat = "attr-dict";
 }

@@ -64,6 +64,54 @@ func.func @dynamic_row(%t: tensor<2x64xf32>, %v: vector<64xf32>, %i: index) -> v
   return %r : vector<64xf32>
 }
 
+// Four tiles' accumulators after unrolling: the write of row 1 is read for
+// rows 2 and 3 and written on for row 2. On a static shape every reader
+// skips it (the writes then chain on the tensor alone): rows 2 and 3 are
+// read from the original tensor.
+
+// CHECK-LABEL: func.func @write_read_by_two_static
+// CHECK-SAME:    (%[[T:.+]]: tensor<4x64xf32>
+// CHECK-DAG:     %[[R2:.+]] = vector.transfer_read %[[T]][%c2, %c0]
+// CHECK-DAG:     %[[R3:.+]] = vector.transfer_read %[[T]][%c3, %c0]
+// CHECK:         return %[[R2]], %[[R3]]
+func.func @write_read_by_two_static(%t: tensor<4x64xf32>, %a: vector<64xf32>, %b: vector<64xf32>, %c: vector<64xf32>)
+    -> (vector<64xf32>, vector<64xf32>, tensor<4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %pad = arith.constant 0.0 : f32
+  %w0 = vector.transfer_write %a, %t[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<4x64xf32>
+  %w1 = vector.transfer_write %b, %w0[%c1, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<4x64xf32>
+  %r2 = vector.transfer_read %w1[%c2, %c0], %pad {in_bounds = [true]} : tensor<4x64xf32>, vector<64xf32>
+  %r3 = vector.transfer_read %w1[%c3, %c0], %pad {in_bounds = [true]} : tensor<4x64xf32>, vector<64xf32>
+  %w2 = vector.transfer_write %c, %w1[%c2, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<4x64xf32>
+  return %r2, %r3, %w2 : vector<64xf32>, vector<64xf32>, tensor<4x64xf32>
+}
+
+// The same on a dynamic shape (e.g. a partial last tile, where hoisting
+// fails and the writes stay): only a write this read alone uses is skipped,
+// so both reads stay on the write of row 1.
+
+// CHECK-LABEL: func.func @write_read_by_two_dynamic
+// CHECK:         %[[W1:.+]] = vector.transfer_write %{{.+}}, %{{.+}}[%c1, %c0]
+// CHECK-DAG:     vector.transfer_read %[[W1]][%c2, %c0]
+// CHECK-DAG:     vector.transfer_read %[[W1]][%c3, %c0]
+func.func @write_read_by_two_dynamic(%t: tensor<?x64xf32>, %a: vector<64xf32>, %b: vector<64xf32>, %c: vector<64xf32>)
+    -> (vector<64xf32>, vector<64xf32>, tensor<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %pad = arith.constant 0.0 : f32
+  %w0 = vector.transfer_write %a, %t[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<?x64xf32>
+  %w1 = vector.transfer_write %b, %w0[%c1, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<?x64xf32>
+  %r2 = vector.transfer_read %w1[%c2, %c0], %pad {in_bounds = [true]} : tensor<?x64xf32>, vector<64xf32>
+  %r3 = vector.transfer_read %w1[%c3, %c0], %pad {in_bounds = [true]} : tensor<?x64xf32>, vector<64xf32>
+  %w2 = vector.transfer_write %c, %w1[%c2, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<?x64xf32>
+  return %r2, %r3, %w2 : vector<64xf32>, vector<64xf32>, tensor<?x64xf32>
+}
+
 // A write whose result is also used elsewhere stays, and so does the read
 // of its result: reading the tensor from before the write would make
 // bufferization copy the tensor.
