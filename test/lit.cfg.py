@@ -41,6 +41,7 @@ tools = [
     "qforge-opt",
     "qforge-compile",
     "qforge-bench",
+    "qforge-ab",
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("llvm-nm", os.path.join(config.llvm_tools_dir, "llvm-nm")),
     ToolSubst("mlir-tblgen", os.path.join(config.llvm_tools_dir, "mlir-tblgen")),

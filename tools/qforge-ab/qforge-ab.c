@@ -1,0 +1,159 @@
+//===- qforge-ab.c - in-process A/B of packed f32 decode kernels ----------===//
+//
+//   qforge-ab N G K LIB.so [LIB.so ...]
+//
+// Each LIB.so is a kernel of the seed's form (weights NxGxK u8, f32 scale
+// and zero-point per group) compiled with `qforge-compile --emit=shared` by
+// a packed f32 strategy whose layout is 64-row tiles (N/64 x G x K x 64
+// weights, N/64 x G x 1 x 64 scales and zero-points, docs/abi.md), e.g.
+// transforms/decode-packed-avx512.mlir or an edited copy. All of them run
+// in one process, over the same rotating input copies (at least 1.1 GB,
+// more than 4x the L3 here), in rounds: per round one read pass over all
+// copies, then 20 calls of each kernel in turn. It prints the median time
+// per call of each and its fraction of the best and of the median read
+// pass. A slow spell of the shared machine falls on every kernel alike, so
+// differences of a few percent show that separate qforge-bench runs (±5%
+// apart) hide. scripts/ab.sh builds the libraries from scripts.
+//
+// Inputs are deterministic and not verified here: qforge-bench --verify
+// checks each strategy. Threads: OMP_NUM_THREADS (the read pass uses one).
+//
+//===----------------------------------------------------------------------===//
+
+#include <dlfcn.h>
+#include <immintrin.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct { void *allocated, *aligned; int64_t offset, sizes[4], strides[4]; } Memref4;
+typedef struct { void *allocated, *aligned; int64_t offset, sizes[3], strides[3]; } Memref3;
+typedef void (*Kernel)(Memref4 *, Memref4 *, Memref4 *, Memref4 *, Memref3 *);
+
+enum { kRows = 64, kRounds = 30, kCallsPerRound = 20, kMaxKernels = 8 };
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static Memref4 memref4(void *data, int64_t a, int64_t b, int64_t c, int64_t d) {
+  Memref4 m = {data, data, 0, {a, b, c, d}, {b * c * d, c * d, d, 1}};
+  return m;
+}
+
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+// The read pass qforge-bench measures too (lib/Bench/MemoryBandwidth.cpp):
+// 64-byte loads into four independent accumulators.
+__attribute__((target("avx512f"))) static uint64_t sumBytes(const void *data,
+                                                            size_t bytes) {
+  const __m512i *v = data;
+  __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
+  for (size_t i = 0; i + 4 <= bytes / 64; i += 4) {
+    a = _mm512_add_epi64(a, v[i]);
+    b = _mm512_add_epi64(b, v[i + 1]);
+    c = _mm512_add_epi64(c, v[i + 2]);
+    d = _mm512_add_epi64(d, v[i + 3]);
+  }
+  a = _mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d));
+  return _mm512_reduce_add_epi64(a);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 5 || argc - 4 > kMaxKernels) {
+    fprintf(stderr, "usage: qforge-ab N G K LIB.so [LIB.so ...] (at most %d)\n",
+            kMaxKernels);
+    return 2;
+  }
+  if (!__builtin_cpu_supports("avx512f")) {
+    fprintf(stderr, "qforge-ab: error: needs AVX-512F (the packed strategy's)\n");
+    return 1;
+  }
+  const int64_t n = atoll(argv[1]), groups = atoll(argv[2]), k = atoll(argv[3]);
+  if (n <= 0 || groups <= 0 || k <= 0 || n % kRows != 0) {
+    fprintf(stderr, "qforge-ab: error: N, G, K must be positive, N a multiple of %d\n",
+            kRows);
+    return 2;
+  }
+  const int numKernels = argc - 4;
+  Kernel kernels[kMaxKernels];
+  for (int i = 0; i < numKernels; ++i) {
+    void *library = dlopen(argv[i + 4], RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      fprintf(stderr, "qforge-ab: error: %s\n", dlerror());
+      return 1;
+    }
+    kernels[i] = (Kernel)dlsym(library, "_mlir_ciface_quantized_matmul");
+    if (!kernels[i]) {
+      fprintf(stderr, "qforge-ab: error: %s has no _mlir_ciface_quantized_matmul\n",
+              argv[i + 4]);
+      return 1;
+    }
+  }
+  const int64_t tiles = n / kRows;
+  const size_t weightBytes = (size_t)n * groups * k, paramBytes = (size_t)n * groups * 4;
+  const size_t callBytes = weightBytes + 2 * paramBytes + (size_t)groups * k * 4;
+  const int copies = (int)((1100ull << 20) / callBytes) + 1;
+  uint8_t **weights = malloc(copies * sizeof(*weights));
+  float **scales = malloc(copies * sizeof(*scales)), **zeros = malloc(copies * sizeof(*zeros));
+  for (int c = 0; c < copies; ++c) {
+    weights[c] = aligned_alloc(64, weightBytes);
+    scales[c] = aligned_alloc(64, paramBytes);
+    zeros[c] = aligned_alloc(64, paramBytes);
+    for (size_t i = 0; i < weightBytes; ++i)
+      weights[c][i] = (uint8_t)(i * 7 + c);
+    for (size_t i = 0; i < paramBytes / 4; ++i) {
+      scales[c][i] = 1e-3f * (i % 13);
+      zeros[c][i] = (float)(i % 17);
+    }
+  }
+  float *activation = aligned_alloc(64, groups * k * 4);
+  for (int64_t i = 0; i < groups * k; ++i)
+    activation[i] = (i % 11) * 0.1f - 0.5f;
+  float *result = aligned_alloc(64, n * 4);
+  Memref4 activationRef = memref4(activation, 1, 1, groups, k);
+  Memref3 resultRef = {result, result, 0, {1, 1, n}, {n, n, 1}};
+
+  static double times[kMaxKernels][kRounds * kCallsPerRound];
+  double readGBps[kRounds];
+  int calls = 0, copy = 0;
+  volatile uint64_t sink = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    double start = now();
+    for (int c = 0; c < copies; ++c)
+      sink += sumBytes(weights[c], weightBytes) + sumBytes(scales[c], paramBytes) +
+              sumBytes(zeros[c], paramBytes);
+    readGBps[round] = copies * (weightBytes + 2 * paramBytes) / (now() - start) / 1e9;
+    for (int kernel = 0; kernel < numKernels; ++kernel)
+      for (int i = 0; i < kCallsPerRound; ++i, copy = (copy + 1) % copies) {
+        Memref4 w = memref4(weights[copy], tiles, groups, k, kRows);
+        Memref4 s = memref4(scales[copy], tiles, groups, 1, kRows);
+        Memref4 z = memref4(zeros[copy], tiles, groups, 1, kRows);
+        double callStart = now();
+        kernels[kernel](&w, &s, &z, &activationRef, &resultRef);
+        times[kernel][round * kCallsPerRound + i] = now() - callStart;
+        sink += (uint64_t)result[i % n];
+      }
+    calls += kCallsPerRound;
+  }
+  qsort(readGBps, kRounds, sizeof(double), compareDoubles);
+  double bestRead = readGBps[kRounds - 1], medianRead = readGBps[kRounds / 2];
+  printf("%lldx%lldx%lld, %d copies (%zu MiB), %d calls each; read pass: median "
+         "%.2f GB/s, best %.2f GB/s\n",
+         (long long)n, (long long)groups, (long long)k, copies,
+         (size_t)copies * callBytes >> 20, calls, medianRead, bestRead);
+  for (int kernel = 0; kernel < numKernels; ++kernel) {
+    qsort(times[kernel], calls, sizeof(double), compareDoubles);
+    double median = times[kernel][calls / 2], gbps = callBytes / median / 1e9;
+    printf("%-40s median %8.1f us  %6.2f GB/s  of best read %.3f  of median read %.3f\n",
+           argv[kernel + 4], median * 1e6, gbps, gbps / bestRead, gbps / medianRead);
+  }
+  return 0;
+}
