@@ -108,8 +108,13 @@ module attributes {transform.with_named_sequence} {
                                  %groups: !transform.any_op {transform.consumed}) {
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
-    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [4]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // 4 row tiles per iteration, or the largest count that divides the
+    // tiles (3, 2 or 1): a partial iteration would give every iteration
+    // dynamic shapes, and the partial sums could not stay in registers.
+    %tiles_per_iteration = transform.qforge.dividing_tile_size %groups {dim = 0, at_most = 4, at_least = 1}
+      : (!transform.any_op) -> !transform.param<i64>
+    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [%tiles_per_iteration]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     // Named so that @qforge_after_bufferization can find the loops again.
     transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
     %partials_in_row, %l1 = transform.structured.fuse_into_containing_op %partials into %row_loop
@@ -127,7 +132,17 @@ module attributes {transform.with_named_sequence} {
     %k_step, %k_loop, %tile_loop = transform.structured.tile_using_for %partials_in_group
         tile_sizes [1, 0, 1] interchange = [2, 1, 0]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // Unrolled whole, whatever the tile count: unrolling by 4 a loop of 3
+    // or 2 iterations leaves them in a remainder loop, which the next
+    // unrolls take.
+    transform.annotate %tile_loop "qforge.weight_tiles" : !transform.any_op
     transform.loop.unroll %tile_loop {factor = 4} : !transform.any_op
+    %tile_rest_3 = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_tiles} in %k_loop
+      : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll %tile_rest_3 {factor = 3} : !transform.any_op
+    %tile_rest_2 = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_tiles} in %k_loop
+      : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll %tile_rest_2 {factor = 2} : !transform.any_op
     transform.annotate %k_loop "qforge.weight_k" : !transform.any_op
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
     transform.yield

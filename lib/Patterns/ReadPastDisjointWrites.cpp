@@ -40,42 +40,38 @@ struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
                                 PatternRewriter &rewriter) const override {
     if (!isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read))
       return failure();
-    // Which writes to skip. A read of the tensor as it was before a write
-    // that something still reads afterwards makes bufferization copy the
-    // tensor (one-shot bufferize does not see that the two are disjoint),
-    // which a loop-carried tensor cannot take. So: on a static shape, writes
-    // whose other users are writes or reads that skip them too (plain boxes
-    // disjoint from them) -- all of them end up read by nothing once
-    // hoist_loop_invariant_subsets has run, which it does on the static
-    // tiles of the packed strategy; on a dynamic shape (e.g. the last, partial
-    // iteration of a loop over tiles, where hoisting fails), only writes
-    // that this read alone uses, which then go at once.
-    bool staticShape = read.getShapedType().hasStaticShape();
-    auto onlySkippedBy = [&](Value written) {
-      if (!staticShape)
-        return written.hasOneUse();
-      auto write = written.getDefiningOp<vector::TransferWriteOp>();
-      return llvm::all_of(written.getUsers(), [&](Operation *user) {
-        if (isa<vector::TransferWriteOp>(user))
-          return true;
-        auto other = dyn_cast<vector::TransferReadOp>(user);
-        return other && isPlainBox(other) &&
-               vector::isDisjointTransferIndices(
-                   write, other, /*testDynamicValueUsingBounds=*/true);
-      });
-    };
+    // The writes to skip: disjoint from the read, in the read's block (so
+    // that the read can move above them, below).
     Value source = read.getBase();
+    vector::TransferWriteOp earliest;
     while (auto write = source.getDefiningOp<vector::TransferWriteOp>()) {
-      if (!isPlainBox(write) || !onlySkippedBy(source) ||
+      if (!isPlainBox(write) || write->getBlock() != read->getBlock() ||
           !vector::isDisjointTransferIndices(write, read,
                                              /*testDynamicValueUsingBounds=*/true))
         break;
+      earliest = write;
       source = write.getBase();
     }
-    if (source == read.getBase())
+    if (!earliest)
       return rewriter.notifyMatchFailure(read, "no disjoint write to skip");
-    rewriter.modifyOpInPlace(read,
-                             [&] { read.getBaseMutable().assign(source); });
+    // The read also moves above the earliest write it skips: a read of the
+    // tensor as it was before a write, placed after that write, makes
+    // bufferization copy the tensor (one-shot bufferize does not see that
+    // the two are disjoint), which a loop-carried tensor cannot take. Its
+    // other operands must be available there.
+    for (Value operand : read->getOperands()) {
+      if (operand == read.getBase())
+        continue;
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == read->getBlock() &&
+          !def->isBeforeInBlock(earliest))
+        return rewriter.notifyMatchFailure(
+            read, "an operand is computed after the write to skip");
+    }
+    rewriter.modifyOpInPlace(read, [&] {
+      read.getBaseMutable().assign(source);
+      read->moveBefore(earliest);
+    });
     return success();
   }
 };

@@ -311,24 +311,27 @@ def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
   let description = [{
     For each linalg payload op of `target`, returns as a param the largest
     divisor of its static loop range along `dim` that is at most `at_most`
-    -- a tile size for `transform.structured.tile_using_for` that leaves no
-    partial tile, so every tile keeps static shapes (a partial tile has
-    dynamic ones, which neither the fusions nor the vectorization of the
-    decode strategies handle). When that divisor is less than half of
-    `at_most`, tiles that small would cost more than they save, and the
-    whole range is returned instead: one tile. A range of at most
-    `at_most` is one tile too.
+    -- a tile size for `transform.structured.tile_using_for` or
+    `tile_using_forall` that leaves no partial tile, so every tile keeps
+    static shapes (with a partial tile the tiled ops take dynamic shapes in
+    every iteration, which the fusions and the vectorization of the decode
+    strategies handle poorly or not at all). When that divisor is less than
+    `at_least` (by default half of `at_most`, rounded up), tiles that small
+    would cost more than they save, and the whole range is returned
+    instead: one tile. A range of at most `at_most` is one tile too.
 
     E.g. blocks of groups of the unpacked decode strategy, `at_most = 48`:
     32 groups (4096 x 4096 weights) -> 32, one block; 86 groups (4096 x
     11008) -> 43, two blocks; 97 groups -> 97 (1 is the only smaller
-    divisor).
+    divisor). Row tiles per iteration of the packed one, `at_most = 4,
+    at_least = 1`: 64 tiles -> 4, 66 -> 3, 38 -> 2, 65 -> 1.
 
     Fails silenceably when a payload op is not a linalg op, has fewer than
     `dim + 1` loops, or a dynamic range along `dim`.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       I64Attr:$dim, I64Attr:$at_most);
+                       I64Attr:$dim, I64Attr:$at_most,
+                       OptionalAttr<I64Attr>:$at_least);
   let results = (outs TransformParamTypeInterface:$tile_size);
   let assemblyFormat =
       "$target attr-dict `:` functional-type(operands, results)";

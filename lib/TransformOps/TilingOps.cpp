@@ -12,6 +12,9 @@ LogicalResult transform::DividingTileSizeOp::verify() {
     return emitOpError("dim must not be negative");
   if (getAtMostAttr().getInt() < 1)
     return emitOpError("at_most must be positive");
+  if (getAtLeastAttr() && (getAtLeastAttr().getInt() < 1 ||
+                           getAtLeastAttr().getInt() > getAtMostAttr().getInt()))
+    return emitOpError("at_least must be in [1, at_most]");
   return success();
 }
 
@@ -40,8 +43,11 @@ DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
     tile = atMost;
     while (range % tile != 0)
       --tile;
-    // Tiles under half the size asked for: one tile instead.
-    if (2 * tile < atMost)
+    // Tiles smaller than at_least (by default half of at_most): one tile
+    // instead.
+    int64_t atLeast =
+        getAtLeastAttr() ? getAtLeastAttr().getInt() : (atMost + 1) / 2;
+    if (tile < atLeast)
       tile = range;
   }
   results.push_back(rewriter.getI64IntegerAttr(tile));

@@ -37,6 +37,17 @@
 // LOWERED-NEXT: llvm.select %[[PAST]]
 // LOWERED-NEXT: llvm.select %[[PAST]]
 // LOWERED:      "llvm.intr.prefetch"
+// 6 row tiles (384 rows): 3 per iteration, the largest count up to 4 that
+// divides them (transform.qforge.dividing_tile_size), so every iteration has
+// static shapes and the three tiles' sums are the k loop's vectors.
+// RUN: %gen_kernel 384 4 32 > %t.384.mlir
+// RUN: qforge-compile %t.384.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o - | FileCheck %s --check-prefix=THREE
+// THREE-LABEL: func.func @quantized_matmul(
+// THREE:         scf.forall (%{{.+}}) in (2)
+// THREE-NOT:     tensor<?x
+// THREE:         scf.for %{{.+}} = %c0 to %c32 step %c8 iter_args(%{{.+}}, %{{.+}}, %{{.+}}) -> (vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>) {
+// THREE-NOT:     tensor<?x
+// THREE:       } {qforge.weight_rows}
 // RUN: %gen_kernel 484 4 32 > %t.484.mlir
 // RUN: qforge-compile %t.484.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.484.out.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,PAD < %t.484.out.mlir

@@ -89,14 +89,19 @@ func.func @write_read_by_two_static(%t: tensor<4x64xf32>, %a: vector<64xf32>, %b
   return %r2, %r3, %w2 : vector<64xf32>, vector<64xf32>, tensor<4x64xf32>
 }
 
-// The same on a dynamic shape (e.g. a partial last tile, where hoisting
-// fails and the writes stay): only a write this read alone uses is skipped,
-// so both reads stay on the write of row 1.
+// The same on a dynamic shape: the reads skip the writes too, and move
+// above the first write they skip, so that bufferization sees the tensor
+// read before it is written (a partial last tile, where hoisting fails,
+// keeps the writes; the reads then need no copy of the tensor).
 
 // CHECK-LABEL: func.func @write_read_by_two_dynamic
-// CHECK:         %[[W1:.+]] = vector.transfer_write %{{.+}}, %{{.+}}[%c1, %c0]
-// CHECK-DAG:     vector.transfer_read %[[W1]][%c2, %c0]
-// CHECK-DAG:     vector.transfer_read %[[W1]][%c3, %c0]
+// CHECK-SAME:    (%[[T:.+]]: tensor<?x64xf32>
+// CHECK-DAG:     %[[R2:.+]] = vector.transfer_read %[[T]][%c2, %c0]
+// CHECK-DAG:     %[[R3:.+]] = vector.transfer_read %[[T]][%c3, %c0]
+// CHECK:         %[[W0:.+]] = vector.transfer_write %{{.+}}, %[[T]][%c0, %c0]
+// CHECK:         %[[W1:.+]] = vector.transfer_write %{{.+}}, %[[W0]][%c1, %c0]
+// CHECK:         %[[W2:.+]] = vector.transfer_write %{{.+}}, %[[W1]][%c2, %c0]
+// CHECK:         return %[[R2]], %[[R3]], %[[W2]]
 func.func @write_read_by_two_dynamic(%t: tensor<?x64xf32>, %a: vector<64xf32>, %b: vector<64xf32>, %c: vector<64xf32>)
     -> (vector<64xf32>, vector<64xf32>, tensor<?x64xf32>) {
   %c0 = arith.constant 0 : index
@@ -112,13 +117,13 @@ func.func @write_read_by_two_dynamic(%t: tensor<?x64xf32>, %a: vector<64xf32>, %
   return %r2, %r3, %w2 : vector<64xf32>, vector<64xf32>, tensor<?x64xf32>
 }
 
-// A write whose result is also used elsewhere stays, and so does the read
-// of its result: reading the tensor from before the write would make
-// bufferization copy the tensor.
+// A write whose result is also used elsewhere stays, and the read moves
+// above it, reading the tensor before it.
 
 // CHECK-LABEL: func.func @write_also_returned
-// CHECK:         %[[W:.+]] = vector.transfer_write
-// CHECK:         %[[R:.+]] = vector.transfer_read %[[W]][%c1, %c0]
+// CHECK-SAME:    (%[[T:.+]]: tensor<2x64xf32>
+// CHECK:         %[[R:.+]] = vector.transfer_read %[[T]][%c1, %c0]
+// CHECK-NEXT:    %[[W:.+]] = vector.transfer_write
 // CHECK:         return %[[R]], %[[W]]
 func.func @write_also_returned(%t: tensor<2x64xf32>, %v: vector<64xf32>) -> (vector<64xf32>, tensor<2x64xf32>) {
   %c0 = arith.constant 0 : index
@@ -127,6 +132,42 @@ func.func @write_also_returned(%t: tensor<2x64xf32>, %v: vector<64xf32>) -> (vec
   %w = vector.transfer_write %v, %t[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<2x64xf32>
   %r = vector.transfer_read %w[%c1, %c0], %pad {in_bounds = [true]} : tensor<2x64xf32>, vector<64xf32>
   return %r, %w : vector<64xf32>, tensor<2x64xf32>
+}
+
+// The read's row is computed after the write: it cannot move above the
+// write, so it stays on the write's result.
+
+// CHECK-LABEL: func.func @index_after_write
+// CHECK:         %[[W:.+]] = vector.transfer_write
+// CHECK:         %[[I:.+]] = arith.addi
+// CHECK:         vector.transfer_read %[[W]][%[[I]], %c0]
+func.func @index_after_write(%t: tensor<8x64xf32>, %v: vector<64xf32>, %i: index) -> (vector<64xf32>, tensor<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%i, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<8x64xf32>
+  %c1 = arith.constant 1 : index
+  %next = arith.addi %i, %c1 : index
+  %r = vector.transfer_read %w[%next, %c0], %pad {in_bounds = [true]} : tensor<8x64xf32>, vector<64xf32>
+  return %r, %w : vector<64xf32>, tensor<8x64xf32>
+}
+
+// A read of row 1 skips the write of row 2 but never the write of row 1
+// itself: it reads what that write wrote (upstream folding then forwards
+// the written vector), not the tensor before it.
+
+// CHECK-LABEL: func.func @same_row_static
+// CHECK-SAME:    (%[[T:.+]]: tensor<4x64xf32>, %[[A:.+]]: vector<64xf32>, %[[B:.+]]: vector<64xf32>)
+// CHECK-NOT:     vector.transfer_read %[[T]]
+// CHECK:         return %[[A]], %{{.+}} : vector<64xf32>, tensor<4x64xf32>
+func.func @same_row_static(%t: tensor<4x64xf32>, %a: vector<64xf32>, %b: vector<64xf32>) -> (vector<64xf32>, tensor<4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %pad = arith.constant 0.0 : f32
+  %w1 = vector.transfer_write %a, %t[%c1, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<4x64xf32>
+  %w2 = vector.transfer_write %b, %w1[%c2, %c0] {in_bounds = [true]} : vector<64xf32>, tensor<4x64xf32>
+  %r = vector.transfer_read %w2[%c1, %c0], %pad {in_bounds = [true]} : tensor<4x64xf32>, vector<64xf32>
+  return %r, %w2 : vector<64xf32>, tensor<4x64xf32>
 }
 
 // One row out of a zero fill of two rows is zero.

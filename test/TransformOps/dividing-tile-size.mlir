@@ -61,6 +61,17 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.param<i64>
     // expected-remark @below {{20 groups, at most 8 -> 5 : i64}}
     transform.debug.emit_param_as_remark %t20, "20 groups, at most 8 ->" : !transform.param<i64>
+    // at_least = 1: any divisor will do, never the whole range (the packed
+    // strategy's row tiles per iteration): 20 with at most 3 -> 2.
+    %t20b = transform.qforge.dividing_tile_size %s20 {dim = 1, at_most = 3, at_least = 1}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{20 groups, at most 3, at least 1 -> 2 : i64}}
+    transform.debug.emit_param_as_remark %t20b, "20 groups, at most 3, at least 1 ->" : !transform.param<i64>
+    // 97 with at most 4, at least 1: 1 (97 is prime), not 97.
+    %t97b = transform.qforge.dividing_tile_size %s97 {dim = 1, at_most = 4, at_least = 1}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{97 groups, at most 4, at least 1 -> 1 : i64}}
+    transform.debug.emit_param_as_remark %t97b, "97 groups, at most 4, at least 1 ->" : !transform.param<i64>
     // A range of exactly at_most: one tile.
     %t48 = transform.qforge.dividing_tile_size %s48 {dim = 1, at_most = 48}
       : (!transform.any_op) -> !transform.param<i64>
@@ -145,6 +156,17 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     // expected-error @below {{'transform.qforge.dividing_tile_size' op at_most must be positive}}
     %t = transform.qforge.dividing_tile_size %root {dim = 1, at_most = 0}
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.qforge.dividing_tile_size' op at_least must be in [1, at_most]}}
+    %t = transform.qforge.dividing_tile_size %root {dim = 1, at_most = 4, at_least = 5}
       : (!transform.any_op) -> !transform.param<i64>
     transform.yield
   }
