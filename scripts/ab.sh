@@ -24,8 +24,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 "$repo_root/examples/gen_decode_kernel.py" "$n" "$g" "$k" > "$work/kernel.mlir"
 libraries=()
+index=0
 for script in "$@"; do
-  library="$work/$(basename "${script%.mlir}").so"
+  # Numbered: two scripts of the same name (an edited copy) stay apart.
+  index=$((index + 1))
+  library="$work/$index-$(basename "${script%.mlir}").so"
   "$build_dir/bin/qforge-compile" "$work/kernel.mlir" --script="$script" \
     --emit=shared -o "$library"
   libraries+=("$library")

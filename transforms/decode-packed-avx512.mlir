@@ -26,7 +26,8 @@
 //                 independent accumulators -- enough FMAs in flight to hide
 //                 their latency (4 cycles) behind the conversions. AVX2 would
 //                 take 32 (4 ymm).
-//   tiles = 4     row tiles per forall iteration, their k steps
+//   tiles = 4     row tiles per forall iteration (or the largest count
+//                 below that divides the tiles: 3, 2, 1), their k steps
 //                 interleaved: each k step reads a line from each tile, four
 //                 streams 256 KiB apart (for the seed), which keep more
 //                 reads from DRAM in flight than fewer streams at the same
@@ -40,7 +41,7 @@
 //                 each tile).
 //   prefetch 4    iterations of the k loop ahead: 4 x 8 x 64 bytes = 2 KiB
 //                 per tile, 8 KiB in all, which stays in L1 (48 KiB). A
-//                 group ahead (8 KiB per tile, 32 KiB in all) was 12%
+//                 group ahead (8 KiB per tile, 32 KiB in all) was 10-15%
 //                 slower with four tiles: the prefetched lines no longer
 //                 fit L1 next to what is being read.
 module attributes {transform.with_named_sequence} {
@@ -97,8 +98,8 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Step 4: four row tiles per iteration of an scf.forall (OpenMP; each
-  // thread streams a contiguous range of row tiles; a last iteration may
-  // have fewer), one group per iteration inside it, the group's partial
+  // thread streams a contiguous range of row tiles; 3, 2 or 1 when 4 does
+  // not divide the tile count), one group per iteration inside it, the group's partial
   // sums fused into it, and its k steps one at a time, each tile's inside
   // each k step (each: 64 bytes, 4 vectors), unrolled: the four tiles'
   // lines alternate. Dims of the group sums: (n/rows, g, 1, 1,
@@ -162,8 +163,8 @@ module attributes {transform.with_named_sequence} {
     %vectorized = transform.structured.vectorize_children_and_apply_patterns %kernel
         {disable_multi_reduction_to_contract_patterns}
       : (!transform.any_op) -> !transform.any_op
-    // The second tile's read of the partial sums went through the first
-    // tile's write (unrolling); reading past it lets both tiles' sums be
+    // Each tile's read of the partial sums went through the writes of the
+    // tiles before it (unrolling); reading past them lets every tile's sums be
     // hoisted below.
     transform.apply_patterns to %vectorized {
       transform.apply_patterns.qforge.read_past_disjoint_writes

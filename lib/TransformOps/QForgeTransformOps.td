@@ -57,40 +57,38 @@ def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
 
     - a read of a tensor produced by `vector.transfer_write` ops that
       provably cover other elements (constant or bounded indices far enough
-      apart, same vector type) reads the first such write's destination
-      instead. On a static shape, a write is skipped when its other users
-      are writes or reads that skip it too (with four unrolled tiles, the
-      write of one tile is read for two others); on a dynamic shape only
-      when this read alone uses it. Either way the skipped writes end up
-      read by nothing;
+      apart, same vector type, in the read's block) reads the first such
+      write's destination instead, and moves above that write (when its
+      indices are computed before it; otherwise nothing changes);
     - a read whose elements all lie in a write of a splat constant (e.g. one
       tile's accumulators out of a zero fill of two tiles) is that splat;
     - a read of 2 to 8 rows (its leading vector dim) from a tensor produced
       by a write becomes one read per row, which the rules above and
       upstream folding can then forward.
 
-    Why: unrolling a loop over two row tiles leaves the second tile's read
-    of the loop-carried accumulators behind the first tile's write:
+    Why: unrolling a loop over row tiles leaves each tile's read of the
+    loop-carried accumulators behind the writes of the tiles before it
+    (here two tiles):
 
     ```mlir
     %w0 = vector.transfer_write %acc0, %iter[%c0, %c0] : vector<64xf32>, tensor<2x64xf32>
     %r1 = vector.transfer_read %w0[%c1, %c0], %pad : tensor<2x64xf32>, vector<64xf32>
     ```
 
-    `%r1` becomes a read of `%iter`, `%w0` goes, and
-    `transform.loop.hoist_loop_invariant_subsets` can keep both tiles'
+    `%r1` becomes a read of `%iter`, placed above `%w0`, and
+    `transform.loop.hoist_loop_invariant_subsets` can keep every tile's
     accumulators in registers across the loop. After hoisting, the epilogue
-    that reads both tiles back (`vector<2x64xf32>`) gets the hoisted values
+    that reads the tiles back (`vector<2x64xf32>`) gets the hoisted values
     themselves, and the accumulator tensor -- a heap buffer per iteration
     of the enclosing loop once bufferized, stored to on every iteration of
     the inner one -- is gone.
 
-    A write whose result something else still reads is not skipped: the
-    read of the tensor from before it would make bufferization copy the
-    tensor, which a loop-carried tensor cannot take ("Yield operand is not
-    equivalent"). The static-shape rule relies on
-    `hoist_loop_invariant_subsets` then removing the writes, as it does on
-    the packed strategy's static tiles; the dynamic-shape rule does not.
+    The read moves above the writes it skips because a read of a tensor as
+    it was before a write, placed after that write, makes bufferization
+    copy the tensor (one-shot bufferize does not see that the two are
+    disjoint), which a loop-carried tensor cannot take ("Yield operand is
+    not equivalent"); read first, the write can still happen in place,
+    whatever else reads it.
   }];
   let assemblyFormat = "attr-dict";
 }

@@ -4,11 +4,11 @@
 // small shape, the same script twice: both lines are printed, with a time.
 // Bad arguments get a diagnostic and a non-zero exit.
 // REQUIRES: avx512f
-// RUN: %gen_kernel 128 4 128 > %t.mlir
+// RUN: %gen_kernel 256 4 128 > %t.mlir
 // RUN: qforge-compile %t.mlir --script=%transforms/decode-packed-avx512.mlir --emit=shared -o %t.a.so
 // RUN: cp %t.a.so %t.b.so
-// RUN: env OMP_NUM_THREADS=1 qforge-ab 128 4 128 %t.a.so %t.b.so | FileCheck %s
-// CHECK: 128x4x128, {{[0-9]+}} copies ({{[0-9]+}} MiB), 600 calls each; read pass: median {{[0-9.]+}} GB/s, best {{[0-9.]+}} GB/s
+// RUN: env OMP_NUM_THREADS=1 qforge-ab 256 4 128 %t.a.so %t.b.so | FileCheck %s
+// CHECK: 256x4x128, {{[0-9]+}} copies ({{[0-9]+}} MiB), 600 calls each; read pass: median {{[0-9.]+}} GB/s, best {{[0-9.]+}} GB/s
 // CHECK: a.so {{ *}}median {{ *[0-9.]+}} us {{ *[0-9.]+}} GB/s  of best read {{[0-9.]+}}  of median read {{[0-9.]+}}
 // CHECK: b.so {{ *}}median {{ *[0-9.]+}} us
 
@@ -16,5 +16,5 @@
 // USAGE: usage: qforge-ab N G K LIB.so [LIB.so ...] (at most 8)
 // RUN: not qforge-ab 100 4 128 %t.a.so 2>&1 | FileCheck %s --check-prefix=ROWS
 // ROWS: qforge-ab: error: N, G, K must be positive, N a multiple of 64
-// RUN: not qforge-ab 128 4 128 %t.missing.so 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not qforge-ab 256 4 128 %t.missing.so 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: qforge-ab: error: {{.*}}missing.so: cannot open shared object file

@@ -9,14 +9,19 @@
 // transforms/decode-packed-avx512.mlir or an edited copy. All of them run
 // in one process, over the same rotating input copies (at least 1.1 GB,
 // more than 4x the L3 here), in rounds: per round one read pass over all
-// copies, then 20 calls of each kernel in turn. It prints the median time
+// copies, then 20 calls of each kernel in turn -- in the given order on even
+// rounds and in the reverse order on odd ones, so that no kernel always runs
+// right after the read pass. It prints the median time
 // per call of each and its fraction of the best and of the median read
 // pass. A slow spell of the shared machine falls on every kernel alike, so
 // differences of a few percent show that separate qforge-bench runs (±5%
 // apart) hide. scripts/ab.sh builds the libraries from scripts.
 //
 // Inputs are deterministic and not verified here: qforge-bench --verify
-// checks each strategy. Threads: OMP_NUM_THREADS (the read pass uses one).
+// checks each strategy. N, G and K must be the shape each library was
+// compiled for (scripts/ab.sh makes sure): a kernel compiled for static
+// shapes reads its own sizes, not the descriptors'. Threads:
+// OMP_NUM_THREADS (the read pass uses one).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +68,11 @@ __attribute__((target("avx512f"))) static uint64_t sumBytes(const void *data,
     d = _mm512_add_epi64(d, v[i + 3]);
   }
   a = _mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d));
-  return _mm512_reduce_add_epi64(a);
+  uint64_t total = _mm512_reduce_add_epi64(a);
+  const uint8_t *bytesLeft = data;
+  for (size_t i = bytes / 256 * 256; i < bytes; ++i)
+    total += bytesLeft[i];
+  return total;
 }
 
 int main(int argc, char **argv) {
@@ -99,14 +108,26 @@ int main(int argc, char **argv) {
   }
   const int64_t tiles = n / kRows;
   const size_t weightBytes = (size_t)n * groups * k, paramBytes = (size_t)n * groups * 4;
+  // What one call reads; the activation (one copy, in cache) counts as
+  // qforge-bench counts it.
   const size_t callBytes = weightBytes + 2 * paramBytes + (size_t)groups * k * 4;
-  const int copies = (int)((1100ull << 20) / callBytes) + 1;
+  const size_t copiedBytes = weightBytes + 2 * paramBytes;
+  const size_t wanted = (1100ull << 20) / copiedBytes + 1;
+  const int copies = wanted < 2 ? 2 : wanted > 1000000 ? 1000000 : (int)wanted;
   uint8_t **weights = malloc(copies * sizeof(*weights));
   float **scales = malloc(copies * sizeof(*scales)), **zeros = malloc(copies * sizeof(*zeros));
+  if (!weights || !scales || !zeros) {
+    fprintf(stderr, "qforge-ab: error: out of memory\n");
+    return 1;
+  }
   for (int c = 0; c < copies; ++c) {
-    weights[c] = aligned_alloc(64, weightBytes);
-    scales[c] = aligned_alloc(64, paramBytes);
-    zeros[c] = aligned_alloc(64, paramBytes);
+    weights[c] = aligned_alloc(64, (weightBytes + 63) / 64 * 64);
+    scales[c] = aligned_alloc(64, (paramBytes + 63) / 64 * 64);
+    zeros[c] = aligned_alloc(64, (paramBytes + 63) / 64 * 64);
+    if (!weights[c] || !scales[c] || !zeros[c]) {
+      fprintf(stderr, "qforge-ab: error: out of memory for %d input copies\n", copies);
+      return 1;
+    }
     for (size_t i = 0; i < weightBytes; ++i)
       weights[c][i] = (uint8_t)(i * 7 + c);
     for (size_t i = 0; i < paramBytes / 4; ++i) {
@@ -125,13 +146,15 @@ int main(int argc, char **argv) {
   double readGBps[kRounds];
   int calls = 0, copy = 0;
   volatile uint64_t sink = 0;
+  volatile double resultSink = 0;
   for (int round = 0; round < kRounds; ++round) {
     double start = now();
     for (int c = 0; c < copies; ++c)
       sink += sumBytes(weights[c], weightBytes) + sumBytes(scales[c], paramBytes) +
               sumBytes(zeros[c], paramBytes);
-    readGBps[round] = copies * (weightBytes + 2 * paramBytes) / (now() - start) / 1e9;
-    for (int kernel = 0; kernel < numKernels; ++kernel)
+    readGBps[round] = copies * copiedBytes / (now() - start) / 1e9;
+    for (int turn = 0; turn < numKernels; ++turn) {
+      int kernel = round % 2 ? numKernels - 1 - turn : turn;
       for (int i = 0; i < kCallsPerRound; ++i, copy = (copy + 1) % copies) {
         Memref4 w = memref4(weights[copy], tiles, groups, k, kRows);
         Memref4 s = memref4(scales[copy], tiles, groups, 1, kRows);
@@ -139,8 +162,9 @@ int main(int argc, char **argv) {
         double callStart = now();
         kernels[kernel](&w, &s, &z, &activationRef, &resultRef);
         times[kernel][round * kCallsPerRound + i] = now() - callStart;
-        sink += (uint64_t)result[i % n];
+        resultSink += result[i % n];
       }
+    }
     calls += kCallsPerRound;
   }
   qsort(readGBps, kRounds, sizeof(double), compareDoubles);
