@@ -189,60 +189,64 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     return diag;
   }
 
+  // The iteration to prefetch, computed once at the top of the loop body
+  // for every read in it: `iv` replaced by the clamped next value (and,
+  // with into_parent_loop, past the end, by the wrapped one and the
+  // parent's next iteration).
+  rewriter.setInsertionPointToStart(body);
+  Location loopLoc = target->getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loopLoc, value);
+  };
+  auto materialize = [&](OpFoldResult value) {
+    return getValueOrCreateConstantIndexOp(rewriter, loopLoc, value);
+  };
+  Value distance = arith::MulIOp::create(rewriter, loopLoc,
+                                         materialize(loop->step),
+                                         constant(getIterationsAttr().getInt()));
+  Value ahead = arith::AddIOp::create(rewriter, loopLoc, iv, distance);
+  Value upperBound = materialize(loop->upperBound);
+  Value last = arith::SubIOp::create(rewriter, loopLoc, upperBound, constant(1));
+  IRMapping nextIteration;
+  nextIteration.map(iv, arith::MinSIOp::create(rewriter, loopLoc, ahead, last));
+  if (parent) {
+    // Past the target's last iteration, and the parent has a next one: the
+    // iteration as far past the start of the parent's next iteration, i.e.
+    // `ahead` less the target's trip count times its step (exact when the
+    // step does not divide the range), clamped.
+    Value lowerBound = materialize(loop->lowerBound);
+    Value step = materialize(loop->step);
+    Value span = arith::MulIOp::create(
+        rewriter, loopLoc,
+        arith::CeilDivSIOp::create(
+            rewriter, loopLoc,
+            arith::SubIOp::create(rewriter, loopLoc, upperBound, lowerBound),
+            step),
+        step);
+    Value wrapped = arith::MinSIOp::create(
+        rewriter, loopLoc, arith::SubIOp::create(rewriter, loopLoc, ahead, span),
+        last);
+    Value parentNext = arith::AddIOp::create(rewriter, loopLoc, parent->iv,
+                                             materialize(parent->step));
+    Value past = arith::AndIOp::create(
+        rewriter, loopLoc,
+        arith::CmpIOp::create(rewriter, loopLoc, arith::CmpIPredicate::sge,
+                              ahead, upperBound),
+        arith::CmpIOp::create(rewriter, loopLoc, arith::CmpIPredicate::slt,
+                              parentNext, materialize(parent->upperBound)));
+    nextIteration.map(iv, arith::SelectOp::create(rewriter, loopLoc, past,
+                                                  wrapped,
+                                                  nextIteration.lookup(iv)));
+    nextIteration.map(parent->iv,
+                      arith::SelectOp::create(rewriter, loopLoc, past,
+                                              parentNext, parent->iv));
+  }
+
   for (const MemRefRead &read : reads) {
     rewriter.setInsertionPoint(read.op);
     Location loc = read.op->getLoc();
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(rewriter, loc, value);
-    };
-    auto materialize = [&](OpFoldResult value) {
-      return getValueOrCreateConstantIndexOp(rewriter, loc, value);
-    };
-    Value distance = arith::MulIOp::create(rewriter, loc,
-                                           materialize(loop->step),
-                                           constant(getIterationsAttr().getInt()));
-    Value ahead = arith::AddIOp::create(rewriter, loc, iv, distance);
-    Value upperBound = materialize(loop->upperBound);
-    Value last = arith::SubIOp::create(rewriter, loc, upperBound, constant(1));
-    // The read's indices at the iteration to prefetch: `iv` replaced by the
-    // clamped next value (and, with into_parent_loop, past the end, by the
-    // wrapped one and the parent's next iteration); an index computed from
-    // a replaced induction variable is recomputed from its replacement.
-    IRMapping nextIteration;
-    nextIteration.map(iv, arith::MinSIOp::create(rewriter, loc, ahead, last));
-    if (parent) {
-      // Past the target's last iteration, and the parent has a next one:
-      // the iteration as far past the start of the parent's next iteration,
-      // i.e. `ahead` less the target's trip count times its step (exact
-      // when the step does not divide the range), clamped.
-      Value lowerBound = materialize(loop->lowerBound);
-      Value step = materialize(loop->step);
-      Value span = arith::MulIOp::create(
-          rewriter, loc,
-          arith::CeilDivSIOp::create(
-              rewriter, loc,
-              arith::SubIOp::create(rewriter, loc, upperBound, lowerBound),
-              step),
-          step);
-      Value wrapped = arith::MinSIOp::create(
-          rewriter, loc, arith::SubIOp::create(rewriter, loc, ahead, span),
-          last);
-      Value parentNext = arith::AddIOp::create(rewriter, loc, parent->iv,
-                                               materialize(parent->step));
-      Value past = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
-                                ahead, upperBound),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                parentNext,
-                                materialize(parent->upperBound)));
-      nextIteration.map(iv, arith::SelectOp::create(
-                                rewriter, loc, past, wrapped,
-                                nextIteration.lookup(iv)));
-      nextIteration.map(parent->iv,
-                        arith::SelectOp::create(rewriter, loc, past, parentNext,
-                                                parent->iv));
-    }
+    // The read's indices at that iteration: an index computed from a
+    // replaced induction variable is recomputed from its replacement.
     SmallVector<Value> indices;
     for (Value index : read.indices) {
       if (nextIteration.contains(index)) {

@@ -7,7 +7,8 @@
 // One row of weights per iteration, read in three pieces at bytes 0, 16 and
 // 64 of the row: the reads at 0 and 64 start a cache line (64 bytes) and are
 // prefetched `iterations` rows ahead, clamped to the last row; the read at 16
-// shares the line of the read at 0 and gets no prefetch of its own.
+// shares the line of the read at 0 and gets no prefetch of its own. The row
+// to prefetch is computed once, at the top of the loop body, for both.
 
 // CHECK-LABEL: func.func @row_reads
 // CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x128xi8>, %[[LB:[a-z0-9_]+]]: index, %[[UB:[a-z0-9_]+]]: index, %[[STEP:[a-z0-9_]+]]: index)
@@ -24,13 +25,7 @@
 // CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C0]]], read, locality<3>, data : memref<64x128xi8>
 // CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C0]]]
 // CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C16]]]
-// CHECK-NEXT:      %[[N2:.+]] = arith.constant 2 : index
-// CHECK-NEXT:      %[[DIST2:.+]] = arith.muli %[[STEP]], %[[N2]] : index
-// CHECK-NEXT:      %[[AHEAD2:.+]] = arith.addi %[[IV]], %[[DIST2]] : index
-// CHECK-NEXT:      %[[ONE2:.+]] = arith.constant 1 : index
-// CHECK-NEXT:      %[[LAST2:.+]] = arith.subi %[[UB]], %[[ONE2]] : index
-// CHECK-NEXT:      %[[ROW2:.+]] = arith.minsi %[[AHEAD2]], %[[LAST2]] : index
-// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW2]], %[[C64]]], read, locality<3>, data : memref<64x128xi8>
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C64]]], read, locality<3>, data : memref<64x128xi8>
 // CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %[[C64]]]
 // CHECK-NOT:       memref.prefetch
 // CHECK:         return
@@ -125,12 +120,10 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C0]]], read, locality<0>, data : memref<32x64xf32>
 // CHECK-NEXT:      memref.load %[[W]][%[[IV]], %[[C0]]]
 // CHECK-NEXT:      vector.load %[[W]][%[[IV]], %[[C8]]]
-// CHECK:           %[[ROW2:.+]] = arith.minsi
-// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW2]], %[[C16]]], read, locality<0>, data : memref<32x64xf32>
+// CHECK-NEXT:      memref.prefetch %[[W]][%[[ROW]], %[[C16]]], read, locality<0>, data : memref<32x64xf32>
 // CHECK-NEXT:      vector.load %[[W]][%[[IV]], %[[C16]]]
 // CHECK-NEXT:      %[[PLUS_ONE:.+]] = arith.addi %[[IV]], %[[C1:.+]] : index
-// CHECK:           %[[ROW3:.+]] = arith.minsi
-// CHECK-NEXT:      %[[AHEAD_PLUS_ONE:.+]] = arith.addi %[[ROW3]], %[[C1]] : index
+// CHECK-NEXT:      %[[AHEAD_PLUS_ONE:.+]] = arith.addi %[[ROW]], %[[C1]] : index
 // CHECK-NEXT:      memref.prefetch %[[W]][%[[AHEAD_PLUS_ONE]], %[[C0]]], read, locality<0>, data : memref<32x64xf32>
 // CHECK-NEXT:      vector.load %[[W]][%[[PLUS_ONE]], %[[C0]]]
 // CHECK-NOT:       memref.prefetch
@@ -174,7 +167,8 @@ module attributes {transform.with_named_sequence} {
 // Nested loops: the target is the outer (row) loop; the read sits in the
 // inner loop over the row and is indexed by both IVs. The prefetch goes
 // next to the read, with the outer IV advanced (by the outer step, clamped
-// to the outer bound) and the inner IV kept. The inner loop alone, as a
+// to the outer bound: computed once per outer iteration, at the top of its
+// body, not in the inner loop) and the inner IV kept. The inner loop alone, as a
 // target, would prefetch along the row instead (not done here).
 
 // CHECK-LABEL: func.func @nested
@@ -183,11 +177,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK:         scf.for %[[I:[a-z0-9_]+]] = %[[C0]] to %[[UB]] step %[[C1]]
 // CHECK-NOT:       memref.prefetch
-// CHECK:           scf.for %[[K:[a-z0-9_]+]] =
-// CHECK:             %[[DIST:.+]] = arith.muli %[[C1]], %{{.+}} : index
-// CHECK-NEXT:        %[[AHEAD:.+]] = arith.addi %[[I]], %[[DIST]] : index
-// CHECK:             %[[LAST:.+]] = arith.subi %[[UB]], %{{.+}} : index
-// CHECK-NEXT:        %[[ROW:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK:           %[[DIST:.+]] = arith.muli %[[C1]], %{{.+}} : index
+// CHECK-NEXT:      %[[AHEAD:.+]] = arith.addi %[[I]], %[[DIST]] : index
+// CHECK:           %[[LAST:.+]] = arith.subi %[[UB]], %{{.+}} : index
+// CHECK-NEXT:      %[[ROW:.+]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK-NEXT:      scf.for %[[K:[a-z0-9_]+]] =
 // CHECK-NEXT:        memref.prefetch %[[W]][%[[ROW]], %[[K]]], read, locality<2>, data : memref<64x128xf32>
 // CHECK-NEXT:        vector.load %[[W]][%[[I]], %[[K]]]
 // CHECK-NOT:       memref.prefetch
@@ -298,6 +292,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         scf.forall (%[[I:.+]]) in (64)
 // CHECK:           %[[AHEAD:.+]] = arith.addi %[[I]], %{{.+}} : index
 // CHECK:           %[[NEXT:.+]] = arith.minsi %[[AHEAD]], %{{.+}} : index
+// The payload's own constant, at the body's top, comes after the next row.
+// CHECK-NEXT:      arith.constant 0 : index
 // CHECK-NEXT:      memref.prefetch %[[W]][%[[NEXT]], %{{.+}}], read, locality<3>, data : memref<64x128xi8>
 // CHECK-NEXT:      memref.load %[[W]][%[[I]], %{{.+}}]
 func.func @forall_rows(%w: memref<64x128xi8>, %out: memref<64xi8>) {
