@@ -246,18 +246,21 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     rewriter.setInsertionPoint(read.op);
     Location loc = read.op->getLoc();
     // The read's indices at that iteration: an index computed from a
-    // replaced induction variable is recomputed from its replacement.
+    // replaced induction variable is recomputed from its replacement, next
+    // to this read. A mapping of its own: clone() records each clone, which
+    // may sit in a nested region another read cannot see.
+    IRMapping readIteration = nextIteration;
     SmallVector<Value> indices;
     for (Value index : read.indices) {
-      if (nextIteration.contains(index)) {
-        indices.push_back(nextIteration.lookup(index));
+      if (readIteration.contains(index)) {
+        indices.push_back(readIteration.lookup(index));
         continue;
       }
       bool recompute = isIndexedBy(index, iv) ||
                        (parent && isIndexedBy(index, parent->iv));
       indices.push_back(
           recompute
-              ? rewriter.clone(*index.getDefiningOp(), nextIteration)->getResult(0)
+              ? rewriter.clone(*index.getDefiningOp(), readIteration)->getResult(0)
               : index);
     }
     // One prefetch per line the read covers, along its innermost dim.

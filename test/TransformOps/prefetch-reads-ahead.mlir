@@ -410,6 +410,52 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// One index computed from the IV (the row, 2 x iv), read both in an inner
+// loop and after it: each read's prefetch recomputes the row next to it --
+// the one in the inner loop is not visible to the one after the loop.
+
+// CHECK-LABEL: func.func @shared_index_two_levels
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x128xf32>, %[[S:[a-z0-9_]+]]: memref<64x16xf32>
+// CHECK:         scf.for %[[I:[a-z0-9_]+]] =
+// CHECK:           %[[NEXT:.+]] = arith.minsi
+// CHECK:           scf.for %[[K:[a-z0-9_]+]] =
+// CHECK-NEXT:        %[[ROW_IN:.+]] = affine.apply #{{.+}}(%[[NEXT]])
+// CHECK-NEXT:        memref.prefetch %[[W]][%[[ROW_IN]], %[[K]]]
+// CHECK:           }
+// CHECK-NEXT:      %[[ROW_OUT:.+]] = affine.apply #{{.+}}(%[[NEXT]])
+// CHECK-NEXT:      memref.prefetch %[[S]][%[[ROW_OUT]], %{{.+}}]
+func.func @shared_index_two_levels(%w: memref<64x128xf32>, %s: memref<64x16xf32>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %r = scf.for %i = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> vector<16xf32> {
+    %row = affine.apply affine_map<(d0) -> (d0 * 2)>(%i)
+    %sum = scf.for %k = %c0 to %c128 step %c16 iter_args(%a = %acc) -> vector<16xf32> {
+      %v = vector.load %w[%row, %k] : memref<64x128xf32>, vector<16xf32>
+      %n = arith.addf %a, %v : vector<16xf32>
+      scf.yield %n : vector<16xf32>
+    }
+    %scale = vector.load %s[%row, %c0] : memref<64x16xf32>, vector<16xf32>
+    %m = arith.mulf %sum, %scale : vector<16xf32>
+    scf.yield %m : vector<16xf32>
+  } {rows}
+  return %r : vector<16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // min_read_bytes = 64: the 64-byte weight line read gets a prefetch, the
 // scalar activation read (4 bytes) in the same loop does not.
 
