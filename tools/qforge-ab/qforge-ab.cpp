@@ -1,4 +1,4 @@
-//===- qforge-ab.c - in-process A/B of packed f32 decode kernels ----------===//
+//===- qforge-ab.cpp - in-process A/B of packed f32 decode kernels --------===//
 //
 //   qforge-ab N G K LIB.so [LIB.so ...]
 //
@@ -7,9 +7,10 @@
 // a packed f32 strategy whose layout is 64-row tiles (N/64 x G x K x 64
 // weights, N/64 x G x 1 x 64 scales and zero-points, docs/abi.md), e.g.
 // transforms/decode-packed-avx512.mlir or an edited copy. All of them run
-// in one process, over the same rotating input copies (at least 1.1 GB,
-// more than 4x the L3 here), in rounds: per round one read pass over all
-// copies, then 20 calls of each kernel in turn -- in the given order on even
+// in one process, over the same rotating input copies (as qforge-bench's
+// cold regime: at least 4x the last-level cache and 256 MiB), in rounds:
+// per round one read pass over all copies (qforge-bench's, from
+// lib/Bench/MemoryBandwidth), then 20 calls of each kernel in turn -- in the given order on even
 // rounds and in the reverse order on odd ones, so that no kernel always runs
 // right after the read pass. It prints the median time
 // per call of each and its fraction of the best and of the median read
@@ -25,13 +26,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Bench/MemoryBandwidth.h"
+
+#include <algorithm>
 #include <dlfcn.h>
-#include <immintrin.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
+#include <vector>
 
 typedef struct { void *allocated, *aligned; int64_t offset, sizes[4], strides[4]; } Memref4;
 typedef struct { void *allocated, *aligned; int64_t offset, sizes[3], strides[3]; } Memref3;
@@ -53,26 +56,6 @@ static Memref4 memref4(void *data, int64_t a, int64_t b, int64_t c, int64_t d) {
 static int compareDoubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
-}
-
-// The read pass qforge-bench measures too (lib/Bench/MemoryBandwidth.cpp):
-// 64-byte loads into four independent accumulators.
-__attribute__((target("avx512f"))) static uint64_t sumBytes(const void *data,
-                                                            size_t bytes) {
-  const __m512i *v = data;
-  __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
-  for (size_t i = 0; i + 4 <= bytes / 64; i += 4) {
-    a = _mm512_add_epi64(a, v[i]);
-    b = _mm512_add_epi64(b, v[i + 1]);
-    c = _mm512_add_epi64(c, v[i + 2]);
-    d = _mm512_add_epi64(d, v[i + 3]);
-  }
-  a = _mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d));
-  uint64_t total = _mm512_reduce_add_epi64(a);
-  const uint8_t *bytesLeft = data;
-  for (size_t i = bytes / 256 * 256; i < bytes; ++i)
-    total += bytesLeft[i];
-  return total;
 }
 
 int main(int argc, char **argv) {
@@ -112,18 +95,21 @@ int main(int argc, char **argv) {
   // qforge-bench counts it.
   const size_t callBytes = weightBytes + 2 * paramBytes + (size_t)groups * k * 4;
   const size_t copiedBytes = weightBytes + 2 * paramBytes;
-  const size_t wanted = (1100ull << 20) / copiedBytes + 1;
+  const size_t rotateBytes =
+      std::max<size_t>(4 * qforge::lastLevelCacheBytes(), 256u << 20);
+  const size_t wanted = rotateBytes / copiedBytes + 1;
   const int copies = wanted < 2 ? 2 : wanted > 1000000 ? 1000000 : (int)wanted;
-  uint8_t **weights = malloc(copies * sizeof(*weights));
-  float **scales = malloc(copies * sizeof(*scales)), **zeros = malloc(copies * sizeof(*zeros));
+  uint8_t **weights = static_cast<uint8_t **>(malloc(copies * sizeof(*weights)));
+  float **scales = static_cast<float **>(malloc(copies * sizeof(*scales)));
+  float **zeros = static_cast<float **>(malloc(copies * sizeof(*zeros)));
   if (!weights || !scales || !zeros) {
     fprintf(stderr, "qforge-ab: error: out of memory\n");
     return 1;
   }
   for (int c = 0; c < copies; ++c) {
-    weights[c] = aligned_alloc(64, (weightBytes + 63) / 64 * 64);
-    scales[c] = aligned_alloc(64, (paramBytes + 63) / 64 * 64);
-    zeros[c] = aligned_alloc(64, (paramBytes + 63) / 64 * 64);
+    weights[c] = static_cast<uint8_t *>(aligned_alloc(64, (weightBytes + 63) / 64 * 64));
+    scales[c] = static_cast<float *>(aligned_alloc(64, (paramBytes + 63) / 64 * 64));
+    zeros[c] = static_cast<float *>(aligned_alloc(64, (paramBytes + 63) / 64 * 64));
     if (!weights[c] || !scales[c] || !zeros[c]) {
       fprintf(stderr, "qforge-ab: error: out of memory for %d input copies\n", copies);
       return 1;
@@ -135,24 +121,25 @@ int main(int argc, char **argv) {
       zeros[c][i] = (float)(i % 17);
     }
   }
-  float *activation = aligned_alloc(64, groups * k * 4);
+  float *activation = static_cast<float *>(aligned_alloc(64, groups * k * 4));
   for (int64_t i = 0; i < groups * k; ++i)
     activation[i] = (i % 11) * 0.1f - 0.5f;
-  float *result = aligned_alloc(64, n * 4);
+  float *result = static_cast<float *>(aligned_alloc(64, n * 4));
+  std::vector<qforge::ReadRegion> regions;
+  for (int c = 0; c < copies; ++c) {
+    regions.push_back({weights[c], weightBytes});
+    regions.push_back({scales[c], paramBytes});
+    regions.push_back({zeros[c], paramBytes});
+  }
   Memref4 activationRef = memref4(activation, 1, 1, groups, k);
   Memref3 resultRef = {result, result, 0, {1, 1, n}, {n, n, 1}};
 
   static double times[kMaxKernels][kRounds * kCallsPerRound];
   double readGBps[kRounds];
   int calls = 0, copy = 0;
-  volatile uint64_t sink = 0;
   volatile double resultSink = 0;
   for (int round = 0; round < kRounds; ++round) {
-    double start = now();
-    for (int c = 0; c < copies; ++c)
-      sink += sumBytes(weights[c], weightBytes) + sumBytes(scales[c], paramBytes) +
-              sumBytes(zeros[c], paramBytes);
-    readGBps[round] = copies * copiedBytes / (now() - start) / 1e9;
+    readGBps[round] = qforge::measureReadBandwidth(regions, /*passes=*/1);
     for (int turn = 0; turn < numKernels; ++turn) {
       int kernel = round % 2 ? numKernels - 1 - turn : turn;
       for (int i = 0; i < kCallsPerRound; ++i, copy = (copy + 1) % copies) {
