@@ -166,6 +166,16 @@ static void addCanonicalizations(RewritePatternSet &patterns) {
     op.getCanonicalizationPatterns(patterns, ctx);
 }
 
+/// Where to report a problem with `op`: its location (that of the kernel op
+/// it came from) or, if it has none, its function's.
+static Location reportLocation(Operation *op) {
+  Location loc = op->getLoc();
+  if (isa<UnknownLoc>(loc))
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      return func->getLoc();
+  return loc;
+}
+
 /// The error for a round of vector lowering that hit its rewrite cap, at
 /// the first op still producing an n-D vector -- at its location if it has
 /// one (that of the kernel op it came from), else its function's -- or at
@@ -179,10 +189,7 @@ static LogicalResult reportNonConvergence(ModuleOp module) {
       if (!vector || vector.getRank() < 2)
         continue;
       culprit = type;
-      loc = op->getLoc();
-      if (isa<UnknownLoc>(loc))
-        if (auto func = op->getParentOfType<FunctionOpInterface>())
-          loc = func->getLoc();
+      loc = reportLocation(op);
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -287,11 +294,7 @@ static LogicalResult checkVectorLengths(ModuleOp module) {
     std::tie(culprit, tooLong) = std::make_pair(constant, constantType);
   if (!culprit)
     return success();
-  Location loc = culprit->getLoc();
-  if (isa<UnknownLoc>(loc))
-    if (auto func = culprit->getParentOfType<FunctionOpInterface>())
-      loc = func->getLoc();
-  return emitError(loc) << "a " << tooLong << " (" << tooLong.getNumElements()
+  return emitError(reportLocation(culprit)) << "a " << tooLong << " (" << tooLong.getNumElements()
                         << " elements) is too long for the LLVM backend (at "
                            "most "
                         << kMaxVectorElements
