@@ -24,8 +24,8 @@ static bool isBroadcastMap(AffineMap map) {
 /// cast keep the unsigned value; after a sign extension only extsi and
 /// sitofp keep the signed value -- extui or uitofp of a sign-extended
 /// negative number is another number, and such chains are rejected.
-static BlockArgument traceIntToFloat(Value value, bool &isSigned,
-                                     std::optional<unsigned> &nibbleDim) {
+BlockArgument qforge::traceIntToFloat(Value value, bool &isSigned,
+                                      std::optional<unsigned> &nibbleDim) {
   Operation *def = value.getDefiningOp();
   bool castIsSigned;
   if (auto cast = dyn_cast_or_null<arith::UIToFPOp>(def)) {

@@ -26,6 +26,13 @@ struct DequantParts {
   std::optional<unsigned> nibbleDim;
 };
 
+/// Follows an int-to-float cast and the integer extensions below it back to
+/// the block argument `w` it converts (or to the byte holding `w`, a nibble:
+/// `nibbleDim` is then set), when the chain computes float(w) with `w` read
+/// as signed or unsigned (`isSigned`); null otherwise.
+mlir::BlockArgument traceIntToFloat(mlir::Value value, bool &isSigned,
+                                    std::optional<unsigned> &nibbleDim);
+
 /// Returns the parts when `op` is an all-parallel generic computing
 /// `(tofp(w) - zp) * scale`, else std::nullopt. `w` is an integer input read
 /// through a permutation, or the nibble of a byte pair.

@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -249,6 +251,21 @@ static LogicalResult lowerVectors(ModuleOp module) {
     if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
       return reportNonConvergence(module);
   }
+  // Math functions on vectors (the exp of a silu) become polynomials in
+  // vector instructions; LLVM would otherwise call libm once per lane.
+  // Scalar ones keep libm's correctly rounded results.
+  SmallVector<Operation *> vectorMath;
+  module.walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()) &&
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
+      vectorMath.push_back(op);
+  });
+  if (!vectorMath.empty()) {
+    RewritePatternSet patterns(ctx);
+    populateMathPolynomialApproximationPatterns(
+        patterns, [](StringRef) { return true; });
+    (void)applyOpPatternsGreedily(vectorMath, std::move(patterns));
+  }
   return success();
 }
 
@@ -409,10 +426,17 @@ static LogicalResult bufferize(ModuleOp module) {
 
 LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
                                          const TransformScript &script) {
-  if (failed(bufferize(module)))
-    return failure();
-  if (script.defines(TransformScript::kAfterBufferizationEntry) &&
-      failed(script.apply(module, TransformScript::kAfterBufferizationEntry)))
+  return lowerToLLVMDialect(module, [&](ModuleOp bufferized) {
+    if (!script.defines(TransformScript::kAfterBufferizationEntry))
+      return success();
+    return script.apply(bufferized, TransformScript::kAfterBufferizationEntry);
+  });
+}
+
+LogicalResult qforge::lowerToLLVMDialect(
+    ModuleOp module,
+    llvm::function_ref<LogicalResult(ModuleOp)> afterBufferization) {
+  if (failed(bufferize(module)) || failed(afterBufferization(module)))
     return failure();
   if (failed(lowerVectors(module)) || failed(checkVectorLengths(module)))
     return failure();

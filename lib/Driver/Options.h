@@ -25,6 +25,9 @@ struct StrategyOptions {
   /// not the command line): only the packed int4 strategies read them.
   bool int4Weights = false;
   TargetChoice target;
+  /// M, the activation rows of the kernel's quantized matmul (set from the
+  /// kernel): 1 picks a decode strategy, more a batched (prefill) one.
+  int64_t tokens = 1;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

@@ -69,6 +69,12 @@ private:
 mlir::LogicalResult lowerToLLVMDialect(mlir::ModuleOp module,
                                        const TransformScript &script);
 
+/// The same, with `afterBufferization` run on the bufferized module in
+/// place of one script's hook.
+mlir::LogicalResult lowerToLLVMDialect(
+    mlir::ModuleOp module,
+    llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp)> afterBufferization);
+
 /// The oracle: the same bufferization and ABI, but every linalg op becomes
 /// scalar loops; no script, no vectorization.
 mlir::LogicalResult lowerReferenceToLLVMDialect(mlir::ModuleOp module);

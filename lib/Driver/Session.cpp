@@ -31,14 +31,16 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
       parseSourceFile<ModuleOp>(sourceMgr, context.get());
   // Quantized types and ops (docs/quantization.md): signed storage becomes
   // signless, and quant.qcast/dcast their exact integer arithmetic; i4
-  // arguments become bytes of two nibbles (docs/abi.md). Before anything
-  // else sees the kernel.
+  // arguments become bytes of two nibbles (docs/abi.md); group-quantized
+  // matmuls as producers spell them take the canonical form the strategies
+  // read (docs/forms.md). Before anything else sees the kernel.
   if (module) {
     PassManager pm(context.get(), ModuleOp::getOperationName());
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(parsePassPipeline(
             "qforge-normalize-quant-storage,qforge-lower-quant,"
+            "qforge-normalize-dequant-contraction,"
             "qforge-store-int4-as-byte-pairs", pm,
             errorStream)) ||
         failed(pm.run(*module)))
@@ -76,6 +78,29 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   bool avx512 = has("+avx512f");
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
+  // Several activation rows at once (prefill): the batched micro-kernels,
+  // which pack the weights once like the packed decode strategies.
+  if (options.tokens > 1) {
+    if (options.int8Activations && options.tokens <= 8) {
+      error = "the integer prefill strategy needs more than 8 activation "
+              "rows (the kernel has " +
+              std::to_string(options.tokens) +
+              "); drop --int8-activations or pass --script";
+      return "";
+    }
+    if (options.int4Weights && options.int8Activations)
+      return pick(vnni, "prefill-packed-int4-vnni.mlir",
+                  "int4 prefill strategy with int8 activations", vnniNeeds,
+                  dropInt8);
+    if (options.int4Weights)
+      return pick(avx512, "prefill-packed-int4-avx512.mlir",
+                  "int4 prefill strategy", "AVX-512F", "pass --script");
+    if (options.int8Activations)
+      return pick(vnni, "prefill-packed-int8-vnni.mlir",
+                  "integer prefill strategy", vnniNeeds, dropInt8);
+    return pick(avx512, "prefill-packed-avx512.mlir", "prefill strategy",
+                "AVX-512F", "pass --script");
+  }
   // Byte pairs are read only by the packed strategies (with or without
   // --packed-weights): rows are the lanes, a byte's two nibbles two k.
   if (options.int4Weights && options.int8Activations)

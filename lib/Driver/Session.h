@@ -30,7 +30,13 @@ namespace qforge {
 ///   packed weights (opt-in, changes the kernel's arguments, docs/abi.md):
 ///              AVX-512F -> decode-packed-avx512.mlir; with int8
 ///              activations, AVX512-VNNI + AVX512BW ->
-///              decode-packed-int8-vnni.mlir.
+///              decode-packed-int8-vnni.mlir;
+///   int4 weights: decode-packed-int4-avx512.mlir, with int8 activations
+///              decode-packed-int4-vnni.mlir (AVX-VNNI CPUs without
+///              AVX512-VNNI: decode-int8-avxvnni.mlir for 8-bit weights);
+///   M > 1 activation rows (options.tokens): prefill-packed-avx512.mlir,
+///              prefill-packed-int8-vnni.mlir (M > 8),
+///              prefill-packed-int4-avx512.mlir, prefill-packed-int4-vnni.mlir.
 /// Empty, with `error` set, when none fits.
 std::string chooseStrategy(const StrategyOptions &options, std::string &error);
 

@@ -101,4 +101,34 @@ def StoreInt4AsBytePairs : Pass<"qforge-store-int4-as-byte-pairs", "mlir::Module
                            "mlir::tensor::TensorDialect"];
 }
 
+def NormalizeDequantContraction
+    : Pass<"qforge-normalize-dequant-contraction", "mlir::ModuleOp"> {
+  let summary = "Group-quantized matmuls as producers spell them become the "
+                "canonical (seed) form";
+  let description = [{
+    Finds every dequantization generic feeding a contraction with two
+    reduction dims, whatever the producer's ranks, loop order and maps
+    (IREE's global-opt `N x G` parameters with a `G x K` activation and an
+    `N` result, batched `M x G x K` activations, torch-mlir's `1 x M x K`
+    reshaped to groups, ...), and rebuilds it in the form every strategy
+    takes (docs/forms.md): weights `N x G x K` through the identity,
+    scales and zero-points `N x G x 1` through `(d0, d1, 0)`, the body
+    `(tofp(w) - z) * s`, activation `1 x M x G x K`, result `1 x M x N`,
+    iterators `[p, p, p, r, r]`.
+
+    The weights are never copied: the other operands reach their shapes
+    through `tensor.expand_shape` / `collapse_shape`, views once
+    bufferized; only parameters stored `G x N` are transposed. A constant
+    zero-point (llama.cpp's 8) becomes a splat `N x G x 1` constant; a
+    distributed scale (`tofp(w) * s - z * s`) becomes `(tofp(w) - z) * s`.
+    Forms already canonical are left untouched. A recognised matmul spelled
+    in a way that cannot be brought to the canonical form without copying
+    the weights or the activation gets an error at its contraction naming
+    what is missing.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // QFORGE_QUANT_PASSES

@@ -12,6 +12,27 @@ static std::string packWeightsName(func::FuncOp kernel) {
   return (kernel.getSymName() + "_pack_weights").str();
 }
 
+/// The kernel argument a pack reads, directly or through reshapes (a
+/// producer's N x G scales expanded to N x G x 1, torch-mlir's N x K weights
+/// expanded to N x G x K); `reshapes` gets them, the argument's first.
+static BlockArgument argumentBehindReshapes(linalg::PackOp pack,
+                                            SmallVector<Operation *> &reshapes) {
+  Value value = pack.getSource();
+  while (Operation *op = value.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
+      return nullptr;
+    reshapes.push_back(op);
+    value = op->getOperand(0);
+  }
+  std::reverse(reshapes.begin(), reshapes.end());
+  return dyn_cast<BlockArgument>(value);
+}
+
+BlockArgument qforge::getPackedArgument(linalg::PackOp pack) {
+  SmallVector<Operation *> reshapes;
+  return argumentBehindReshapes(pack, reshapes);
+}
+
 LogicalResult qforge::canSplitParameterPacking(func::FuncOp kernel,
                                                ArrayRef<linalg::PackOp> packs,
                                                std::string &reason) {
@@ -37,12 +58,17 @@ LogicalResult qforge::canSplitParameterPacking(func::FuncOp kernel,
   }
   llvm::SmallDenseSet<Value> seen;
   for (linalg::PackOp pack : packs) {
-    auto argument = dyn_cast<BlockArgument>(pack.getSource());
+    SmallVector<Operation *> reshapes;
+    BlockArgument argument = argumentBehindReshapes(pack, reshapes);
     if (!argument || argument.getOwner() != &kernel.getBody().front()) {
-      os << "a pack does not read an argument of '" << kernel.getSymName() << "'";
+      os << "a pack does not read an argument of '" << kernel.getSymName()
+         << "' (directly or through tensor reshapes)";
       return failure();
     }
-    if (!argument.hasOneUse() || !seen.insert(argument).second) {
+    bool reshapesHaveOneUse = llvm::all_of(
+        reshapes, [](Operation *reshape) { return reshape->hasOneUse(); });
+    if (!argument.hasOneUse() || !reshapesHaveOneUse ||
+        !seen.insert(argument).second) {
       os << "argument #" << argument.getArgNumber()
          << " has users other than its pack; the raw tensor is still needed";
       return failure();
@@ -68,13 +94,13 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
   // The packed arguments in argument order: the ABI of <f>_pack_weights.
   SmallVector<linalg::PackOp> ordered(packs);
   llvm::sort(ordered, [](linalg::PackOp a, linalg::PackOp b) {
-    return cast<BlockArgument>(a.getSource()).getArgNumber() <
-           cast<BlockArgument>(b.getSource()).getArgNumber();
+    return getPackedArgument(a).getArgNumber() <
+           getPackedArgument(b).getArgNumber();
   });
   SmallVector<int64_t> positions;
   SmallVector<Type> rawTypes, packedTypes;
   for (linalg::PackOp pack : ordered) {
-    auto argument = cast<BlockArgument>(pack.getSource());
+    BlockArgument argument = getPackedArgument(pack);
     positions.push_back(argument.getArgNumber());
     rawTypes.push_back(argument.getType());
     packedTypes.push_back(pack.getDestType());
@@ -94,7 +120,11 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
   SmallVector<Value> packed;
   for (auto [index, pack] : llvm::enumerate(ordered)) {
     IRMapping mapping;
-    mapping.map(pack.getSource(), body->getArgument(index));
+    SmallVector<Operation *> reshapes;
+    mapping.map(argumentBehindReshapes(pack, reshapes),
+                body->getArgument(index));
+    for (Operation *reshape : reshapes)
+      rewriter.clone(*reshape, mapping);
     if (Value padding = pack.getPaddingValue())
       mapping.map(padding, rewriter.clone(*padding.getDefiningOp())->getResult(0));
     auto dest = tensor::EmptyOp::create(rewriter, pack.getLoc(),
@@ -114,11 +144,16 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
   SmallVector<Type> inputs(kernel.getArgumentTypes());
   for (auto [position, pack] : llvm::zip(positions, ordered)) {
     BlockArgument argument = entry.getArgument(position);
+    SmallVector<Operation *> reshapes;
+    argumentBehindReshapes(pack, reshapes);
     rewriter.modifyOpInPlace(kernel, [&] {
       argument.setType(pack.getDestType());
       inputs[position] = pack.getDestType();
     });
     rewriter.replaceOp(pack, argument);
+    // The reshapes read the raw argument; they went with the pack.
+    for (Operation *reshape : llvm::reverse(reshapes))
+      rewriter.eraseOp(reshape);
   }
   rewriter.modifyOpInPlace(kernel, [&] {
     kernel.setFunctionType(

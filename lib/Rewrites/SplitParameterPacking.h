@@ -24,6 +24,12 @@ constexpr llvm::StringLiteral kPrepackedArgumentsAttr = "qforge.prepacked_argume
 /// `<f>` carries this attribute: the symbol of its `<f>_pack_weights`.
 constexpr llvm::StringLiteral kPackWeightsAttr = "qforge.pack_weights";
 
+/// The function argument `pack` packs, read directly or through
+/// tensor.expand_shape / collapse_shape (free reshapes a normalized
+/// producer form puts between an N x G argument and its N x G x 1 use);
+/// null when the pack reads anything else.
+mlir::BlockArgument getPackedArgument(mlir::linalg::PackOp pack);
+
 /// Checks that every pack reads an argument of `kernel` used by nothing else,
 /// with a constant (or no) padding value, and that `kernel` is public, not
 /// yet split, and not called in its module. Sets `reason` otherwise.

@@ -25,7 +25,7 @@ DiagnosedSilenceableFailure transform::SplitParameterPackingOp::apply(
     size_t before = packs.size();
     for (Value operand : consumer->getOperands()) {
       auto pack = operand.getDefiningOp<linalg::PackOp>();
-      if (pack && isa<BlockArgument>(pack.getSource()) &&
+      if (pack && qforge::getPackedArgument(pack) &&
           !llvm::is_contained(packs, pack))
         packs.push_back(pack);
     }

@@ -1,13 +1,22 @@
-// A batched kernel (2 activation rows, the prefill form): the unpacked decode
-// strategy leaves n-D vectors that the fixed lowering cannot reduce to rank 1
-// and says so -- a diagnostic and a non-zero exit, not an out-of-memory crash
-// (its patterns used to rewrite each other's output without end). The
-// packed strategy, whose tiles are rows x lanes, compiles it and matches
-// the reference.
+// A batched kernel (2 activation rows, the prefill form). Without flags the
+// driver picks the batched (prefill) strategy for M > 1, which compiles it
+// and matches the reference.
 // RUN: %gen_kernel 32 2 32 --batch 2 > %t.mlir
-// RUN: not qforge-compile %t.mlir --mcpu=sapphirerapids --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=UNPACKED
+// RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: compiling @quantized_matmul with {{.*}}prefill-packed-avx512.mlir
+// DEFAULT: verify: {{.*}}: PASS
+
+// The unpacked decode strategy, forced with --script, leaves n-D vectors
+// that the fixed lowering cannot reduce to rank 1 and says so -- a
+// diagnostic and a non-zero exit, not an out-of-memory crash (its patterns
+// used to rewrite each other's output without end).
+// RUN: not qforge-compile %t.mlir --script=%transforms/decode-factored-avx512.mlir --mcpu=sapphirerapids --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=UNPACKED
 // UNPACKED: error: vector lowering did not converge
 // UNPACKED: qforge-compile: error: lowering to the LLVM dialect failed
 
 // RUN: qforge-bench %t.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s --check-prefix=PACKED
 // PACKED: verify: {{.*}}: PASS
+
+// The integer prefill needs more than 8 rows: a clear refusal naming the fix.
+// RUN: not qforge-compile %t.mlir --int8-activations --mcpu=sapphirerapids --emit=obj -o %t.o 2>&1 | FileCheck %s --check-prefix=INT8
+// INT8: error: the integer prefill strategy needs more than 8 activation rows (the kernel has 2); drop --int8-activations or pass --script

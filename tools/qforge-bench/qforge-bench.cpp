@@ -22,6 +22,7 @@
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
+#include "Driver/Strategies.h"
 #include "Quant/Passes.h"
 #include "Driver/Target.h"
 
@@ -213,17 +214,15 @@ int main(int argc, char **argv) {
     return fail(error);
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
-  options.int4Weights = (*kernelFunc)->hasAttr(qforge::kInt4BytePairsAttrName);
   const qforge::TargetChoice &target = options.target;
-  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(options, error);
-  if (failed(strategy))
-    return fail(error);
-  std::string script = strategy->getPath().str();
   OwningOpRef<ModuleOp> reference = module->clone();
 
+  FailureOr<qforge::StrategyPlan> strategy =
+      qforge::applyStrategies(session, *module, *kernelFunc, options, error);
+  if (failed(strategy))
+    return fail(error);
+  std::string script = strategy->describe();
   progress("compiling @" + name + " with " + script);
-  if (failed(strategy->apply(*module)))
-    return fail("the transform script '" + script + "' failed (see above)");
   // A strategy may have split the parameter packing off the kernel: then
   // <f> takes packed parameters, which <f>_pack_weights makes once, untimed.
   auto scripted = module->lookupSymbol<func::FuncOp>(name);

@@ -15,6 +15,7 @@
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
+#include "Driver/Strategies.h"
 #include "Quant/Passes.h"
 #include "Rewrites/SplitParameterPacking.h"
 #include "Driver/Target.h"
@@ -117,15 +118,13 @@ int main(int argc, char **argv) {
 
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
-  options.int4Weights = (*kernel)->hasAttr(qforge::kInt4BytePairsAttrName);
   const qforge::TargetChoice &target = options.target;
-  FailureOr<qforge::TransformScript> strategy = session.loadStrategy(options, error);
+  std::string name = kernel->getSymName().str();
+  FailureOr<qforge::StrategyPlan> strategy =
+      qforge::applyStrategies(session, *module, *kernel, options, error);
   if (failed(strategy))
     return fail(error);
-  std::string script = strategy->getPath().str();
-  std::string name = kernel->getSymName().str();
-  if (failed(strategy->apply(*module)))
-    return fail("the transform script '" + script + "' failed (see above)");
+  std::string script = strategy->describe();
   // The C interface (docs/abi.md) exists only for a public kernel.
   auto scripted = module->lookupSymbol<func::FuncOp>(name);
   if (!scripted)
