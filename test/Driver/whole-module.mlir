@@ -1,0 +1,46 @@
+// A module with several quantized matmuls and elementwise ops between them
+// (examples/gen_decoder_layer.py at small sizes, IREE's form): every pair
+// is outlined into @<f>_qmm<i> with its strategy, the rest is vectorized,
+// and the whole function matches the reference.
+// REQUIRES: avx512vnni
+// RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 32 --mlp-only --name mlp > %t.mlp.mlir
+// RUN: qforge-compile %t.mlp.mlir --emit=mlir -o - | FileCheck %s --check-prefix=IR
+// IR-LABEL: func.func @mlp(
+// IR: call @mlp_qmm0(
+// IR: call @mlp_qmm1(
+// silu(gate) * up: tiled by 64 and vectorized, exp on a vector.
+// IR: scf.for
+// IR: math.exp %{{.+}} : vector<64xf32>
+// IR: call @mlp_qmm2(
+// IR: func.func private @mlp_qmm{{[0-2]}}(
+// The decode strategy ran on each: its row loop is there, no generic left.
+// IR-NOT: linalg.generic
+// IR: } {qforge.weight_rows}
+
+// The vector exp is a polynomial, not one libm call per lane.
+// RUN: qforge-compile %t.mlp.mlir --emit=asm -o - | FileCheck %s --check-prefix=ASM
+// ASM-NOT: expf
+
+// RUN: qforge-bench %t.mlp.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY: verify: {{.*}}: PASS
+// The integer strategy needs groups of a multiple of 64: on groups of 32
+// the failing step's error is followed by one naming the pair it ran on.
+// RUN: not qforge-bench %t.mlp.mlir --int8-activations --time=false 2>&1 | FileCheck %s --check-prefix=STEP
+// STEP: decode-int8-vnni.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot factor: the group size (32) is not a multiple of lanes (16) x 4 bytes per lane
+// STEP: mlp.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the strategy '{{.*}}decode-int8-vnni.mlir' failed on this quantized matmul (outlined as @mlp_qmm0)
+// With groups of 64 it runs; three int8-quantized activations in a chain
+// (down reads silu(gate) * up) verify at 5e-2 (docs/numerics.md).
+// RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 64 --mlp-only --name mlp > %t.mlp64.mlir
+// RUN: qforge-bench %t.mlp64.mlir --int8-activations --verify --tolerance=5e-2 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
+
+// The whole layer: q, k, v, o, gate, up, down, residual adds; four results.
+// RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 32 > %t.layer.mlir
+// RUN: qforge-bench %t.layer.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=LAYER
+// LAYER: compiling @decoder_layer with {{.*}}decode-factored-avx512.mlir
+// LAYER: verify: {{.*}}: PASS
+
+// Strategies that change the kernel's signature cannot run on an outlined
+// pair: refused at the first pair, which the error names.
+// RUN: not qforge-compile %t.mlp.mlir --packed-weights --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=PACKED
+// PACKED: mlir:{{[0-9]+}}:{{[0-9]+}}: error: this quantized matmul is one of 3 in the module; with --packed-weights only a module with one quantized matmul is supported yet
+// PACKED: qforge-compile: error: no strategy for a module with several quantized matmuls

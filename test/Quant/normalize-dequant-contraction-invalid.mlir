@@ -1,0 +1,141 @@
+// Quantized matmuls qforge recognises (a multiply-accumulate with two
+// reduction dims reading an int-to-float dequantization of an input) but
+// cannot bring to the canonical form without copying weights or
+// activation: an error at the contraction naming what is missing.
+// RUN: qforge-opt --split-input-file --verify-diagnostics --qforge-normalize-dequant-contraction %s
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+#pg = affine_map<(n, g, k) -> (n, g)>
+// Weights stored K-major (GxKxN): streaming rows of N would need a copy.
+func.func @weights_k_major(%w: tensor<2x4x8xi8>, %s: tensor<8x2xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (g, k, n)>, #pg, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<2x4x8xi8>, tensor<8x2xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  // expected-error @+1 {{group-quantized matmul in a form qforge does not support: the weights is stored as (group (G), element (K), row (N)) but must be (row (N), group (G), element (K)) up to unit dims}}
+  %r = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (g, k)>, #id, affine_map<(n, g, k) -> (n)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+#pg = affine_map<(n, g, k) -> (n, g)>
+// The activation stored KxG: the group is not the outer dim of K.
+func.func @activation_k_outer(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: tensor<4x2xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [#id, #pg, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<8x2x4xi8>, tensor<8x2xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  // expected-error @+1 {{the activation is stored as (element (K), group (G)) but must be (group (G), element (K))}}
+  %r = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (k, g)>, #id, affine_map<(n, g, k) -> (n)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<4x2xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+// A scale per row (read without the group dim): not group quantization.
+func.func @scale_per_row(%w: tensor<8x2x4xi8>, %s: tensor<8xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [#id, affine_map<(n, g, k) -> (n)>, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<8x2x4xi8>, tensor<8xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  // expected-error @+1 {{the scales are not read once per group}}
+  %r = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (g, k)>, #id, affine_map<(n, g, k) -> (n)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+#pg = affine_map<(n, g, k) -> (n, g)>
+// A dequantization body qforge does not read (the zero-point added).
+func.func @zero_point_added(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %z: tensor<8x2xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [#id, #pg, #pg, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s, %z : tensor<8x2x4xi8>, tensor<8x2xf32>, tensor<8x2xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %c: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %sh = arith.addf %f, %c : f32
+    %v = arith.mulf %sh, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  // expected-error @+1 {{a dequantization body other than (tofp(w) - z) * s}}
+  %r = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (g, k)>, #id, affine_map<(n, g, k) -> (n)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+#pg = affine_map<(n, g, k) -> (n, g)>
+// A dynamic token count (issue: half precision and dynamic M) is refused
+// here, at the contraction.
+func.func @dynamic_tokens(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: tensor<?x2x4xf32>, %acc: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [#id, #pg, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<8x2x4xi8>, tensor<8x2xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  // expected-error @+1 {{a loop of dynamic size}}
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, g, k) -> (m, g, k)>, affine_map<(m, n, g, k) -> (n, g, k)>, affine_map<(m, n, g, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<?x2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<?x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
