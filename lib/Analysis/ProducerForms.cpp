@@ -235,9 +235,9 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
     return match;
   // i4 weights already stored as byte pairs (qforge-store-int4-as-byte-pairs)
   // are the canonical form's own: nothing to read.
-  auto dequantOp = dequantInput->get().getDefiningOp<linalg::GenericOp>();
+  auto dequant = dequantInput->get().getDefiningOp<linalg::GenericOp>();
   bool readsNibbles = llvm::any_of(
-      dequantOp.getBody()->getOperations(), [](Operation &op) {
+      dequant.getBody()->getOperations(), [](Operation &op) {
         return op.getNumResults() == 1 &&
                qforge::matchNibbleOfBytePair(op.getResult(0));
       });
@@ -252,10 +252,9 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
   };
   ProducerForm form;
   form.contraction = contraction;
-  form.dequant = dequantInput->get().getDefiningOp<linalg::GenericOp>();
+  form.dequant = dequant;
   form.activation =
       contraction.getDpsInputOperand(1 - dequantInput->getOperandNumber());
-  linalg::GenericOp dequant = form.dequant;
   if (dequant.getNumDpsInits() != 1)
     return refuse("the dequantization has several outputs");
   auto isFloat = [](Value value, Type type) {

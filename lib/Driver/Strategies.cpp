@@ -3,6 +3,7 @@
 #include "Driver/Strategies.h"
 #include "Driver/Session.h"
 
+#include "Analysis/Divisors.h"
 #include "Analysis/ProducerForms.h"
 #include "Quant/Passes.h"
 
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -72,26 +74,17 @@ func::FuncOp outline(linalg::GenericOp contraction, StringRef name) {
   llvm::sort(ordered,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 
-  // What the moved ops read from outside: constants, or arguments.
+  // What the moved ops read from outside -- their operands and the values
+  // their bodies capture: constants, or arguments.
   llvm::SetVector<Value> external;
-  for (Operation *op : ordered)
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        bool definedInside =
-            def ? (moved.contains(def) ||
-                   llvm::any_of(ordered,
-                                [&](Operation *m) {
-                                  return m != def && m->isAncestor(def);
-                                }))
-                : llvm::any_of(ordered, [&](Operation *m) {
-                    return m->isAncestor(
-                        cast<BlockArgument>(operand).getOwner()->getParentOp());
-                  });
-        if (!definedInside)
-          external.insert(operand);
-      }
-    });
+  for (Operation *op : ordered) {
+    external.insert(op->operand_begin(), op->operand_end());
+    getUsedValuesDefinedAbove(op->getRegions(), external);
+  }
+  external.remove_if([&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && moved.contains(def);
+  });
   SmallVector<Value> arguments;
   SmallVector<Type> argumentTypes;
   for (Value value : external)
@@ -148,14 +141,6 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
   return result;
 }
 
-/// Largest divisor of `size` that is at most `limit`.
-int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
-
 /// The default for what is not a quantized matmul: every static,
 /// all-parallel linalg op (silu, products, fills, bias adds) is tiled to
 /// rows of at most 64 elements along its innermost dim (a divisor, so no
@@ -173,7 +158,7 @@ void vectorizeElementwiseOps(func::FuncOp function) {
   for (linalg::LinalgOp op : ops) {
     SmallVector<int64_t> sizes = op.getStaticLoopRanges();
     SmallVector<int64_t> tiles(sizes.size(), 1);
-    tiles.back() = largestDivisorAtMost(sizes.back(), 64);
+    tiles.back() = qforge::largestDivisorAtMost(sizes.back(), 64);
     Operation *toVectorize = op;
     if (sizes != tiles) {
       scf::SCFTilingOptions options;

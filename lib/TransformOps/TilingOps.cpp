@@ -2,6 +2,8 @@
 
 #include "TransformOps/QForgeTransformOps.h"
 
+#include "Analysis/Divisors.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 using namespace mlir;
@@ -40,9 +42,7 @@ DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
   int64_t atMost = getAtMostAttr().getInt();
   int64_t tile = range;
   if (range > atMost) {
-    tile = atMost;
-    while (range % tile != 0)
-      --tile;
+    tile = qforge::largestDivisorAtMost(range, atMost);
     // Tiles smaller than at_least (by default half of at_most): one tile
     // instead.
     int64_t atLeast =

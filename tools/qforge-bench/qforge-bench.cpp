@@ -23,7 +23,6 @@
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
-#include "Quant/Passes.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

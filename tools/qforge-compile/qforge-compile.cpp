@@ -16,7 +16,6 @@
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
-#include "Quant/Passes.h"
 #include "Rewrites/SplitParameterPacking.h"
 #include "Driver/Target.h"
 
