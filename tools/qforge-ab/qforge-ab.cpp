@@ -1,12 +1,14 @@
-//===- qforge-ab.cpp - in-process A/B of packed f32 decode kernels --------===//
+//===- qforge-ab.cpp - in-process A/B of decode kernels -------------------===//
 //
 //   qforge-ab N G K LIB.so [LIB.so ...]
 //
-// Each LIB.so is a kernel of the seed's form (weights NxGxK u8, f32 scale
-// and zero-point per group) compiled with `qforge-compile --emit=shared` by
-// a packed f32 strategy whose layout is 64-row tiles (N/64 x G x K x 64
-// weights, N/64 x G x 1 x 64 scales and zero-points, docs/abi.md), e.g.
-// transforms/decode-packed-avx512.mlir or an edited copy. All of them run
+// Each LIB.so is a decode kernel compiled with `qforge-compile --emit=shared`
+// whose arguments are the seed's bytes in the seed's order: weights (N*G*K
+// bytes), f32 scales and zero points (N*G each), the f32 activation (G*K);
+// one f32 result of N. Their shapes may differ (the seed's NxGxK, a packed
+// strategy's 64-row tiles (docs/abi.md), IREE's NxG parameters, torch-mlir's
+// NxK weights ...): a kernel compiled for static shapes reads its own sizes,
+// not the descriptors'. All of them run
 // in one process, over the same rotating input copies (as qforge-bench's
 // cold regime: at least 4x the last-level cache and 256 MiB), in rounds:
 // per round one read pass over all copies (qforge-bench's, from
@@ -16,7 +18,7 @@
 // per call of each and its fraction of the best and of the median read
 // pass. A slow spell of the shared machine falls on every kernel alike, so
 // differences of a few percent show that separate qforge-bench runs (±5%
-// apart) hide. scripts/ab.sh builds the libraries from scripts.
+// apart) hide. scripts/ab.sh builds the libraries from scripts or kernel files.
 //
 // Inputs are deterministic and not verified here: qforge-bench --verify
 // checks each strategy. N, G and K must be the shape each library was
@@ -69,9 +71,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   const int64_t n = atoll(argv[1]), groups = atoll(argv[2]), k = atoll(argv[3]);
-  if (n <= 0 || groups <= 0 || k <= 0 || n % kRows != 0) {
-    fprintf(stderr, "qforge-ab: error: N, G, K must be positive, N a multiple of %d\n",
-            kRows);
+  if (n <= 0 || groups <= 0 || k <= 0) {
+    fprintf(stderr, "qforge-ab: error: N, G, K must be positive\n");
     return 2;
   }
   const int numKernels = argc - 4;
@@ -89,11 +90,15 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  const int64_t tiles = n / kRows;
-  const size_t weightBytes = (size_t)n * groups * k, paramBytes = (size_t)n * groups * 4;
-  // What one call reads; the activation (one copy, in cache) counts as
-  // qforge-bench counts it.
-  const size_t callBytes = weightBytes + 2 * paramBytes + (size_t)groups * k * 4;
+  // Buffers hold whole 64-row tiles: a packed strategy pads N up to them
+  // (docs/abi.md), an unpacked kernel reads its first N rows.
+  const int64_t tiles = (n + kRows - 1) / kRows;
+  const size_t weightBytes = (size_t)tiles * kRows * groups * k,
+               paramBytes = (size_t)tiles * kRows * groups * 4;
+  // What one call reads, N rows; the activation (one copy, in cache) counts
+  // as qforge-bench counts it.
+  const size_t callBytes =
+      (size_t)n * groups * (k + 8) + (size_t)groups * k * 4;
   const size_t copiedBytes = weightBytes + 2 * paramBytes;
   const size_t rotateBytes =
       std::max<size_t>(4 * qforge::lastLevelCacheBytes(), 256u << 20);
@@ -124,7 +129,7 @@ int main(int argc, char **argv) {
   float *activation = static_cast<float *>(aligned_alloc(64, groups * k * 4));
   for (int64_t i = 0; i < groups * k; ++i)
     activation[i] = (i % 11) * 0.1f - 0.5f;
-  float *result = static_cast<float *>(aligned_alloc(64, n * 4));
+  float *result = static_cast<float *>(aligned_alloc(64, tiles * kRows * 4));
   std::vector<qforge::ReadRegion> regions;
   for (int c = 0; c < copies; ++c) {
     regions.push_back({weights[c], weightBytes});

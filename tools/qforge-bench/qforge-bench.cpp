@@ -21,6 +21,7 @@
 #include "Bench/WeightPacking.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
+#include "Driver/CompileGuard.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
 #include "Driver/Target.h"
@@ -39,6 +40,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -196,8 +198,13 @@ int main(int argc, char **argv) {
   // region; the reference never does.
   setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), /*overwrite=*/1);
 
+  // Bounded time and memory for compiling the kernel (and, later, the
+  // reference); running and timing them is not bounded.
+  std::optional<qforge::CompileGuard> guard;
+  guard.emplace("qforge-bench", inputFile);
   qforge::Session session;
   std::string error;
+  guard->setPhase("reading and normalizing the input");
   OwningOpRef<ModuleOp> module = session.parseInput(inputFile, error);
   if (!module)
     return error.empty() ? 1 : fail(error);
@@ -216,6 +223,7 @@ int main(int argc, char **argv) {
   const qforge::TargetChoice &target = options.target;
   OwningOpRef<ModuleOp> reference = module->clone();
 
+  guard->setPhase("applying the transform strategy to @" + name);
   FailureOr<qforge::StrategyPlan> strategy =
       qforge::applyStrategies(session, *module, *kernelFunc, options, error);
   if (failed(strategy))
@@ -236,11 +244,14 @@ int main(int argc, char **argv) {
     return fail("the transform script '" + script + "' changed the signature "
                 "of @" + name + " without a weight-packing function "
                 "(docs/abi.md): the benchmark cannot build its inputs");
+  guard->setPhase("lowering @" + name + " (" + script + ") to the LLVM dialect");
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
+  guard->setPhase("generating machine code for @" + name);
   qforge::JitKernel kernel;
   if (!qforge::compileJitKernel(*module, name, target, kernel, error))
     return fail(error);
+  guard.reset();
 
   // The raw inputs (those the reference takes), and the scripted kernel's.
   for (auto [index, buffer] : llvm::enumerate(rawCall.inputs))
@@ -266,11 +277,14 @@ int main(int argc, char **argv) {
   double maxAbsError = NAN, normalizedError = NAN;
   if (verify) {
     progress("compiling the reference (linalg to loops)");
+    guard.emplace("qforge-bench", inputFile);
+    guard->setPhase("compiling the reference of @" + name);
     if (failed(qforge::lowerReferenceToLLVMDialect(*reference)))
       return fail("lowering the reference failed (see above)");
     qforge::JitKernel oracle;
     if (!qforge::compileJitKernel(*reference, name, target, oracle, error))
       return fail(error);
+    guard.reset();
     qforge::KernelCall referenceCall;
     qforge::KernelCall::create(type, referenceCall, error);
     for (auto [to, from] : llvm::zip(referenceCall.inputs, rawCall.inputs))

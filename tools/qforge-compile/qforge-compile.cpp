@@ -14,6 +14,7 @@
 #include "Driver/Abi.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
+#include "Driver/CompileGuard.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
 #include "Rewrites/SplitParameterPacking.h"
@@ -91,8 +92,11 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(qforge::optionCategory());
   cl::ParseCommandLineOptions(argc, argv, "qforge kernel compiler\n");
 
+  // Bounded time and memory from here to the written output.
+  qforge::CompileGuard guard("qforge-compile", inputFile);
   qforge::Session session;
   std::string error;
+  guard.setPhase("reading and normalizing the input");
   OwningOpRef<ModuleOp> module = session.parseInput(inputFile, error);
   if (!module)
     return error.empty() ? 1 : fail(error);
@@ -119,6 +123,7 @@ int main(int argc, char **argv) {
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
   std::string name = kernel->getSymName().str();
+  guard.setPhase("applying the transform strategy to @" + name);
   FailureOr<qforge::StrategyPlan> strategy =
       qforge::applyStrategies(session, *module, *kernel, options, error);
   if (failed(strategy))
@@ -159,6 +164,7 @@ int main(int argc, char **argv) {
     return writeHeader();
   }
 
+  guard.setPhase("lowering @" + name + " (" + script + ") to the LLVM dialect");
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
   if (emitKind == Emit::Lowered) {
@@ -172,6 +178,7 @@ int main(int argc, char **argv) {
   if (!machine)
     return fail(error);
   llvm::LLVMContext llvmContext;
+  guard.setPhase("generating machine code for @" + name);
   std::unique_ptr<llvm::Module> llvmModule =
       qforge::translateAndOptimize(*module, llvmContext, *machine, target);
   if (!llvmModule)

@@ -1,0 +1,93 @@
+//===- CompileGuard.cpp - bounded time and memory for a compile -----------===//
+
+#include "Driver/CompileGuard.h"
+
+#include "Driver/Options.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Signals.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace {
+cl::opt<unsigned> compileTimeout(
+    "compile-timeout",
+    cl::desc("stop with an error when compiling the kernel takes longer than "
+             "this many seconds (0: no bound)"),
+    cl::init(30), cl::cat(qforge::optionCategory()));
+cl::opt<uint64_t> compileMemoryLimit(
+    "compile-memory-limit",
+    cl::desc("stop with an error when compiling the kernel holds more than "
+             "this many MiB of memory (0: no bound)"),
+    cl::init(8192), cl::cat(qforge::optionCategory()));
+
+/// Resident memory of this process, from /proc/self/statm (0 when unknown).
+uint64_t residentBytes() {
+  FILE *statm = std::fopen("/proc/self/statm", "r");
+  if (!statm)
+    return 0;
+  unsigned long long size = 0, resident = 0;
+  int read = std::fscanf(statm, "%llu %llu", &size, &resident);
+  std::fclose(statm);
+  return read == 2 ? resident * uint64_t(sysconf(_SC_PAGESIZE)) : 0;
+}
+} // namespace
+
+qforge::CompileLimits qforge::getCompileLimits() {
+  return {compileTimeout, compileMemoryLimit};
+}
+
+qforge::CompileGuard::CompileGuard(StringRef tool, StringRef input,
+                                   CompileLimits limits)
+    : tool(tool.str()), input(input.str()), phase("compiling"),
+      limits(limits), start(std::chrono::steady_clock::now()) {
+  if (limits.seconds || limits.memoryMiB)
+    watcher = std::thread([this] { watch(); });
+}
+
+qforge::CompileGuard::~CompileGuard() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+  }
+  stopped.notify_all();
+  if (watcher.joinable())
+    watcher.join();
+}
+
+void qforge::CompileGuard::setPhase(StringRef newPhase) {
+  std::lock_guard<std::mutex> lock(mutex);
+  phase = newPhase.str();
+}
+
+void qforge::CompileGuard::watch() {
+  using namespace std::chrono;
+  std::unique_lock<std::mutex> lock(mutex);
+  while (!stopped.wait_for(lock, milliseconds(100), [this] { return done; })) {
+    double elapsed = duration<double>(steady_clock::now() - start).count();
+    uint64_t resident = residentBytes();
+    std::string why;
+    if (limits.seconds && elapsed > limits.seconds)
+      why = "did not finish within " + std::to_string(limits.seconds) +
+            " s (--compile-timeout)";
+    else if (limits.memoryMiB && resident > (limits.memoryMiB << 20))
+      why = "holds " + std::to_string(resident >> 20) + " MiB, past " +
+            std::to_string(limits.memoryMiB) + " MiB (--compile-memory-limit)";
+    if (why.empty())
+      continue;
+    // The compile thread is somewhere inside MLIR or LLVM and cannot be
+    // unwound: say where it was, remove the outputs opened so far (files
+    // registered with RemoveFileOnSignal, as ToolOutputFile's are) and end
+    // the process.
+    std::fprintf(stderr,
+                 "%s: error: %s: %s %s; a rewrite that does not converge or a "
+                 "script that unrolls without bound?\n",
+                 tool.c_str(), input.c_str(), phase.c_str(), why.c_str());
+    std::fflush(stderr);
+    sys::RunInterruptHandlers();
+    _exit(1);
+  }
+}
