@@ -24,7 +24,6 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -41,52 +40,6 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
            << "internal error: bad pipeline '" << pipeline << "': " << errors;
   }
   return pm.run(module);
-}
-
-FailureOr<qforge::TransformScript>
-qforge::TransformScript::load(MLIRContext *context, StringRef path) {
-  TransformScript script;
-  script.path = path.str();
-  script.module = std::make_shared<OwningOpRef<ModuleOp>>();
-  if (failed(transform::detail::parseTransformModuleFromFile(context, path,
-                                                             *script.module)))
-    return failure();
-  if (!script.defines(kMainEntry)) {
-    emitError((**script.module).getLoc())
-        << "the transform script defines no named sequence @" << kMainEntry;
-    return failure();
-  }
-  // MLIR 22's tile_using_forall dereferences a null loop when every tile
-  // size is 0 (nothing tiled): refuse it here rather than crash. Sizes given
-  // by handles or params are known only when the script runs.
-  WalkResult zeroTiles = (**script.module).walk([](transform::TileUsingForallOp op) {
-    if (!op.getMixedNumThreads().empty() || op.getPackedNumThreads() ||
-        op.getPackedTileSizes() || op.getMixedTileSizes().empty())
-      return WalkResult::advance();
-    for (OpFoldResult size : op.getMixedTileSizes())
-      if (!isConstantIntValue(size, 0))
-        return WalkResult::advance();
-    op.emitOpError() << "with every tile size 0 tiles nothing (and crashes "
-                        "MLIR 22's implementation); drop it";
-    return WalkResult::interrupt();
-  });
-  if (zeroTiles.wasInterrupted())
-    return failure();
-  return script;
-}
-
-bool qforge::TransformScript::defines(StringRef entry) const {
-  return SymbolTable::lookupSymbolIn(**module, entry) != nullptr;
-}
-
-LogicalResult qforge::TransformScript::apply(ModuleOp payload,
-                                             StringRef entry) const {
-  Operation *sequence = SymbolTable::lookupSymbolIn(**module, entry);
-  if (!sequence)
-    return emitError((**module).getLoc())
-           << "the transform script defines no named sequence @" << entry;
-  return transform::applyTransformNamedSequence(
-      payload, sequence, **module, transform::TransformOptions());
 }
 
 /// Tensors become memrefs with identity layouts; results become out-params

@@ -12,6 +12,8 @@
 #ifndef QFORGE_DRIVER_PIPELINES_H
 #define QFORGE_DRIVER_PIPELINES_H
 
+#include "Driver/Script.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -36,31 +38,6 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 /// tensor or scalar arguments and results. Emits a diagnostic otherwise.
 mlir::FailureOr<mlir::func::FuncOp> findKernel(mlir::ModuleOp module,
                                                llvm::StringRef name);
-
-/// A transform script (strategy), parsed once and applied by entry point.
-class TransformScript {
-public:
-  /// The sequence every script defines.
-  static constexpr llvm::StringLiteral kMainEntry = "__transform_main";
-  /// The sequence a script may define to run on the bufferized kernel,
-  /// before vector lowering (e.g. to insert prefetches).
-  static constexpr llvm::StringLiteral kAfterBufferizationEntry =
-      "qforge_after_bufferization";
-
-  /// Parses and verifies the script; diagnostics go to the context.
-  static mlir::FailureOr<TransformScript> load(mlir::MLIRContext *context,
-                                               llvm::StringRef path);
-
-  bool defines(llvm::StringRef entry) const;
-  /// Applies the named sequence `entry` to `payload`.
-  mlir::LogicalResult apply(mlir::ModuleOp payload,
-                            llvm::StringRef entry = kMainEntry) const;
-  llvm::StringRef getPath() const { return path; }
-
-private:
-  std::string path;
-  std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> module;
-};
 
 /// The fixed lowering after a script, down to the LLVM dialect; runs the
 /// script's `qforge_after_bufferization` sequence, when it has one, right

@@ -59,8 +59,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   auto has = [&](llvm::StringRef feature) {
     return features->checkFeatures(feature);
   };
-  const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
-  std::string folder = std::string(dir ? dir : QFORGE_TRANSFORMS_DIR) + "/";
+  std::string folder = getTransformsDir() + "/";
   std::string cpu = machine->getTargetCPU().str();
   std::string targetName = describeTarget(options.target, cpu);
   // `script` when the CPU has what it needs, else "" and an error saying

@@ -1,0 +1,117 @@
+//===- Script.cpp - a transform script and the library it includes --------===//
+
+#include "Driver/Script.h"
+
+#include "Driver/Options.h"
+
+#include "mlir/Dialect/Linalg/TransformOps/LinalgTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/IR/Utils.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace {
+llvm::cl::list<std::string> transformLibrary(
+    "transform-library",
+    llvm::cl::desc("more named-sequence libraries (folders or .mlir files) a "
+                   "script may include, after transforms/lib"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(qforge::optionCategory()));
+
+/// Whether the script declares a sequence it does not define: it includes
+/// from the library.
+bool declaresExternalSequences(ModuleOp script) {
+  WalkResult walk = script.walk([](transform::NamedSequenceOp sequence) {
+    return sequence.isExternal() ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+} // namespace
+
+std::string qforge::getTransformsDir() {
+  const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
+  return dir ? dir : QFORGE_TRANSFORMS_DIR;
+}
+
+std::vector<std::string> qforge::getTransformLibraryPaths() {
+  std::vector<std::string> paths = {getTransformsDir() + "/lib"};
+  paths.insert(paths.end(), transformLibrary.begin(), transformLibrary.end());
+  return paths;
+}
+
+FailureOr<qforge::TransformScript>
+qforge::TransformScript::load(MLIRContext *context, StringRef path) {
+  TransformScript script;
+  script.path = path.str();
+  script.module = std::make_shared<OwningOpRef<ModuleOp>>();
+  if (failed(transform::detail::parseTransformModuleFromFile(context, path,
+                                                             *script.module)))
+    return failure();
+  ModuleOp entry = **script.module;
+  if (declaresExternalSequences(entry)) {
+    // The library's definitions replace the declarations. A script that
+    // defines everything itself (as before the library) is left alone, so a
+    // name it shares with a library sequence does not clash.
+    OwningOpRef<ModuleOp> library;
+    if (failed(transform::detail::assembleTransformLibraryFromPaths(
+            context, getTransformLibraryPaths(), library)))
+      return failure();
+    if (failed(transform::detail::mergeSymbolsInto(
+            entry, OwningOpRef<Operation *>(library.release()))))
+      return failure();
+    WalkResult undefined = entry.walk([](transform::NamedSequenceOp sequence) {
+      if (!sequence.isExternal())
+        return WalkResult::advance();
+      sequence.emitError() << "the script declares @" << sequence.getSymName()
+                           << ", which neither it nor the script library "
+                              "(transforms/lib, --transform-library) defines";
+      return WalkResult::interrupt();
+    });
+    if (undefined.wasInterrupted())
+      return failure();
+  }
+  if (!script.defines(kMainEntry)) {
+    emitError(entry.getLoc())
+        << "the transform script defines no named sequence @" << kMainEntry;
+    return failure();
+  }
+  // MLIR 22's tile_using_forall dereferences a null loop when every tile
+  // size is 0 (nothing tiled): refuse it here rather than crash. Sizes given
+  // by handles or params are known only when the script runs.
+  WalkResult zeroTiles = entry.walk([](transform::TileUsingForallOp op) {
+    if (!op.getMixedNumThreads().empty() || op.getPackedNumThreads() ||
+        op.getPackedTileSizes() || op.getMixedTileSizes().empty())
+      return WalkResult::advance();
+    for (OpFoldResult size : op.getMixedTileSizes())
+      if (!isConstantIntValue(size, 0))
+        return WalkResult::advance();
+    op.emitOpError() << "with every tile size 0 tiles nothing (and crashes "
+                        "MLIR 22's implementation); drop it";
+    return WalkResult::interrupt();
+  });
+  if (zeroTiles.wasInterrupted())
+    return failure();
+  return script;
+}
+
+bool qforge::TransformScript::defines(StringRef entry) const {
+  return SymbolTable::lookupSymbolIn(**module, entry) != nullptr;
+}
+
+LogicalResult qforge::TransformScript::apply(ModuleOp payload,
+                                             StringRef entry) const {
+  Operation *sequence = SymbolTable::lookupSymbolIn(**module, entry);
+  if (!sequence)
+    return emitError((**module).getLoc())
+           << "the transform script defines no named sequence @" << entry;
+  return transform::applyTransformNamedSequence(
+      payload, sequence, **module, transform::TransformOptions());
+}
+
