@@ -13,17 +13,9 @@
 using namespace mlir;
 
 namespace {
-/// Where the contraction's dims go in the factored generics, whose dims are
-/// [parallel dims of the contraction, in order..., g, j, l].
-struct DimLayout {
-  int64_t n = -1, g = -1, k = -1;      ///< contraction dims
-  SmallVector<int64_t> parallelIndex; ///< contraction dim -> new dim (or -1)
-  int64_t numParallel = 0;
-};
-
-FailureOr<DimLayout> analyzeDims(linalg::LinalgOp contraction,
+FailureOr<qforge::FactorDimLayout> analyzeDims(linalg::LinalgOp contraction,
                                  OpOperand *dequantized, std::string &reason) {
-  DimLayout layout;
+  qforge::FactorDimLayout layout;
   AffineMap weightMap = contraction.getMatchingIndexingMap(dequantized);
   if (weightMap.getNumResults() != 3 || !weightMap.isProjectedPermutation()) {
     reason = "the dequantized weights must be read as (n, g, k) by the "
@@ -50,7 +42,7 @@ FailureOr<DimLayout> analyzeDims(linalg::LinalgOp contraction,
 }
 
 /// Remaps `expr` (a dim of the contraction) into the factored dims.
-AffineExpr remapDim(AffineExpr expr, const DimLayout &layout, int64_t gDim,
+AffineExpr remapDim(AffineExpr expr, const qforge::FactorDimLayout &layout, int64_t gDim,
                     MLIRContext *ctx) {
   unsigned dim = cast<AffineDimExpr>(expr).getPosition();
   if ((int64_t)dim == layout.g)
@@ -60,7 +52,7 @@ AffineExpr remapDim(AffineExpr expr, const DimLayout &layout, int64_t gDim,
 
 /// Remaps a per-group operand map of the dequant ((d0, d1, 0) or (d0, d1)),
 /// d0 -> n and d1 -> g, into the factored dims; fails on any other form.
-FailureOr<AffineMap> remapGroupMap(AffineMap map, const DimLayout &layout,
+FailureOr<AffineMap> remapGroupMap(AffineMap map, const qforge::FactorDimLayout &layout,
                                    int64_t gDim, unsigned numDims,
                                    MLIRContext *ctx) {
   SmallVector<AffineExpr> results;
@@ -101,13 +93,12 @@ static linalg::GenericOp reorderLoops(RewriterBase &rewriter,
   return *linalg::interchangeGenericOp(rewriter, generic, order);
 }
 
-/// Checks every precondition, then -- unless `rewriterOrNull` is null (a
-/// dry run) -- rewrites. Nothing is changed before all checks passed.
-static FailureOr<qforge::FactoredContraction>
-checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant,
-               linalg::LinalgOp contraction, int64_t lanes,
-               bool quantizeActivations, std::string &reason) {
-  using qforge::FactoredContraction;
+FailureOr<qforge::FactorPlan>
+qforge::analyzeFactoring(const DequantParts &dequant,
+                         linalg::LinalgOp contraction,
+                         const FactorOptions &options, std::string &reason) {
+  const int64_t lanes = options.lanes;
+  const bool quantizeActivations = options.quantizeActivations;
   MLIRContext *ctx = contraction->getContext();
   // Integer mode splits each element chunk further into 4 adjacent bytes:
   // one 32-bit lane of an int8 dot-product instruction (vpdpbusd).
@@ -139,11 +130,11 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     return failure();
   }
 
-  FailureOr<DimLayout> maybeLayout =
+  FailureOr<qforge::FactorDimLayout> maybeLayout =
       analyzeDims(contraction, weightsUse, reason);
   if (failed(maybeLayout))
     return failure();
-  const DimLayout &layout = *maybeLayout;
+  const FactorDimLayout &layout = *maybeLayout;
   SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
   int64_t numGroups = ranges[layout.g], groupSize = ranges[layout.k];
   if (lanes <= 0 || groupSize % (lanes * bytesPerLane) != 0) {
@@ -203,9 +194,42 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
     return failure();
   }
 
-  if (!rewriterOrNull)
-    return FactoredContraction{};
-  RewriterBase &rewriter = *rewriterOrNull;
+  FactorPlan plan;
+  plan.dequant = dequant;
+  plan.contraction = contraction;
+  plan.options = options;
+  plan.layout = layout;
+  plan.weightsUse = weightsUse;
+  plan.activationUse = activationUse;
+  plan.numGroups = numGroups;
+  plan.chunks = chunks;
+  plan.scaleMap = *scaleMap;
+  plan.zeroPointMap = *zeroPointMap;
+  return plan;
+}
+
+qforge::FactoredContraction
+qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
+  // The plan's values under the names the analysis gave them.
+  const DequantParts &dequant = plan.dequant;
+  linalg::LinalgOp contraction = plan.contraction;
+  const int64_t lanes = plan.options.lanes;
+  const bool quantizeActivations = plan.options.quantizeActivations;
+  const int64_t bytesPerLane = quantizeActivations ? 4 : 1;
+  const FactorDimLayout &layout = plan.layout;
+  const int64_t numGroups = plan.numGroups, chunks = plan.chunks;
+  const int64_t p = layout.numParallel;
+  MLIRContext *ctx = contraction->getContext();
+  linalg::GenericOp dequantOp = dequant.op;
+  OpOperand *activationUse = plan.activationUse;
+  AffineMap activationMap = contraction.getMatchingIndexingMap(activationUse);
+  unsigned activationRank = activationMap.getNumResults();
+  OpOperand *init = contraction.getDpsInitOperand(0);
+  AffineMap outputMap = contraction.getMatchingIndexingMap(init);
+  auto activationType = cast<RankedTensorType>(activationUse->get().getType());
+  auto resultType = cast<RankedTensorType>(init->get().getType());
+  Type floatType = resultType.getElementType();
+  AffineMap scaleMap = plan.scaleMap, zeroPointMap = plan.zeroPointMap;
   Location loc = contraction.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(contraction);
@@ -346,12 +370,12 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
   {
     unsigned numDims = p + 2;
     SmallVector<Value> inputs = {dequant.scales->get()};
-    SmallVector<AffineMap> maps = {*scaleMap};
+    SmallVector<AffineMap> maps = {scaleMap};
     if (dequant.zeroPoints) {
       SmallVector<AffineExpr> xsExprs = activationLeading;
       xsExprs.append({dim(p), dim(p + 1)});
       inputs.append({dequant.zeroPoints->get(), activationSums});
-      maps.append({*zeroPointMap, AffineMap::get(numDims, 0, xsExprs, ctx)});
+      maps.append({zeroPointMap, AffineMap::get(numDims, 0, xsExprs, ctx)});
     }
     SmallVector<AffineExpr> pExprs = outputExprs;
     pExprs.append({dim(p), dim(p + 1)});
@@ -432,8 +456,7 @@ LogicalResult qforge::canFactorDequantContraction(const DequantParts &dequant,
                                                   linalg::LinalgOp contraction,
                                                   const FactorOptions &options,
                                                   std::string &reason) {
-  return checkAndFactor(nullptr, dequant, contraction, options.lanes,
-                        options.quantizeActivations, reason);
+  return analyzeFactoring(dequant, contraction, options, reason);
 }
 
 FailureOr<qforge::FactoredContraction>
@@ -442,6 +465,9 @@ qforge::factorDequantContraction(RewriterBase &rewriter,
                                  linalg::LinalgOp contraction,
                                  const FactorOptions &options,
                                  std::string &reason) {
-  return checkAndFactor(&rewriter, dequant, contraction, options.lanes,
-                        options.quantizeActivations, reason);
+  FailureOr<FactorPlan> plan =
+      analyzeFactoring(dequant, contraction, options, reason);
+  if (failed(plan))
+    return failure();
+  return applyFactoring(rewriter, *plan);
 }

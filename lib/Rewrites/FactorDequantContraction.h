@@ -43,6 +43,40 @@ struct FactoredContraction {
   mlir::linalg::GenericOp rowSums;        ///< replaces the contraction
 };
 
+/// Where the contraction's dims go in the factored generics, whose dims are
+/// [parallel dims of the contraction, in order..., g, j, l].
+struct FactorDimLayout {
+  int64_t n = -1, g = -1, k = -1;            ///< contraction dims
+  llvm::SmallVector<int64_t> parallelIndex; ///< contraction dim -> new dim (or -1)
+  int64_t numParallel = 0;
+};
+
+/// What analyzeFactoring found: every precondition holds, and what the
+/// rewrite needs to build the factored generics.
+struct FactorPlan {
+  DequantParts dequant;
+  mlir::linalg::LinalgOp contraction;
+  FactorOptions options;
+  FactorDimLayout layout;
+  mlir::OpOperand *weightsUse = nullptr, *activationUse = nullptr;
+  int64_t numGroups = 0;
+  int64_t chunks = 0; ///< vectors of `lanes` (x 4 bytes) per group
+  /// Scales' and zero-points' maps in the group-sum generic (dims
+  /// [parallel..., g, l]); the latter null without a zero-point.
+  mlir::AffineMap scaleMap, zeroPointMap;
+};
+
+/// The analysis: checks every precondition of the factoring, changing
+/// nothing; `reason` says why it does not apply.
+mlir::FailureOr<FactorPlan>
+analyzeFactoring(const DequantParts &dequant, mlir::linalg::LinalgOp contraction,
+                 const FactorOptions &options, std::string &reason);
+
+/// The rewrite of an analyzed contraction into the factored form; the
+/// dequant is erased once nothing else reads it.
+FactoredContraction applyFactoring(mlir::RewriterBase &rewriter,
+                                   const FactorPlan &plan);
+
 /// Whether factorDequantContraction would succeed; `reason` says why not.
 mlir::LogicalResult canFactorDequantContraction(const DequantParts &dequant,
                                                 mlir::linalg::LinalgOp contraction,

@@ -16,16 +16,6 @@ using namespace mlir;
 
 namespace {
 /// What the checks find, in the contraction's dims.
-struct Analysis {
-  OpOperand *weightsUse = nullptr, *activationUse = nullptr;
-  AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
-  AffineMap storedWeightsMap; ///< contraction dims -> the integer weights
-  std::optional<unsigned> nibbleDim; ///< contraction dim, byte pairs only
-  AffineMap scaleMap, zeroPointMap;               ///< contraction dims
-  llvm::SmallBitVector elementDims;               ///< K
-  llvm::SmallBitVector groupDims;                 ///< g
-};
-
 /// The results of `map` that are not one of `dims`.
 SmallVector<AffineExpr> dropDims(AffineMap map,
                                  const llvm::SmallBitVector &dims) {
@@ -37,10 +27,13 @@ SmallVector<AffineExpr> dropDims(AffineMap map,
   return kept;
 }
 
-FailureOr<Analysis> analyze(const qforge::DequantParts &dequant,
-                            linalg::LinalgOp contraction,
-                            bool quantizeActivations, std::string &reason) {
-  Analysis a;
+FailureOr<qforge::PackedFactorPlan>
+analyze(const qforge::DequantParts &dequant, linalg::LinalgOp contraction,
+        bool quantizeActivations, std::string &reason) {
+  qforge::PackedFactorPlan a;
+  a.dequant = dequant;
+  a.contraction = contraction;
+  a.quantizeActivations = quantizeActivations;
   linalg::GenericOp dequantOp = dequant.op;
   Value dequantized = dequantOp->getResult(0);
   for (OpOperand *input : contraction.getDpsInputOperands())
@@ -214,18 +207,18 @@ Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
 
 } // namespace
 
-static FailureOr<qforge::FactoredPackedContraction>
-checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant,
-               linalg::LinalgOp contraction, bool quantizeActivations,
-               std::string &reason) {
-  FailureOr<Analysis> maybe =
-      analyze(dequant, contraction, quantizeActivations, reason);
-  if (failed(maybe))
-    return failure();
-  if (!rewriterOrNull)
-    return qforge::FactoredPackedContraction{};
-  const Analysis &a = *maybe;
-  RewriterBase &rewriter = *rewriterOrNull;
+FailureOr<qforge::PackedFactorPlan> qforge::analyzePackedFactoring(
+    const DequantParts &dequant, linalg::LinalgOp contraction,
+    bool quantizeActivations, std::string &reason) {
+  return analyze(dequant, contraction, quantizeActivations, reason);
+}
+
+qforge::FactoredPackedContraction
+qforge::applyPackedFactoring(RewriterBase &rewriter,
+                             const PackedFactorPlan &a) {
+  const DequantParts &dequant = a.dequant;
+  linalg::LinalgOp contraction = a.contraction;
+  const bool quantizeActivations = a.quantizeActivations;
   MLIRContext *ctx = contraction->getContext();
   Location loc = contraction.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
@@ -431,8 +424,8 @@ checkAndFactor(RewriterBase *rewriterOrNull, const qforge::DequantParts &dequant
 LogicalResult qforge::canFactorPackedDequantContraction(
     const DequantParts &dequant, linalg::LinalgOp contraction,
     bool quantizeActivations, std::string &reason) {
-  return checkAndFactor(nullptr, dequant, contraction, quantizeActivations,
-                        reason);
+  return analyzePackedFactoring(dequant, contraction, quantizeActivations,
+                                reason);
 }
 
 FailureOr<qforge::FactoredPackedContraction>
@@ -441,6 +434,9 @@ qforge::factorPackedDequantContraction(RewriterBase &rewriter,
                                        linalg::LinalgOp contraction,
                                        bool quantizeActivations,
                                        std::string &reason) {
-  return checkAndFactor(&rewriter, dequant, contraction, quantizeActivations,
-                        reason);
+  FailureOr<PackedFactorPlan> plan = analyzePackedFactoring(
+      dequant, contraction, quantizeActivations, reason);
+  if (failed(plan))
+    return failure();
+  return applyPackedFactoring(rewriter, *plan);
 }

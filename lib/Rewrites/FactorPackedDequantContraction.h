@@ -21,6 +21,9 @@
 #include "Analysis/DequantContraction.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <optional>
 
 namespace qforge {
 
@@ -44,6 +47,33 @@ struct FactoredPackedContraction {
   mlir::linalg::GenericOp partialSums;    ///< p
   mlir::linalg::GenericOp groupSums;      ///< replaces the contraction
 };
+
+/// What analyzePackedFactoring found: every precondition holds, and the
+/// roles of the contraction's dims and operands the rewrite builds from.
+struct PackedFactorPlan {
+  DequantParts dequant;
+  mlir::linalg::LinalgOp contraction;
+  bool quantizeActivations = false;
+  mlir::OpOperand *weightsUse = nullptr, *activationUse = nullptr;
+  mlir::AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
+  mlir::AffineMap storedWeightsMap; ///< contraction dims -> the integer weights
+  std::optional<unsigned> nibbleDim; ///< contraction dim, byte pairs only
+  mlir::AffineMap scaleMap, zeroPointMap; ///< contraction dims
+  llvm::SmallBitVector elementDims;       ///< K
+  llvm::SmallBitVector groupDims;         ///< g
+};
+
+/// The analysis: checks every precondition, changing nothing; `reason` says
+/// why the factoring does not apply.
+mlir::FailureOr<PackedFactorPlan>
+analyzePackedFactoring(const DequantParts &dequant,
+                       mlir::linalg::LinalgOp contraction,
+                       bool quantizeActivations, std::string &reason);
+
+/// The rewrite of an analyzed contraction into the factored packed form;
+/// the dequant is erased once nothing else reads it.
+FactoredPackedContraction applyPackedFactoring(mlir::RewriterBase &rewriter,
+                                               const PackedFactorPlan &plan);
 
 /// Whether factorPackedDequantContraction would succeed; `reason` says why
 /// not.

@@ -1,133 +1,14 @@
 //===- PrefetchOps.cpp - transform.qforge.prefetch_reads_ahead ------------===//
+//
+// A thin wrapper over lib/Rewrites/PrefetchReadsAhead.
+//
+//===----------------------------------------------------------------------===//
 
 #include "TransformOps/QForgeTransformOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include <limits>
+#include "Rewrites/PrefetchReadsAhead.h"
 
 using namespace mlir;
-
-namespace {
-/// A read of a memref at `indices`.
-struct MemRefRead {
-  Operation *op;
-  Value memref;
-  ValueRange indices;
-};
-
-/// Reads from memrefs only: reads from tensors are not prefetchable yet.
-std::optional<MemRefRead> asMemRefRead(Operation *op) {
-  MemRefRead read;
-  if (auto transfer = dyn_cast<vector::TransferReadOp>(op))
-    read = {op, transfer.getBase(), transfer.getIndices()};
-  else if (auto load = dyn_cast<vector::LoadOp>(op))
-    read = {op, load.getBase(), load.getIndices()};
-  else if (auto load = dyn_cast<memref::LoadOp>(op))
-    read = {op, load.getMemRef(), load.getIndices()};
-  else
-    return std::nullopt;
-  if (!isa<MemRefType>(read.memref.getType()))
-    return std::nullopt;
-  return read;
-}
-
-/// Whether `read` starts a new `lineBytes` line relative to the other reads
-/// at the same dynamic indices: its constant indices are at a bit offset
-/// (from the static strides) that is a multiple of the line. With dynamic
-/// strides, or elements without a bit width (index, vectors, complex), the
-/// offset is unknown and only the read at constant offset 0 (all constant
-/// indices 0) is taken.
-bool startsLine(const MemRefRead &read, int64_t lineBytes) {
-  auto type = cast<MemRefType>(read.memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  bool staticStrides = type.getElementType().isIntOrFloat() &&
-                       succeeded(type.getStridesAndOffset(strides, offset)) &&
-                       !llvm::any_of(strides, ShapedType::isDynamic);
-  int64_t bits = 0;
-  for (auto [dim, index] : llvm::enumerate(read.indices)) {
-    APInt value;
-    if (!matchPattern(index, m_ConstantInt(&value)) || value.isZero())
-      continue;
-    if (!staticStrides)
-      return false;
-    bits += value.getSExtValue() * strides[dim] * type.getElementTypeBitWidth();
-  }
-  return bits % (lineBytes * 8) == 0;
-}
-/// Bytes one execution of `read` loads; unknown (the largest value) for
-/// element types without a bit width (index, complex) and scalable vectors.
-int64_t readBytes(const MemRefRead &read) {
-  constexpr int64_t unknown = std::numeric_limits<int64_t>::max();
-  Type type = read.op->getResult(0).getType();
-  int64_t elements = 1;
-  if (auto vector = dyn_cast<VectorType>(type)) {
-    if (vector.isScalable())
-      return unknown;
-    elements = vector.getNumElements();
-    type = vector.getElementType();
-  }
-  if (!type.isIntOrFloat())
-    return unknown;
-  return std::max<int64_t>(1, elements * type.getIntOrFloatBitWidth() / 8);
-}
-
-/// How many lines of `lineBytes` the innermost dim of a vector read covers,
-/// when it runs along the memref's contiguous innermost dim (stride 1,
-/// int or float elements, a minor identity map): a 256-byte read of scales
-/// needs four prefetches, one per line. 1 for every other read.
-int64_t linesCovered(const MemRefRead &read, int64_t lineBytes) {
-  auto vector = dyn_cast<VectorType>(read.op->getResult(0).getType());
-  auto type = cast<MemRefType>(read.memref.getType());
-  if (!vector || vector.getRank() == 0 || vector.isScalable() ||
-      type.getRank() == 0 || !type.getElementType().isIntOrFloat() ||
-      !type.isLastDimUnitStride())
-    return 1;
-  if (auto transfer = dyn_cast<vector::TransferReadOp>(read.op))
-    if (!transfer.getPermutationMap().isMinorIdentity())
-      return 1;
-  int64_t bits = vector.getShape().back() *
-                 type.getElementType().getIntOrFloatBitWidth();
-  return std::max<int64_t>(1, llvm::divideCeil(bits, lineBytes * 8));
-}
-
-/// The induction variable, lower and upper bound and step of an scf.for or
-/// of a one-dimensional scf.forall (whose iterations a thread runs in
-/// order).
-struct LoopBounds {
-  Value iv;
-  OpFoldResult lowerBound, upperBound, step;
-};
-std::optional<LoopBounds> getLoopBounds(Operation *op) {
-  if (auto loop = dyn_cast_or_null<scf::ForOp>(op))
-    return LoopBounds{loop.getInductionVar(), loop.getLowerBound(),
-                      loop.getUpperBound(), loop.getStep()};
-  if (auto forall = dyn_cast_or_null<scf::ForallOp>(op);
-      forall && forall.getRank() == 1)
-    return LoopBounds{forall.getInductionVar(0),
-                      forall.getMixedLowerBound()[0],
-                      forall.getMixedUpperBound()[0],
-                      forall.getMixedStep()[0]};
-  return std::nullopt;
-}
-
-/// Whether `index` is the induction variable `iv`, or a pure single-result
-/// op (affine.apply, arith.addi, ...) of it -- the forms tiling produces.
-bool isIndexedBy(Value index, Value iv) {
-  if (index == iv)
-    return true;
-  Operation *def = index.getDefiningOp();
-  return def && def->getNumResults() == 1 && def->getNumRegions() == 0 &&
-         isPure(def) && llvm::is_contained(def->getOperands(), iv);
-}
-} // namespace
 
 LogicalResult transform::PrefetchReadsAheadOp::verify() {
   // The I64Attr getters return unsigned values; check the signed ones.
@@ -147,144 +28,22 @@ DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  std::optional<LoopBounds> loop = getLoopBounds(target);
-  if (!loop) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError()
-                                       << "expected an scf.for or a "
-                                          "one-dimensional scf.forall target";
-    diag.attachNote(target->getLoc()) << "target";
+  qforge::PrefetchOptions options;
+  options.iterations = getIterationsAttr().getInt();
+  options.lineBytes = getLineBytesAttr().getInt();
+  options.minReadBytes = getMinReadBytesAttr().getInt();
+  options.locality = getLocalityAttr().getInt();
+  options.intoParentLoop = getIntoParentLoop();
+  std::string reason;
+  bool notLoop = false;
+  FailureOr<qforge::PrefetchPlan> plan =
+      qforge::analyzePrefetchReadsAhead(target, options, reason, notLoop);
+  if (failed(plan)) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError() << reason;
+    diag.attachNote(target->getLoc()) << (notLoop ? "target" : "loop");
     return diag;
   }
-  Value iv = loop->iv;
-  // With into_parent_loop, the last iterations prefetch the first ones of
-  // the enclosing loop's next iteration. No enclosing loop (e.g. a forall of
-  // one iteration, folded away) has no next iteration: the clamp then holds.
-  std::optional<LoopBounds> parent;
-  if (getIntoParentLoop())
-    parent = getLoopBounds(target->getParentOp());
-  Block *body = iv.getParentBlock();
-  SmallVector<MemRefRead> reads;
-  bool sawTensorRead = false;
-  body->walk([&](Operation *op) {
-    if (auto read = dyn_cast<vector::TransferReadOp>(op))
-      sawTensorRead |= isa<RankedTensorType>(read.getBase().getType());
-    std::optional<MemRefRead> read = asMemRefRead(op);
-    if (read &&
-        llvm::any_of(read->indices,
-                     [&](Value index) { return isIndexedBy(index, iv); }) &&
-        startsLine(*read, getLineBytesAttr().getInt()) &&
-        readBytes(*read) >= getMinReadBytesAttr().getInt())
-      reads.push_back(*read);
-  });
-  if (reads.empty()) {
-    DiagnosedSilenceableFailure diag =
-        emitSilenceableError()
-        << "no memref read in the loop is indexed by its induction variable "
-           "at a constant offset that starts a line of line_bytes, reading "
-           "at least min_read_bytes"
-        << (sawTensorRead ? " (the loop still reads tensors: prefetch after "
-                            "bufferization)"
-                          : "");
-    diag.attachNote(target->getLoc()) << "loop";
-    return diag;
-  }
-
-  // The iteration to prefetch, computed once at the top of the loop body
-  // for every read in it: `iv` replaced by the clamped next value (and,
-  // with into_parent_loop, past the end, by the wrapped one and the
-  // parent's next iteration).
-  rewriter.setInsertionPointToStart(body);
-  Location loopLoc = target->getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loopLoc, value);
-  };
-  auto materialize = [&](OpFoldResult value) {
-    return getValueOrCreateConstantIndexOp(rewriter, loopLoc, value);
-  };
-  Value distance = arith::MulIOp::create(rewriter, loopLoc,
-                                         materialize(loop->step),
-                                         constant(getIterationsAttr().getInt()));
-  Value ahead = arith::AddIOp::create(rewriter, loopLoc, iv, distance);
-  Value upperBound = materialize(loop->upperBound);
-  Value last = arith::SubIOp::create(rewriter, loopLoc, upperBound, constant(1));
-  IRMapping nextIteration;
-  nextIteration.map(iv, arith::MinSIOp::create(rewriter, loopLoc, ahead, last));
-  if (parent) {
-    // Past the target's last iteration, and the parent has a next one: the
-    // iteration as far past the start of the parent's next iteration, i.e.
-    // `ahead` less the target's trip count times its step (exact when the
-    // step does not divide the range), clamped.
-    Value lowerBound = materialize(loop->lowerBound);
-    Value step = materialize(loop->step);
-    Value span = arith::MulIOp::create(
-        rewriter, loopLoc,
-        arith::CeilDivSIOp::create(
-            rewriter, loopLoc,
-            arith::SubIOp::create(rewriter, loopLoc, upperBound, lowerBound),
-            step),
-        step);
-    Value wrapped = arith::MinSIOp::create(
-        rewriter, loopLoc, arith::SubIOp::create(rewriter, loopLoc, ahead, span),
-        last);
-    Value parentNext = arith::AddIOp::create(rewriter, loopLoc, parent->iv,
-                                             materialize(parent->step));
-    Value past = arith::AndIOp::create(
-        rewriter, loopLoc,
-        arith::CmpIOp::create(rewriter, loopLoc, arith::CmpIPredicate::sge,
-                              ahead, upperBound),
-        arith::CmpIOp::create(rewriter, loopLoc, arith::CmpIPredicate::slt,
-                              parentNext, materialize(parent->upperBound)));
-    nextIteration.map(iv, arith::SelectOp::create(rewriter, loopLoc, past,
-                                                  wrapped,
-                                                  nextIteration.lookup(iv)));
-    nextIteration.map(parent->iv,
-                      arith::SelectOp::create(rewriter, loopLoc, past,
-                                              parentNext, parent->iv));
-  }
-
-  for (const MemRefRead &read : reads) {
-    rewriter.setInsertionPoint(read.op);
-    Location loc = read.op->getLoc();
-    // The read's indices at that iteration: an index computed from a
-    // replaced induction variable is recomputed from its replacement, next
-    // to this read. A mapping of its own: clone() records each clone, which
-    // may sit in a nested region another read cannot see.
-    IRMapping readIteration = nextIteration;
-    SmallVector<Value> indices;
-    for (Value index : read.indices) {
-      if (readIteration.contains(index)) {
-        indices.push_back(readIteration.lookup(index));
-        continue;
-      }
-      bool recompute = isIndexedBy(index, iv) ||
-                       (parent && isIndexedBy(index, parent->iv));
-      indices.push_back(
-          recompute
-              ? rewriter.clone(*index.getDefiningOp(), readIteration)->getResult(0)
-              : index);
-    }
-    // One prefetch per line the read covers, along its innermost dim.
-    int64_t lineBytes = getLineBytesAttr().getInt();
-    int64_t lines = linesCovered(read, lineBytes);
-    int64_t lineElements =
-        lines > 1 ? lineBytes * 8 /
-                        cast<MemRefType>(read.memref.getType())
-                            .getElementType()
-                            .getIntOrFloatBitWidth()
-                  : 0;
-    for (int64_t line = 0; line < lines; ++line) {
-      SmallVector<Value> lineIndices = indices;
-      if (line > 0)
-        lineIndices.back() = arith::AddIOp::create(
-            rewriter, loc, indices.back(),
-            arith::ConstantIndexOp::create(rewriter, loc, line * lineElements));
-      memref::PrefetchOp::create(rewriter, loc, read.memref, lineIndices,
-                                 rewriter.getBoolAttr(false),
-                                 rewriter.getI32IntegerAttr(
-                                     getLocalityAttr().getInt()),
-                                 rewriter.getBoolAttr(true));
-    }
-  }
+  qforge::prefetchReadsAhead(rewriter, *plan);
   return DiagnosedSilenceableFailure::success();
 }
 
