@@ -2,7 +2,7 @@
 
 #include "Bench/WeightPacking.h"
 #include "Driver/Abi.h"
-#include "Rewrites/SplitParameterPacking.h"
+#include "Abi/AbiAttributes.h"
 
 
 using namespace mlir;

@@ -1,7 +1,7 @@
 //===- Abi.cpp - the C interface of a compiled kernel ---------------------===//
 
 #include "Driver/Abi.h"
-#include "Rewrites/SplitParameterPacking.h"
+#include "Abi/AbiAttributes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"

@@ -5,7 +5,7 @@
 
 #include "Analysis/Divisors.h"
 #include "Analysis/ProducerForms.h"
-#include "Quant/Passes.h"
+#include "Abi/AbiAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -12,10 +12,6 @@
 #include "mlir/Pass/Pass.h"
 
 namespace qforge {
-/// Set by qforge-store-int4-as-byte-pairs on a function: the indices of its
-/// arguments that were i4 and are now bytes of two nibbles.
-inline constexpr llvm::StringLiteral kInt4BytePairsAttrName =
-    "qforge.int4_byte_pairs";
 
 #define GEN_PASS_DECL
 #include "Quant/Passes.h.inc"

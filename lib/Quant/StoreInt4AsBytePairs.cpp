@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Abi/AbiAttributes.h"
 #include "Quant/Passes.h"
 
 #include "Analysis/NibblePairs.h"

@@ -9,6 +9,8 @@
 #ifndef QFORGE_REWRITES_SPLITPARAMETERPACKING_H
 #define QFORGE_REWRITES_SPLITPARAMETERPACKING_H
 
+#include "Abi/AbiAttributes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
@@ -16,13 +18,6 @@
 #include <string>
 
 namespace qforge {
-
-/// `<f>_pack_weights` carries this attribute: the argument positions of
-/// `<f>` it takes raw and returns packed, in order. `<f>` takes the packed
-/// tensors at the same positions.
-constexpr llvm::StringLiteral kPrepackedArgumentsAttr = "qforge.prepacked_arguments";
-/// `<f>` carries this attribute: the symbol of its `<f>_pack_weights`.
-constexpr llvm::StringLiteral kPackWeightsAttr = "qforge.pack_weights";
 
 /// The function argument `pack` packs, read directly or through
 /// tensor.expand_shape / collapse_shape (free reshapes a normalized

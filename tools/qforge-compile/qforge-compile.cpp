@@ -17,7 +17,7 @@
 #include "Driver/CompileGuard.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
-#include "Rewrites/SplitParameterPacking.h"
+#include "Abi/AbiAttributes.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

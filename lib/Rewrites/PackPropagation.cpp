@@ -1,4 +1,4 @@
-//===- BubblePackThroughDequant.cpp - pack the dequant's inputs instead ---===//
+//===- PackPropagation.cpp - linalg.pack through a dequant, zero padding ---===//
 //
 // pack(dequant(w, s, z)) -> dequant'(pack(w), pack(s), pack(z)).
 //

@@ -1,0 +1,34 @@
+//===- AbiAttributes.h - the attributes that are part of the ABI -*- C++ -*-===//
+//
+// Attributes the rewrites put on a compiled module's functions and the
+// driver, the header writer and the bench read back: what a caller of the
+// shared library must know (docs/abi.md). One header, below every layer
+// that sets or reads them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_ABI_ABIATTRIBUTES_H
+#define QFORGE_ABI_ABIATTRIBUTES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace qforge {
+
+/// `<f>` carries this attribute: the symbol of its `<f>_pack_weights`, the
+/// function that packs its parameters once (split_parameter_packing).
+inline constexpr llvm::StringLiteral kPackWeightsAttr = "qforge.pack_weights";
+
+/// `<f>_pack_weights` carries this attribute: the argument positions of
+/// `<f>` it takes raw and returns packed, in order. `<f>` takes the packed
+/// tensors at the same positions.
+inline constexpr llvm::StringLiteral kPrepackedArgumentsAttr =
+    "qforge.prepacked_arguments";
+
+/// A function whose i4 arguments are stored two per byte (byte pairs along
+/// the innermost dim, low nibble first) carries this attribute
+/// (qforge-store-int4-as-byte-pairs).
+inline constexpr llvm::StringLiteral kInt4BytePairsAttrName =
+    "qforge.int4_byte_pairs";
+
+} // namespace qforge
+
+#endif // QFORGE_ABI_ABIATTRIBUTES_H
