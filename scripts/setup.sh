@@ -10,9 +10,10 @@ repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 
 # Debian's LLVM/MLIR 22.1 toolchain; libzstd-dev satisfies LLVMSupport's
-# exported link interface; libomp runs kernels whose strategy uses threads.
+# exported link interface; libomp runs kernels whose strategy uses threads;
+# clang-format-22 checks the C++ formatting (scripts/check-format.sh).
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-          libomp-22-dev cmake ninja-build libzstd-dev python3)
+          clang-format-22 libomp-22-dev cmake ninja-build libzstd-dev python3)
 
 missing=()
 for package in "${packages[@]}"; do

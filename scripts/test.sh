@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite: set up (install + build) if needed, then every lit
-# test (`ninja check-qforge`). Exits non-zero when any test fails.
+# The whole test suite: set up (install + build) if needed, check the C++
+# formatting (scripts/check-format.sh), then every lit test (`ninja
+# check-qforge`). Exits non-zero when the formatting or any test fails.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 
 "$repo_root/scripts/setup.sh"
+
+format_status=0
+"$repo_root/scripts/check-format.sh" || format_status=$?
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -18,6 +22,10 @@ failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 echo "qforge lit: ${passed:-0} passed, ${failed:-0} failed"
 if [[ -z "$passed" || "$passed" -eq 0 ]]; then
   echo "qforge lit: no test ran" >&2
+  exit 1
+fi
+if [[ "$format_status" -ne 0 ]]; then
+  echo "qforge: C++ formatting check failed (see above)" >&2
   exit 1
 fi
 exit "$status"

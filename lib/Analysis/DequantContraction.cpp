@@ -69,8 +69,7 @@ BlockArgument qforge::traceIntToFloat(Value value, bool &isSigned,
   return dyn_cast<BlockArgument>(value);
 }
 
-std::optional<qforge::DequantParts>
-qforge::matchDequant(linalg::GenericOp op) {
+std::optional<qforge::DequantParts> qforge::matchDequant(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumResults() != 1 ||
       op.getNumParallelLoops() != op.getNumLoops())
     return std::nullopt;
@@ -112,9 +111,9 @@ qforge::matchDequant(linalg::GenericOp op) {
     if (!parts.nibbleDim)
       return map.isPermutation() ? operand : nullptr;
     // Byte pairs: every loop but the nibble's, in order.
-    AffineMap bytes = AffineMap::getMultiDimIdentityMap(op.getNumLoops(),
-                                                        op.getContext())
-                          .dropResult(*parts.nibbleDim);
+    AffineMap bytes =
+        AffineMap::getMultiDimIdentityMap(op.getNumLoops(), op.getContext())
+            .dropResult(*parts.nibbleDim);
     return map == bytes ? operand : nullptr;
   };
   // `tofp(w) - zp`, or `tofp(w)` alone for symmetric quantization.

@@ -17,10 +17,10 @@ namespace qforge {
 /// The parts of a recognized dequantization generic.
 struct DequantParts {
   mlir::linalg::GenericOp op;
-  mlir::OpOperand *weights = nullptr;   ///< the integer input
-  mlir::OpOperand *scales = nullptr;    ///< float input, broadcasting map
+  mlir::OpOperand *weights = nullptr;    ///< the integer input
+  mlir::OpOperand *scales = nullptr;     ///< float input, broadcasting map
   mlir::OpOperand *zeroPoints = nullptr; ///< may be null (symmetric)
-  bool weightsAreSigned = false;        ///< sitofp / extsi chain
+  bool weightsAreSigned = false;         ///< sitofp / extsi chain
   /// i4 weights stored two per byte (Analysis/NibblePairs.h): the loop dim
   /// that picks the nibble. The bytes' map is the identity without it.
   std::optional<unsigned> nibbleDim;

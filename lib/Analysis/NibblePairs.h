@@ -1,4 +1,5 @@
-//===- NibblePairs.h - i4 elements stored two per byte -----------*- C++ -*-===//
+//===- NibblePairs.h - i4 elements stored two per byte -----------*- C++
+//-*-===//
 //
 // qforge-store-int4-as-byte-pairs stores an i4 tensor S x K as bytes
 // S x K/2 (element 2i in the low nibble of byte i, 2i+1 in the high one) and
@@ -39,7 +40,8 @@ struct NibbleOfBytePair {
 
 /// Recognizes buildNibbleOfBytePair's result (the multiplication by 4 in
 /// either operand order).
-inline std::optional<NibbleOfBytePair> matchNibbleOfBytePair(mlir::Value value) {
+inline std::optional<NibbleOfBytePair>
+matchNibbleOfBytePair(mlir::Value value) {
   using namespace mlir;
   auto trunc = value.getDefiningOp<arith::TruncIOp>();
   if (!trunc || !trunc.getType().isInteger(4) ||

@@ -208,9 +208,8 @@ bool isCanonical(const qforge::ProducerForm &form) {
   // The dequantization as the factoring reads it, parameters through
   // (d0, d1, 0) from N x G x 1 tensors.
   std::optional<qforge::DequantParts> parts = qforge::matchDequant(dequant);
-  if (!parts || parts->weights != form.weights ||
-      form.zeroPoints.constant || form.scales.transposed ||
-      form.zeroPoints.transposed)
+  if (!parts || parts->weights != form.weights || form.zeroPoints.constant ||
+      form.scales.transposed || form.zeroPoints.transposed)
     return false;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(3, context);
   AffineMap perGroup = map(3, {0, 1, -1});
@@ -236,8 +235,8 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
   // i4 weights already stored as byte pairs (qforge-store-int4-as-byte-pairs)
   // are the canonical form's own: nothing to read.
   auto dequant = dequantInput->get().getDefiningOp<linalg::GenericOp>();
-  bool readsNibbles = llvm::any_of(
-      dequant.getBody()->getOperations(), [](Operation &op) {
+  bool readsNibbles =
+      llvm::any_of(dequant.getBody()->getOperations(), [](Operation &op) {
         return op.getNumResults() == 1 &&
                qforge::matchNibbleOfBytePair(op.getResult(0));
       });
@@ -275,8 +274,7 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
   if (llvm::any_of(dequantSizes, ShapedType::isDynamic))
     return refuse("a dequantization of dynamic size");
   if (dequant.getNumLoops() != 3)
-    return refuse("a dequantization of rank " +
-                  Twine(dequant.getNumLoops()) +
+    return refuse("a dequantization of rank " + Twine(dequant.getNumLoops()) +
                   "; the strategies take weights N x G x K (rows, groups, "
                   "elements of a group)");
 
@@ -314,8 +312,7 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
   for (unsigned dim = 0; dim < 3; ++dim) {
     unsigned loop = dequantToContraction[dim];
     MatmulRole role;
-    if (linalg::isParallelIterator(
-            contraction.getIteratorTypesArray()[loop])) {
+    if (linalg::isParallelIterator(contraction.getIteratorTypesArray()[loop])) {
       role = MatmulRole::Row;
       ++numRows;
     } else {
@@ -419,14 +416,13 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
                   "different orders");
 
   SmallVector<MatmulRole> weightsWant;
-  for (auto [role, size] :
-       {std::pair(MatmulRole::Row, form.rows),
-        std::pair(MatmulRole::Group, form.groups),
-        std::pair(MatmulRole::Element, form.groupSize)})
+  for (auto [role, size] : {std::pair(MatmulRole::Row, form.rows),
+                            std::pair(MatmulRole::Group, form.groups),
+                            std::pair(MatmulRole::Element, form.groupSize)})
     if (size != 1)
       weightsWant.push_back(role);
-  if (!checkOrder("the weights",
-                  rolesOf(dequant, form.weights, dequantRoles), weightsWant))
+  if (!checkOrder("the weights", rolesOf(dequant, form.weights, dequantRoles),
+                  weightsWant))
     return match;
 
   // Parameters: N x G (plus unit dims), or G x N, transposed on the way.

@@ -1,4 +1,5 @@
-//===- ProducerForms.h - how front ends spell the quantized matmul -*- C++ -*-===//
+//===- ProducerForms.h - how front ends spell the quantized matmul -*- C++
+//-*-===//
 //
 // IREE, torch-mlir and hand-written kernels spell the same group-quantized
 // matmul with other ranks, maps, loop orders and dequantization bodies

@@ -19,9 +19,10 @@ constexpr int accumulators = 12;
 constexpr long iterations = 20'000'000;
 
 #define QFORGE_KEEP_IN_REGISTERS(a)                                            \
-  __asm__ volatile("" : "+v"(a[0]), "+v"(a[1]), "+v"(a[2]), "+v"(a[3]),       \
-                   "+v"(a[4]), "+v"(a[5]), "+v"(a[6]), "+v"(a[7]),             \
-                   "+v"(a[8]), "+v"(a[9]), "+v"(a[10]), "+v"(a[11]))
+  __asm__ volatile(""                                                          \
+                   : "+v"(a[0]), "+v"(a[1]), "+v"(a[2]), "+v"(a[3]),           \
+                     "+v"(a[4]), "+v"(a[5]), "+v"(a[6]), "+v"(a[7]),           \
+                     "+v"(a[8]), "+v"(a[9]), "+v"(a[10]), "+v"(a[11]))
 
 typedef float Floats16 __attribute__((vector_size(64)));
 typedef float Floats8 __attribute__((vector_size(32)));

@@ -26,7 +26,8 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
   llvm::StringRef runtime[] = {QFORGE_LIBOMP_PATH};
   options.sharedLibPaths = runtime;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = mlir::ExecutionEngine::create(module, options, std::move(machine));
+  auto engine =
+      mlir::ExecutionEngine::create(module, options, std::move(machine));
   if (!engine) {
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return false;
@@ -36,8 +37,8 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
   return kernel.call != nullptr;
 }
 
-void (*qforge::JitKernel::lookup(llvm::StringRef name,
-                                 std::string &error) const)(void **) {
+void (*qforge::JitKernel::lookup(llvm::StringRef name, std::string &error)
+          const)(void **) {
   auto function = engine->lookupPacked(("_mlir_ciface_" + name).str());
   if (!function) {
     error = "no C interface for '" + name.str() +

@@ -87,12 +87,12 @@ bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
     if (element.isF32() || element.isF64())
       return true;
     auto integer = dyn_cast<IntegerType>(element);
-    return integer && llvm::is_contained({8u, 16u, 32u, 64u}, integer.getWidth());
+    return integer &&
+           llvm::is_contained({8u, 16u, 32u, 64u}, integer.getWidth());
   };
   auto check = [&](Type t, const char *what, size_t index) {
     auto tensor = dyn_cast<RankedTensorType>(t);
-    if (tensor && tensor.hasStaticShape() &&
-        supported(tensor.getElementType()))
+    if (tensor && tensor.hasStaticShape() && supported(tensor.getElementType()))
       return true;
     error = std::string(what) + " #" + std::to_string(index) +
             " is not a static tensor of f32, f64 or 8/16/32/64-bit "

@@ -1,4 +1,5 @@
-//===- MemoryBandwidth.h - the machine's read bandwidth, measured -*- C++ -*-===//
+//===- MemoryBandwidth.h - the machine's read bandwidth, measured -*- C++
+//-*-===//
 #ifndef QFORGE_BENCH_MEMORYBANDWIDTH_H
 #define QFORGE_BENCH_MEMORYBANDWIDTH_H
 
@@ -18,8 +19,8 @@ struct ReadRegion {
 /// several independent accumulators so that the loop is bound by memory,
 /// not by add latency) and returns the best pass in GB/s (1e9 bytes/s).
 /// Give it regions larger than the last-level cache.
-double measureReadBandwidth(const std::vector<ReadRegion> &regions,
-                            int passes, unsigned threads = 1);
+double measureReadBandwidth(const std::vector<ReadRegion> &regions, int passes,
+                            unsigned threads = 1);
 
 /// The last-level cache size in bytes (0 when unknown).
 size_t lastLevelCacheBytes();

@@ -1,9 +1,8 @@
 //===- WeightPacking.cpp - run <f>_pack_weights once before <f> -----------===//
 
 #include "Bench/WeightPacking.h"
-#include "Driver/Abi.h"
 #include "Abi/AbiAttributes.h"
-
+#include "Driver/Abi.h"
 
 using namespace mlir;
 
@@ -14,9 +13,10 @@ qforge::findWeightPacking(func::FuncOp kernel, FunctionType rawType,
   if (!symbol)
     return std::optional<WeightPacking>();
   func::FuncOp packFunc = getPackWeightsFunction(kernel);
-  auto positions = packFunc ? packFunc->getAttrOfType<DenseI64ArrayAttr>(
-                                  kPrepackedArgumentsAttr)
-                            : DenseI64ArrayAttr();
+  auto positions =
+      packFunc
+          ? packFunc->getAttrOfType<DenseI64ArrayAttr>(kPrepackedArgumentsAttr)
+          : DenseI64ArrayAttr();
   if (!positions) {
     error = "@" + kernel.getSymName().str() + " names " +
             symbol.getValue().str() +

@@ -65,8 +65,8 @@ static void writeDeclaration(func::FuncOp function, llvm::raw_ostream &os) {
   }
   for (auto [index, result] : llvm::enumerate(type.getResults())) {
     separator();
-    os << descriptorName(cast<RankedTensorType>(result)) << " *result"
-       << index << " /* " << result << " */";
+    os << descriptorName(cast<RankedTensorType>(result)) << " *result" << index
+       << " /* " << result << " */";
   }
   os << ");\n\n";
 }
@@ -86,7 +86,8 @@ void qforge::writeCHeader(func::FuncOp kernel, func::FuncOp packWeights,
   llvm::StringSet<> emitted;
   for (func::FuncOp function : functions) {
     FunctionType type = function.getFunctionType();
-    for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
+    for (Type t :
+         llvm::concat<const Type>(type.getInputs(), type.getResults())) {
       auto tensor = dyn_cast<RankedTensorType>(t);
       if (!tensor)
         continue;

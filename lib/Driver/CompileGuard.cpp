@@ -42,8 +42,8 @@ qforge::CompileLimits qforge::getCompileLimits() {
 
 qforge::CompileGuard::CompileGuard(StringRef tool, StringRef input,
                                    CompileLimits limits)
-    : tool(tool.str()), input(input.str()), phase("compiling"),
-      limits(limits), start(std::chrono::steady_clock::now()) {
+    : tool(tool.str()), input(input.str()), phase("compiling"), limits(limits),
+      start(std::chrono::steady_clock::now()) {
   if (limits.seconds || limits.memoryMiB)
     watcher = std::thread([this] { watch(); });
 }

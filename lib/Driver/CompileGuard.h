@@ -1,4 +1,5 @@
-//===- CompileGuard.h - bounded time and memory for a compile ----*- C++ -*-===//
+//===- CompileGuard.h - bounded time and memory for a compile ----*- C++
+//-*-===//
 //
 // A rewrite that never converges or a script that unrolls without bound
 // must end in an error, not a hang or an exhausted machine: a CompileGuard
@@ -23,8 +24,8 @@ namespace qforge {
 
 /// The bounds of one compile: --compile-timeout and --compile-memory-limit.
 struct CompileLimits {
-  unsigned seconds = 30;      ///< 0: no time bound
-  uint64_t memoryMiB = 8192;  ///< 0: no memory bound
+  unsigned seconds = 30;     ///< 0: no time bound
+  uint64_t memoryMiB = 8192; ///< 0: no memory bound
 };
 CompileLimits getCompileLimits();
 

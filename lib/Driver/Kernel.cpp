@@ -42,8 +42,8 @@ FailureOr<func::FuncOp> qforge::findKernel(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     kernel = module.lookupSymbol<func::FuncOp>(name);
     if (!kernel || kernel.isExternal()) {
-      emitError(module.getLoc()) << "no function named '" << name
-                                 << "' with a body in the input";
+      emitError(module.getLoc())
+          << "no function named '" << name << "' with a body in the input";
       return failure();
     }
     if (!kernel.isPublic())

@@ -18,12 +18,12 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -82,7 +82,8 @@ struct SplitMinorBroadcastRead : OpRewritePattern<vector::TransferReadOp> {
     if (map.getNumDims() != rank || read.getMask() ||
         !isa<MemRefType>(read.getBase().getType()))
       return failure();
-    while (kept < rank && map.getResult(kept) == getAffineDimExpr(kept, getContext()))
+    while (kept < rank &&
+           map.getResult(kept) == getAffineDimExpr(kept, getContext()))
       ++kept;
     if (kept == rank)
       return failure();
@@ -149,7 +150,8 @@ static LogicalResult reportNonConvergence(ModuleOp module) {
     }
     return WalkResult::advance();
   });
-  InFlightDiagnostic diag = emitError(loc)
+  InFlightDiagnostic diag =
+      emitError(loc)
       << "vector lowering did not converge (the script leaves vector forms "
          "the fixed lowering cannot reduce to rank 1; docs/lowering.md)";
   if (culprit)
@@ -215,8 +217,8 @@ static LogicalResult lowerVectors(ModuleOp module) {
   });
   if (!vectorMath.empty()) {
     RewritePatternSet patterns(ctx);
-    populateMathPolynomialApproximationPatterns(
-        patterns, [](StringRef) { return true; });
+    populateMathPolynomialApproximationPatterns(patterns,
+                                                [](StringRef) { return true; });
     (void)applyOpPatternsGreedily(vectorMath, std::move(patterns));
   }
   return success();
@@ -264,12 +266,13 @@ static LogicalResult checkVectorLengths(ModuleOp module) {
     std::tie(culprit, tooLong) = std::make_pair(constant, constantType);
   if (!culprit)
     return success();
-  return emitError(reportLocation(culprit)) << "a " << tooLong << " (" << tooLong.getNumElements()
-                        << " elements) is too long for the LLVM backend (at "
-                           "most "
-                        << kMaxVectorElements
-                        << "); the script vectorized an op without tiling it "
-                           "first";
+  return emitError(reportLocation(culprit))
+         << "a " << tooLong << " (" << tooLong.getNumElements()
+         << " elements) is too long for the LLVM backend (at "
+            "most "
+         << kMaxVectorElements
+         << "); the script vectorized an op without tiling it "
+            "first";
 }
 
 /// Public functions get a `_mlir_ciface_<name>` wrapper taking pointers to
@@ -371,7 +374,8 @@ static void markArgumentsReadOnly(ModuleOp module) {
 /// read-only inputs, packs lowered first, strided copies as loops after.
 static LogicalResult bufferize(ModuleOp module) {
   markArgumentsReadOnly(module);
-  if (failed(lowerRelayoutOps(module)) || failed(runPipeline(module, kBufferize)))
+  if (failed(lowerRelayoutOps(module)) ||
+      failed(runPipeline(module, kBufferize)))
     return failure();
   copiesAsLoops(module);
   return success();

@@ -30,7 +30,8 @@ cl::opt<bool> packedWeights(
     cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<std::string> cpuName("mcpu",
                              cl::desc("target CPU ('native': the host)"),
-                             cl::cat(qforge::optionCategory()), cl::init("native"));
+                             cl::cat(qforge::optionCategory()),
+                             cl::init("native"));
 cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
                               cl::cat(qforge::optionCategory()), cl::init(""));
 } // namespace

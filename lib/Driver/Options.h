@@ -1,4 +1,5 @@
-//===- Options.h - command-line options shared by the qforge tools -*- C++ -*-===//
+//===- Options.h - command-line options shared by the qforge tools -*- C++
+//-*-===//
 //
 // --script, --int8-activations, --packed-weights, --mcpu, --mattr: which
 // strategy runs and for
@@ -18,7 +19,7 @@
 namespace qforge {
 
 struct StrategyOptions {
-  std::string script;        ///< empty: the shipped strategy for the target
+  std::string script; ///< empty: the shipped strategy for the target
   bool int8Activations = false;
   bool packedWeights = false; ///< the packed strategy: <f> + <f>_pack_weights
   /// The kernel has i4 weights stored as byte pairs (set from the kernel,

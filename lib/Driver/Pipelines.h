@@ -1,4 +1,5 @@
-//===- Pipelines.h - qforge's fixed compilation steps ------------*- C++ -*-===//
+//===- Pipelines.h - qforge's fixed compilation steps ------------*- C++
+//-*-===//
 //
 // What happens to a kernel between the input file and LLVM IR:
 //   1. the transform script (the strategy), then

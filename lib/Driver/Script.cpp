@@ -111,7 +111,6 @@ LogicalResult qforge::TransformScript::apply(ModuleOp payload,
   if (!sequence)
     return emitError((**module).getLoc())
            << "the transform script defines no named sequence @" << entry;
-  return transform::applyTransformNamedSequence(
-      payload, sequence, **module, transform::TransformOptions());
+  return transform::applyTransformNamedSequence(payload, sequence, **module,
+                                                transform::TransformOptions());
 }
-

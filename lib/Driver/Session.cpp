@@ -41,8 +41,8 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
     if (failed(parsePassPipeline(
             "qforge-normalize-quant-storage,qforge-lower-quant,"
             "qforge-normalize-dequant-contraction,"
-            "qforge-store-int4-as-byte-pairs", pm,
-            errorStream)) ||
+            "qforge-store-int4-as-byte-pairs",
+            pm, errorStream)) ||
         failed(pm.run(*module)))
       return nullptr;
   }

@@ -3,9 +3,9 @@
 #include "Driver/Strategies.h"
 #include "Driver/Session.h"
 
+#include "Abi/AbiAttributes.h"
 #include "Analysis/Divisors.h"
 #include "Analysis/ProducerForms.h"
-#include "Abi/AbiAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -61,9 +61,9 @@ func::FuncOp outline(linalg::GenericOp contraction, StringRef name) {
       if (!def || def->getBlock() != block || moved.contains(def) ||
           !isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp>(def))
         continue;
-      bool onlyUsedByMoved = llvm::all_of(def->getUsers(), [&](Operation *user) {
-        return moved.contains(user);
-      });
+      bool onlyUsedByMoved =
+          llvm::all_of(def->getUsers(),
+                       [&](Operation *user) { return moved.contains(user); });
       if (!onlyUsedByMoved)
         continue;
       moved.insert(def);
@@ -114,8 +114,8 @@ func::FuncOp outline(linalg::GenericOp contraction, StringRef name) {
                          mapping.lookup(contraction.getResult(0)));
 
   builder.setInsertionPoint(contraction);
-  auto call = func::CallOp::create(builder, contraction.getLoc(), function,
-                                   arguments);
+  auto call =
+      func::CallOp::create(builder, contraction.getLoc(), function, arguments);
   contraction.getResult(0).replaceAllUsesWith(call.getResult(0));
   for (Operation *op : llvm::reverse(ordered))
     op->erase();
@@ -148,8 +148,7 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
 void vectorizeElementwiseOps(func::FuncOp function) {
   SmallVector<linalg::LinalgOp> ops;
   function.walk([&](linalg::LinalgOp op) {
-    if (op.getNumLoops() > 0 &&
-        op.getNumParallelLoops() == op.getNumLoops() &&
+    if (op.getNumLoops() > 0 && op.getNumParallelLoops() == op.getNumLoops() &&
         op.hasPureTensorSemantics() &&
         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
       ops.push_back(op);
@@ -187,9 +186,8 @@ void vectorizeElementwiseOps(func::FuncOp function) {
 } // namespace
 
 FailureOr<qforge::StrategyPlan>
-qforge::applyStrategies(Session &session, ModuleOp module,
-                        func::FuncOp kernel, StrategyOptions options,
-                        std::string &error) {
+qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
+                        StrategyOptions options, std::string &error) {
   SmallVector<MatmulSite> sites = findQuantizedMatmuls(module);
   options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
   StrategyPlan plan;
@@ -225,9 +223,9 @@ qforge::applyStrategies(Session &session, ModuleOp module,
     else if (parent->hasAttr(kInt4BytePairsAttrName))
       why = "4-bit weights (packed strategies only)";
     else if (site.tokens != 1)
-      why = "M = " + (ShapedType::isDynamic(site.tokens)
-                          ? std::string("?")
-                          : std::to_string(site.tokens)) +
+      why = "M = " +
+            (ShapedType::isDynamic(site.tokens) ? std::string("?")
+                                                : std::to_string(site.tokens)) +
             " activation rows (the prefill strategies pack the weights)";
     if (!why.empty()) {
       site.contraction.emitError()
@@ -247,11 +245,10 @@ qforge::applyStrategies(Session &session, ModuleOp module,
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     unsigned index = countByParent[parent.getSymName()]++;
     Location loc = site.contraction.getLoc();
-    std::string name =
-        (parent.getSymName() + "_qmm" + Twine(index)).str();
+    std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
     func::FuncOp function = outline(site.contraction, name);
-    if (failed(applyToFunction(*script, function,
-                               TransformScript::kMainEntry))) {
+    if (failed(
+            applyToFunction(*script, function, TransformScript::kMainEntry))) {
       emitError(loc) << "the strategy '" << script->getPath()
                      << "' failed on this quantized matmul (outlined as @"
                      << name << ")";

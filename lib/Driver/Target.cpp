@@ -82,9 +82,9 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
   // which only their intrinsics emit).
   auto selectable = [](llvm::StringRef feature) {
     static const char *const prefixes[] = {
-        "sse", "ssse3", "avx", "fma", "f16c", "bmi", "lzcnt", "popcnt",
-        "movbe", "egpr", "ndd", "ppx", "push2pop2", "ccmp", "nf", "zu",
-        "cf", "gfni", "adx", "evex512"};
+        "sse",    "ssse3", "avx",  "fma",  "f16c", "bmi",       "lzcnt",
+        "popcnt", "movbe", "egpr", "ndd",  "ppx",  "push2pop2", "ccmp",
+        "nf",     "zu",    "cf",   "gfni", "adx",  "evex512"};
     return llvm::any_of(prefixes, [&](const char *prefix) {
       return feature.starts_with(prefix);
     });
@@ -140,21 +140,20 @@ qforge::checkIntrinsicsSupported(mlir::ModuleOp module,
                                  const llvm::TargetMachine &machine,
                                  const TargetChoice &choice) {
   const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
-  mlir::WalkResult result =
-      module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
-        std::optional<IntrinsicNeeds> needs = needsOfIntrinsic(call.getIntrin());
-        if (!needs || llvm::any_of(needs->options, [&](llvm::StringRef option) {
-              return info->checkFeatures(option);
-            }))
-          return mlir::WalkResult::advance();
-        call.emitError() << call.getIntrin()
-                         << " (from the transform script) needs "
-                         << needs->description << ", which the target ("
-                         << describeTarget(choice, machine.getTargetCPU())
-                         << ") lacks; use a script without it, or another "
-                            "--mcpu/--mattr";
-        return mlir::WalkResult::interrupt();
-      });
+  mlir::WalkResult result = module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
+    std::optional<IntrinsicNeeds> needs = needsOfIntrinsic(call.getIntrin());
+    if (!needs || llvm::any_of(needs->options, [&](llvm::StringRef option) {
+          return info->checkFeatures(option);
+        }))
+      return mlir::WalkResult::advance();
+    call.emitError() << call.getIntrin()
+                     << " (from the transform script) needs "
+                     << needs->description << ", which the target ("
+                     << describeTarget(choice, machine.getTargetCPU())
+                     << ") lacks; use a script without it, or another "
+                        "--mcpu/--mattr";
+    return mlir::WalkResult::interrupt();
+  });
   return mlir::failure(result.wasInterrupted());
 }
 

@@ -39,9 +39,10 @@ mlir::LogicalResult checkIntrinsicsSupported(mlir::ModuleOp module,
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
 /// LLVM's -O3 pipeline on it (null, with a diagnostic, when
 /// checkIntrinsicsSupported fails).
-std::unique_ptr<llvm::Module>
-translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
-                     llvm::TargetMachine &machine, const TargetChoice &choice);
+std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
+                                                   llvm::LLVMContext &context,
+                                                   llvm::TargetMachine &machine,
+                                                   const TargetChoice &choice);
 
 /// Writes `module` as an object file or assembly.
 bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,

@@ -14,7 +14,8 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
     return std::nullopt;
   VectorType source = reduction.getSourceVectorType();
   int64_t rank = source.getRank();
-  if (source.isScalable() || rank < 2 || !source.getElementType().isInteger(32) ||
+  if (source.isScalable() || rank < 2 ||
+      !source.getElementType().isInteger(32) ||
       source.getDimSize(rank - 1) != 4 ||
       !isa<VectorType>(reduction.getDestType()))
     return std::nullopt;

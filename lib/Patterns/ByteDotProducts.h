@@ -1,4 +1,5 @@
-//===- ByteDotProducts.h - recognize 4-byte lane sums ------------*- C++ -*-===//
+//===- ByteDotProducts.h - recognize 4-byte lane sums ------------*- C++
+//-*-===//
 #ifndef QFORGE_PATTERNS_BYTEDOTPRODUCTS_H
 #define QFORGE_PATTERNS_BYTEDOTPRODUCTS_H
 

@@ -27,7 +27,8 @@ namespace {
 /// vector shape at its indices, which is what isDisjointTransferIndices
 /// compares and what the patterns below reason about.
 bool isPlainBox(VectorTransferOpInterface transfer) {
-  auto maskable = dyn_cast<vector::MaskableOpInterface>(transfer.getOperation());
+  auto maskable =
+      dyn_cast<vector::MaskableOpInterface>(transfer.getOperation());
   return !transfer.getMask() && !(maskable && maskable.isMasked()) &&
          !transfer.getVectorType().isScalable() &&
          transfer.getPermutationMap().isMinorIdentity();
@@ -46,8 +47,9 @@ struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
     vector::TransferWriteOp earliest;
     while (auto write = source.getDefiningOp<vector::TransferWriteOp>()) {
       if (!isPlainBox(write) || write->getBlock() != read->getBlock() ||
-          !vector::isDisjointTransferIndices(write, read,
-                                             /*testDynamicValueUsingBounds=*/true))
+          !vector::isDisjointTransferIndices(
+              write, read,
+              /*testDynamicValueUsingBounds=*/true))
         break;
       earliest = write;
       source = write.getBase();
@@ -149,10 +151,10 @@ struct SplitReadOfWrites : OpRewritePattern<vector::TransferReadOp> {
     for (auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
          write && !rowsWritten;
          write = write.getBase().getDefiningOp<vector::TransferWriteOp>())
-      rowsWritten = write.getVectorType().getElementType() ==
-                        rowType.getElementType() &&
-                    withoutLeadingUnitDims(write.getVectorType()) ==
-                        withoutLeadingUnitDims(rowType);
+      rowsWritten =
+          write.getVectorType().getElementType() == rowType.getElementType() &&
+          withoutLeadingUnitDims(write.getVectorType()) ==
+              withoutLeadingUnitDims(rowType);
     if (!rowsWritten)
       return rewriter.notifyMatchFailure(read, "no write of a row to forward");
     Location loc = read.getLoc();
@@ -180,7 +182,8 @@ struct SplitReadOfWrites : OpRewritePattern<vector::TransferReadOp> {
 };
 } // namespace
 
-void qforge::populateReadPastDisjointWritesPatterns(RewritePatternSet &patterns) {
+void qforge::populateReadPastDisjointWritesPatterns(
+    RewritePatternSet &patterns) {
   patterns.add<ReadPastDisjointWrite, ReadOfSplatWrite, SplitReadOfWrites>(
       patterns.getContext());
 }

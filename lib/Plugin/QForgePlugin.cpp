@@ -8,7 +8,8 @@
 // into qforge-opt registers the same TypeID and is a no-op.
 //
 //   mlir-opt --load-pass-plugin=build/lib/QForgePlugin.so \
-//       --pass-pipeline="builtin.module(qforge-store-int4-as-byte-pairs)" in.mlir
+//       --pass-pipeline="builtin.module(qforge-store-int4-as-byte-pairs)"
+//       in.mlir
 //
 // adds qforge's input passes (lib/Quant: quant lowering, 4-bit storage) --
 // what qforge-compile runs on its input before a strategy.

@@ -149,10 +149,10 @@ Value lowerQuantize(OpBuilder &b, Location loc, Value input,
   auto quantized = cast<quant::QuantizedType>(quantizedTensor.getElementType());
   auto floatType = cast<FloatType>(quantized.getExpressedType());
   QuantParams params = buildParams(b, loc, quantized, floatType);
-  Value low = floatConstantTowardZero(b, loc, floatType,
-                                      quantized.getStorageTypeMin());
-  Value high = floatConstantTowardZero(b, loc, floatType,
-                                       quantized.getStorageTypeMax());
+  Value low =
+      floatConstantTowardZero(b, loc, floatType, quantized.getStorageTypeMin());
+  Value high =
+      floatConstantTowardZero(b, loc, floatType, quantized.getStorageTypeMax());
   RankedTensorType storage = storageTensorType(quantizedTensor);
   Type storageElement = storage.getElementType();
   bool isSigned = quantized.isSigned();
@@ -164,13 +164,14 @@ Value lowerQuantize(OpBuilder &b, Location loc, Value input,
         Value shifted = arith::AddFOp::create(nb, l, rounded, zeroPoint);
         Value clamped = arith::MinimumFOp::create(
             nb, l, arith::MaximumFOp::create(nb, l, shifted, low), high);
-        Value isNaN = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO,
-                                            x, x);
+        Value isNaN =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::UNO, x, x);
         Value value = arith::SelectOp::create(nb, l, isNaN, zeroPoint, clamped);
         if (isSigned)
           return arith::FPToSIOp::create(nb, l, storageElement, value)
               .getResult();
-        return arith::FPToUIOp::create(nb, l, storageElement, value).getResult();
+        return arith::FPToUIOp::create(nb, l, storageElement, value)
+            .getResult();
       });
 }
 
@@ -183,8 +184,8 @@ Value lowerQuantize(OpBuilder &b, Location loc, Value input,
 Value lowerSubChannelDequantize(OpBuilder &b, Location loc, Value storageValue,
                                 RankedTensorType quantizedTensor) {
   MLIRContext *ctx = b.getContext();
-  auto type =
-      cast<quant::UniformQuantizedSubChannelType>(quantizedTensor.getElementType());
+  auto type = cast<quant::UniformQuantizedSubChannelType>(
+      quantizedTensor.getElementType());
   auto floatType = cast<FloatType>(type.getExpressedType());
   ArrayRef<int64_t> shape = quantizedTensor.getShape();
   SmallVector<int64_t> blocks(shape);
@@ -230,8 +231,9 @@ Value lowerSubChannelDequantize(OpBuilder &b, Location loc, Value storageValue,
   // as unsigned for unsigned storage (u8 200 is 200, not -56).
   for (APInt zeroPoint : type.getZeroPoints().getValues<APInt>())
     zeroPoints.push_back(b.getFloatAttr(
-        floatType, double(type.isSigned() ? zeroPoint.getSExtValue()
-                                          : int64_t(zeroPoint.getZExtValue()))));
+        floatType,
+        double(type.isSigned() ? zeroPoint.getSExtValue()
+                               : int64_t(zeroPoint.getZExtValue()))));
   Value scaleTensor = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(paramType, scales));
   Value zeroPointTensor = arith::ConstantOp::create(
@@ -249,12 +251,14 @@ Value lowerSubChannelDequantize(OpBuilder &b, Location loc, Value storageValue,
           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location l, ValueRange args) {
             Value asFloat =
-                isSigned
-                    ? arith::SIToFPOp::create(nb, l, floatType, args[0]).getResult()
-                    : arith::UIToFPOp::create(nb, l, floatType, args[0]).getResult();
+                isSigned ? arith::SIToFPOp::create(nb, l, floatType, args[0])
+                               .getResult()
+                         : arith::UIToFPOp::create(nb, l, floatType, args[0])
+                               .getResult();
             Value shifted = arith::SubFOp::create(nb, l, asFloat, args[2]);
             linalg::YieldOp::create(
-                nb, l, arith::MulFOp::create(nb, l, shifted, args[1]).getResult());
+                nb, l,
+                arith::MulFOp::create(nb, l, shifted, args[1]).getResult());
           })
           .getResult(0);
   return tensor::CollapseShapeOp::create(
@@ -310,7 +314,8 @@ struct LowerQuant : qforge::impl::LowerQuantBase<LowerQuant> {
   /// quantization.
   void foldRoundTrips(ModuleOp module) {
     SmallVector<quant::DequantizeCastOp> dcasts;
-    module.walk([&](quant::DequantizeCastOp dcast) { dcasts.push_back(dcast); });
+    module.walk(
+        [&](quant::DequantizeCastOp dcast) { dcasts.push_back(dcast); });
     for (quant::DequantizeCastOp dcast : dcasts) {
       auto qcast = dcast.getInput().getDefiningOp<quant::QuantizeCastOp>();
       if (!qcast || qcast.getInput().getType() != dcast.getType())
@@ -334,7 +339,8 @@ struct LowerQuant : qforge::impl::LowerQuantBase<LowerQuant> {
                           "not supported (inline the callee first)",
                    WalkResult::interrupt();
       }
-      for (Value value : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+      for (Value value :
+           llvm::concat<Value>(op->getOperands(), op->getResults())) {
         if (!quantizedElementType(value.getType()) &&
             isa<quant::QuantizedType>(getElementTypeOrSelf(value.getType())))
           return op->emitError() << "cannot lower " << value.getType()
@@ -349,7 +355,8 @@ struct LowerQuant : qforge::impl::LowerQuantBase<LowerQuant> {
         quantizedTensor = dyn_cast<RankedTensorType>(qcast.getType());
       } else if (auto dcast = dyn_cast<quant::DequantizeCastOp>(op)) {
         floatType = getElementTypeOrSelf(dcast.getType());
-        quantizedTensor = dyn_cast<RankedTensorType>(dcast.getInput().getType());
+        quantizedTensor =
+            dyn_cast<RankedTensorType>(dcast.getInput().getType());
       } else {
         return WalkResult::advance();
       }
@@ -417,8 +424,7 @@ struct LowerQuant : qforge::impl::LowerQuantBase<LowerQuant> {
     auto quantizedTensor = cast<RankedTensorType>(dcast.getInput().getType());
     Value storage = quant::StorageCastOp::create(
         b, loc, storageTensorType(quantizedTensor), dcast.getInput());
-    dcast.replaceAllUsesWith(
-        lowerDequantize(b, loc, storage, quantizedTensor));
+    dcast.replaceAllUsesWith(lowerDequantize(b, loc, storage, quantizedTensor));
     dcast.erase();
   }
 

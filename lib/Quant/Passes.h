@@ -1,4 +1,5 @@
-//===- Passes.h - qforge's quantization passes -------------------*- C++ -*-===//
+//===- Passes.h - qforge's quantization passes -------------------*- C++
+//-*-===//
 #ifndef QFORGE_QUANT_PASSES_H
 #define QFORGE_QUANT_PASSES_H
 
@@ -7,8 +8,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace qforge {

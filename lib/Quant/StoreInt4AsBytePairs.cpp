@@ -214,8 +214,8 @@ LogicalResult storeAsBytePairs(func::FuncOp func, BlockArgument nibbles,
   nibbles.setType(byteType);
   SmallVector<Type> inputs(func.getArgumentTypes());
   inputs[index] = byteType;
-  func.setType(FunctionType::get(func.getContext(), inputs,
-                                 func.getResultTypes()));
+  func.setType(
+      FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
   for (OpOperand *use : uses) {
     auto generic = cast<linalg::GenericOp>(use->getOwner());
     rewriter.setInsertionPoint(generic);

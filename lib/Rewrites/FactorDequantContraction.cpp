@@ -14,7 +14,8 @@ using namespace mlir;
 
 namespace {
 FailureOr<qforge::FactorDimLayout> analyzeDims(linalg::LinalgOp contraction,
-                                 OpOperand *dequantized, std::string &reason) {
+                                               OpOperand *dequantized,
+                                               std::string &reason) {
   qforge::FactorDimLayout layout;
   AffineMap weightMap = contraction.getMatchingIndexingMap(dequantized);
   if (weightMap.getNumResults() != 3 || !weightMap.isProjectedPermutation()) {
@@ -42,8 +43,8 @@ FailureOr<qforge::FactorDimLayout> analyzeDims(linalg::LinalgOp contraction,
 }
 
 /// Remaps `expr` (a dim of the contraction) into the factored dims.
-AffineExpr remapDim(AffineExpr expr, const qforge::FactorDimLayout &layout, int64_t gDim,
-                    MLIRContext *ctx) {
+AffineExpr remapDim(AffineExpr expr, const qforge::FactorDimLayout &layout,
+                    int64_t gDim, MLIRContext *ctx) {
   unsigned dim = cast<AffineDimExpr>(expr).getPosition();
   if ((int64_t)dim == layout.g)
     return getAffineDimExpr(gDim, ctx);
@@ -52,7 +53,8 @@ AffineExpr remapDim(AffineExpr expr, const qforge::FactorDimLayout &layout, int6
 
 /// Remaps a per-group operand map of the dequant ((d0, d1, 0) or (d0, d1)),
 /// d0 -> n and d1 -> g, into the factored dims; fails on any other form.
-FailureOr<AffineMap> remapGroupMap(AffineMap map, const qforge::FactorDimLayout &layout,
+FailureOr<AffineMap> remapGroupMap(AffineMap map,
+                                   const qforge::FactorDimLayout &layout,
                                    int64_t gDim, unsigned numDims,
                                    MLIRContext *ctx) {
   SmallVector<AffineExpr> results;
@@ -208,8 +210,8 @@ qforge::analyzeFactoring(const DequantParts &dequant,
   return plan;
 }
 
-qforge::FactoredContraction
-qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
+qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
+                                                   const FactorPlan &plan) {
   // The plan's values under the names the analysis gave them.
   const DequantParts &dequant = plan.dequant;
   linalg::LinalgOp contraction = plan.contraction;
@@ -270,14 +272,16 @@ qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
   auto par = utils::IteratorType::parallel;
   auto red = utils::IteratorType::reduction;
   auto addBody = [](OpBuilder &b, Location l, ValueRange args) {
-    linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
+    linalg::YieldOp::create(
+        b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
   };
 
   FactoredContraction result;
 
   // Integer mode: quantize the activation per group, once per call:
   //   amax[.., g] = max_k |x[.., g, k]|
-  //   xq[.., g, k] = clamp(roundeven(x · 127 / amax), -127, 127)  (0 if amax = 0)
+  //   xq[.., g, k] = clamp(roundeven(x · 127 / amax), -127, 127)  (0 if amax =
+  //   0)
   // The activation's scale amax / 127 is applied per group with the weights'.
   Value activation = activationUse->get(), activationMax;
   Type i32 = rewriter.getI32Type();
@@ -296,7 +300,8 @@ qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
   const unsigned splitDims = quantizeActivations ? 4 : 3;
 
   // xs[.., g, l] = Σ_j (Σ_q) x[.., g, j, l (, q)], in f32 (exact for the
-  // integers of the quantized activation): dims [activation dims..., g, j, l (, q)].
+  // integers of the quantized activation): dims [activation dims..., g, j, l (,
+  // q)].
   Value activationSums;
   if (dequant.zeroPoints) {
     unsigned rank = activationRank - 2 + splitDims;
@@ -351,7 +356,8 @@ qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
                   rewriter, loc,
                   ValueRange{arith::ConstantOp::create(
                       rewriter, loc, i32, rewriter.getI32IntegerAttr(0))},
-                  ValueRange{tensor::EmptyOp::create(rewriter, loc, shape, i32)})
+                  ValueRange{
+                      tensor::EmptyOp::create(rewriter, loc, shape, i32)})
                   .getResult(0)
             : qforge::zeroFilled(rewriter, loc, shape, floatType);
     result.partialSums = linalg::GenericOp::create(
@@ -361,8 +367,8 @@ qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
                             AffineMap::get(numDims, 0, wExprs, ctx),
                             AffineMap::get(numDims, 0, pExprs, ctx)},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          qforge::buildPartialSumBody(b, l, args, quantizeActivations,
-                                      isSigned, floatType);
+          qforge::buildPartialSumBody(b, l, args, quantizeActivations, isSigned,
+                                      floatType);
         });
   }
 
@@ -397,8 +403,8 @@ qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
     bool hasZeroPoint = dequant.zeroPoints != nullptr;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
-        inputs, ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)}, maps,
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        inputs, ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
+        maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
                                     quantizeActivations, floatType);
         });
@@ -440,11 +446,13 @@ qforge::applyFactoring(RewriterBase &rewriter, const FactorPlan &plan) {
   SmallVector<unsigned> partialLanes = {unsigned(p) + 2};
   if (quantizeActivations)
     partialLanes.push_back(unsigned(p) + 3);
-  result.partialSums = reorderLoops(rewriter, result.partialSums,
-                                    {nLoop, unsigned(p), unsigned(p) + 1}, partialLanes);
-  result.groupSums =
-      reorderLoops(rewriter, result.groupSums, {nLoop, unsigned(p)}, {unsigned(p) + 1});
-  result.rowSums = reorderLoops(rewriter, result.rowSums, {nLoop}, {unsigned(p)});
+  result.partialSums =
+      reorderLoops(rewriter, result.partialSums,
+                   {nLoop, unsigned(p), unsigned(p) + 1}, partialLanes);
+  result.groupSums = reorderLoops(rewriter, result.groupSums,
+                                  {nLoop, unsigned(p)}, {unsigned(p) + 1});
+  result.rowSums =
+      reorderLoops(rewriter, result.rowSums, {nLoop}, {unsigned(p)});
 
   rewriter.replaceOp(contraction, result.rowSums->getResults());
   if (dequantOp->use_empty())
@@ -459,12 +467,10 @@ LogicalResult qforge::canFactorDequantContraction(const DequantParts &dequant,
   return analyzeFactoring(dequant, contraction, options, reason);
 }
 
-FailureOr<qforge::FactoredContraction>
-qforge::factorDequantContraction(RewriterBase &rewriter,
-                                 const DequantParts &dequant,
-                                 linalg::LinalgOp contraction,
-                                 const FactorOptions &options,
-                                 std::string &reason) {
+FailureOr<qforge::FactoredContraction> qforge::factorDequantContraction(
+    RewriterBase &rewriter, const DequantParts &dequant,
+    linalg::LinalgOp contraction, const FactorOptions &options,
+    std::string &reason) {
   FailureOr<FactorPlan> plan =
       analyzeFactoring(dequant, contraction, options, reason);
   if (failed(plan))

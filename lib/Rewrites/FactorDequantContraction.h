@@ -1,4 +1,5 @@
-//===- FactorDequantContraction.h - scale/zp out of the inner sum -*- C++ -*-===//
+//===- FactorDequantContraction.h - scale/zp out of the inner sum -*- C++
+//-*-===//
 //
 // Rewrites a dequantization feeding a group contraction,
 //   out[.., n] += Σ_g Σ_k x[.., g, k] · (tofp(w[n, g, k]) − z[n, g]) · s[n, g]
@@ -37,17 +38,18 @@ struct FactorOptions {
 struct FactoredContraction {
   mlir::linalg::GenericOp activationMax;       ///< amax (integer mode)
   mlir::linalg::GenericOp quantizedActivation; ///< xq (integer mode)
-  mlir::linalg::GenericOp activationSums; ///< xs
-  mlir::linalg::GenericOp partialSums;    ///< p
-  mlir::linalg::GenericOp groupSums;      ///< acc
-  mlir::linalg::GenericOp rowSums;        ///< replaces the contraction
+  mlir::linalg::GenericOp activationSums;      ///< xs
+  mlir::linalg::GenericOp partialSums;         ///< p
+  mlir::linalg::GenericOp groupSums;           ///< acc
+  mlir::linalg::GenericOp rowSums;             ///< replaces the contraction
 };
 
 /// Where the contraction's dims go in the factored generics, whose dims are
 /// [parallel dims of the contraction, in order..., g, j, l].
 struct FactorDimLayout {
-  int64_t n = -1, g = -1, k = -1;            ///< contraction dims
-  llvm::SmallVector<int64_t> parallelIndex; ///< contraction dim -> new dim (or -1)
+  int64_t n = -1, g = -1, k = -1; ///< contraction dims
+  llvm::SmallVector<int64_t>
+      parallelIndex; ///< contraction dim -> new dim (or -1)
   int64_t numParallel = 0;
 };
 
@@ -68,9 +70,10 @@ struct FactorPlan {
 
 /// The analysis: checks every precondition of the factoring, changing
 /// nothing; `reason` says why it does not apply.
-mlir::FailureOr<FactorPlan>
-analyzeFactoring(const DequantParts &dequant, mlir::linalg::LinalgOp contraction,
-                 const FactorOptions &options, std::string &reason);
+mlir::FailureOr<FactorPlan> analyzeFactoring(const DequantParts &dequant,
+                                             mlir::linalg::LinalgOp contraction,
+                                             const FactorOptions &options,
+                                             std::string &reason);
 
 /// The rewrite of an analyzed contraction into the factored form; the
 /// dequant is erased once nothing else reads it.
@@ -78,16 +81,17 @@ FactoredContraction applyFactoring(mlir::RewriterBase &rewriter,
                                    const FactorPlan &plan);
 
 /// Whether factorDequantContraction would succeed; `reason` says why not.
-mlir::LogicalResult canFactorDequantContraction(const DequantParts &dequant,
-                                                mlir::linalg::LinalgOp contraction,
-                                                const FactorOptions &options,
-                                                std::string &reason);
+mlir::LogicalResult
+canFactorDequantContraction(const DequantParts &dequant,
+                            mlir::linalg::LinalgOp contraction,
+                            const FactorOptions &options, std::string &reason);
 
 /// Rewrites `contraction` (which reads `dequant.op`'s result) into the
 /// factored form; the dequant is erased once nothing else reads it. On
 /// failure, nothing is changed and `reason` says why.
 mlir::FailureOr<FactoredContraction>
-factorDequantContraction(mlir::RewriterBase &rewriter, const DequantParts &dequant,
+factorDequantContraction(mlir::RewriterBase &rewriter,
+                         const DequantParts &dequant,
                          mlir::linalg::LinalgOp contraction,
                          const FactorOptions &options, std::string &reason);
 

@@ -7,9 +7,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
@@ -27,9 +27,10 @@ SmallVector<AffineExpr> dropDims(AffineMap map,
   return kept;
 }
 
-FailureOr<qforge::PackedFactorPlan>
-analyze(const qforge::DequantParts &dequant, linalg::LinalgOp contraction,
-        bool quantizeActivations, std::string &reason) {
+FailureOr<qforge::PackedFactorPlan> analyze(const qforge::DequantParts &dequant,
+                                            linalg::LinalgOp contraction,
+                                            bool quantizeActivations,
+                                            std::string &reason) {
   qforge::PackedFactorPlan a;
   a.dequant = dequant;
   a.contraction = contraction;
@@ -68,10 +69,12 @@ analyze(const qforge::DequantParts &dequant, linalg::LinalgOp contraction,
   a.weightsMap = contraction.getMatchingIndexingMap(a.weightsUse);
   a.storedWeightsMap = storedMap.compose(a.weightsMap);
   if (dequant.nibbleDim)
-    a.nibbleDim = cast<AffineDimExpr>(a.weightsMap.getResult(*dequant.nibbleDim))
-                      .getPosition();
+    a.nibbleDim =
+        cast<AffineDimExpr>(a.weightsMap.getResult(*dequant.nibbleDim))
+            .getPosition();
   a.activationMap = contraction.getMatchingIndexingMap(a.activationUse);
-  a.outputMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
+  a.outputMap =
+      contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
   if (!a.weightsMap.isProjectedPermutation() ||
       !a.activationMap.isProjectedPermutation() ||
       !a.outputMap.isProjectedPermutation()) {
@@ -87,10 +90,11 @@ analyze(const qforge::DequantParts &dequant, linalg::LinalgOp contraction,
     }
   }
   // Scales and zero-points in the contraction's dims.
-  a.scaleMap = dequantOp.getMatchingIndexingMap(dequant.scales).compose(a.weightsMap);
+  a.scaleMap =
+      dequantOp.getMatchingIndexingMap(dequant.scales).compose(a.weightsMap);
   if (dequant.zeroPoints)
-    a.zeroPointMap =
-        dequantOp.getMatchingIndexingMap(dequant.zeroPoints).compose(a.weightsMap);
+    a.zeroPointMap = dequantOp.getMatchingIndexingMap(dequant.zeroPoints)
+                         .compose(a.weightsMap);
 
   unsigned numLoops = contraction.getNumLoops();
   a.elementDims.resize(numLoops);
@@ -114,7 +118,8 @@ analyze(const qforge::DequantParts &dequant, linalg::LinalgOp contraction,
     }
   }
   auto rankedType = [](Value v) { return cast<RankedTensorType>(v.getType()); };
-  Type floatType = rankedType(contraction.getDpsInitOperand(0)->get()).getElementType();
+  Type floatType =
+      rankedType(contraction.getDpsInitOperand(0)->get()).getElementType();
   if (rankedType(a.activationUse->get()).getElementType() != floatType ||
       rankedType(dequantized).getElementType() != floatType) {
     reason = "activation, dequantized weights and result must share one "
@@ -197,9 +202,8 @@ Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
                                         rewriter.getZeroAttr(element))
                   .getResult();
   }
-  auto packed = linalg::PackOp::create(rewriter, loc, value, dest,
-                                       innerDimsPos, innerTiles, padding,
-                                       outerPerm);
+  auto packed = linalg::PackOp::create(rewriter, loc, value, dest, innerDimsPos,
+                                       innerTiles, padding, outerPerm);
   packed->setAttr(qforge::kActivationPackAttrName,
                   rewriter.getStringAttr(role));
   return packed.getResult();
@@ -207,9 +211,10 @@ Value packLike(RewriterBase &rewriter, Location loc, linalg::PackOp pack,
 
 } // namespace
 
-FailureOr<qforge::PackedFactorPlan> qforge::analyzePackedFactoring(
-    const DequantParts &dequant, linalg::LinalgOp contraction,
-    bool quantizeActivations, std::string &reason) {
+FailureOr<qforge::PackedFactorPlan>
+qforge::analyzePackedFactoring(const DequantParts &dequant,
+                               linalg::LinalgOp contraction,
+                               bool quantizeActivations, std::string &reason) {
   return analyze(dequant, contraction, quantizeActivations, reason);
 }
 
@@ -236,8 +241,8 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
   qforge::FactoredPackedContraction result;
   // The activation without its element dims, in the contraction's dims: the
   // map of xs and amax in the group sums.
-  AffineMap sumsMap =
-      AffineMap::get(numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
+  AffineMap sumsMap = AffineMap::get(
+      numLoops, 0, dropDims(a.activationMap, a.elementDims), ctx);
 
   // Which of the activation's dims are element dims (summed in a group).
   SmallVector<bool> activationElementDims;
@@ -267,8 +272,9 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     activationPack = nullptr;
   if (activationPack)
     activation = activationPack.getSource();
-  ArrayRef<bool> elementDims =
-      activationPack ? ArrayRef<bool>(sourceElementDims) : activationElementDims;
+  ArrayRef<bool> elementDims = activationPack
+                                   ? ArrayRef<bool>(sourceElementDims)
+                                   : activationElementDims;
 
   // Integer mode: the activation quantized to int8 per group (the element
   // dims), once per call; its scale amax / 127 joins the weights' per group.
@@ -354,13 +360,15 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     bool isSigned = dequant.weightsAreSigned;
     Type partialType = quantizeActivations ? i32 : floatType;
     result.partialSums = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{RankedTensorType::get(partialShape, partialType)},
+        rewriter, loc,
+        TypeRange{RankedTensorType::get(partialShape, partialType)},
         ValueRange{activation, dequant.weights->get()},
-        ValueRange{qforge::zeroFilled(rewriter, loc, partialShape, partialType)},
+        ValueRange{
+            qforge::zeroFilled(rewriter, loc, partialShape, partialType)},
         ArrayRef<AffineMap>{a.activationMap, a.storedWeightsMap, partialMap},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          qforge::buildPartialSumBody(b, l, args, quantizeActivations,
-                                      isSigned, floatType, a.nibbleDim);
+          qforge::buildPartialSumBody(b, l, args, quantizeActivations, isSigned,
+                                      floatType, a.nibbleDim);
         });
     result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
   }
@@ -368,7 +376,9 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
   // out += Σ_g s · (p − (z + offset) · xs): the contraction's dims without
   // the element dims, the group dims reduced.
   {
-    auto compress = [&](AffineMap map) { return compressDims(map, a.elementDims); };
+    auto compress = [&](AffineMap map) {
+      return compressDims(map, a.elementDims);
+    };
     SmallVector<Value> inputs = {dequant.scales->get()};
     SmallVector<AffineMap> maps = {compress(a.scaleMap)};
     if (dequant.zeroPoints) {
@@ -390,7 +400,8 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     for (unsigned d = 0; d < numLoops; ++d)
       if (!a.elementDims.test(d))
         iterators.push_back(a.groupDims.test(d) ? red : par);
-    assert(iterators.size() == numLoops - a.elementDims.count() && "one iterator per kept dim");
+    assert(iterators.size() == numLoops - a.elementDims.count() &&
+           "one iterator per kept dim");
     bool hasZeroPoint = dequant.zeroPoints != nullptr;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
@@ -434,8 +445,8 @@ qforge::factorPackedDequantContraction(RewriterBase &rewriter,
                                        linalg::LinalgOp contraction,
                                        bool quantizeActivations,
                                        std::string &reason) {
-  FailureOr<PackedFactorPlan> plan = analyzePackedFactoring(
-      dequant, contraction, quantizeActivations, reason);
+  FailureOr<PackedFactorPlan> plan =
+      analyzePackedFactoring(dequant, contraction, quantizeActivations, reason);
   if (failed(plan))
     return failure();
   return applyPackedFactoring(rewriter, *plan);

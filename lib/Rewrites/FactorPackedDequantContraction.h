@@ -1,4 +1,5 @@
-//===- FactorPackedDequantContraction.h - factor a packed contraction -*- C++ -*-===//
+//===- FactorPackedDequantContraction.h - factor a packed contraction -*- C++
+//-*-===//
 //
 // The factoring of FactorDequantContraction.h for a contraction whose vector
 // lanes are its own parallel dims -- as after packing the weights with an
@@ -43,9 +44,9 @@ inline constexpr llvm::StringLiteral kActivationPackAttrName =
 struct FactoredPackedContraction {
   mlir::linalg::GenericOp activationMax;       ///< amax (integer mode)
   mlir::linalg::GenericOp quantizedActivation; ///< xq (integer mode)
-  mlir::linalg::GenericOp activationSums; ///< xs
-  mlir::linalg::GenericOp partialSums;    ///< p
-  mlir::linalg::GenericOp groupSums;      ///< replaces the contraction
+  mlir::linalg::GenericOp activationSums;      ///< xs
+  mlir::linalg::GenericOp partialSums;         ///< p
+  mlir::linalg::GenericOp groupSums;           ///< replaces the contraction
 };
 
 /// What analyzePackedFactoring found: every precondition holds, and the
@@ -57,7 +58,7 @@ struct PackedFactorPlan {
   mlir::OpOperand *weightsUse = nullptr, *activationUse = nullptr;
   mlir::AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
   mlir::AffineMap storedWeightsMap; ///< contraction dims -> the integer weights
-  std::optional<unsigned> nibbleDim; ///< contraction dim, byte pairs only
+  std::optional<unsigned> nibbleDim;      ///< contraction dim, byte pairs only
   mlir::AffineMap scaleMap, zeroPointMap; ///< contraction dims
   llvm::SmallBitVector elementDims;       ///< K
   llvm::SmallBitVector groupDims;         ///< g
@@ -77,10 +78,9 @@ FactoredPackedContraction applyPackedFactoring(mlir::RewriterBase &rewriter,
 
 /// Whether factorPackedDequantContraction would succeed; `reason` says why
 /// not.
-mlir::LogicalResult
-canFactorPackedDequantContraction(const DequantParts &dequant,
-                                  mlir::linalg::LinalgOp contraction,
-                                  bool quantizeActivations, std::string &reason);
+mlir::LogicalResult canFactorPackedDequantContraction(
+    const DequantParts &dequant, mlir::linalg::LinalgOp contraction,
+    bool quantizeActivations, std::string &reason);
 
 /// Rewrites `contraction` (which reads `dequant.op`'s result) into the
 /// factored form; the dequant is erased once nothing else reads it. On

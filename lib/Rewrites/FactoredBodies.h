@@ -45,8 +45,8 @@ inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
   Value weight = args[1];
   if (quantizeActivations && weightsAreSigned) {
     // 0x80 flips a byte's sign bit, 0x88 both nibbles'.
-    Value signBits = arith::ConstantIntOp::create(
-        b, l, weight.getType(), nibbleDim ? 0x88 : 0x80);
+    Value signBits = arith::ConstantIntOp::create(b, l, weight.getType(),
+                                                  nibbleDim ? 0x88 : 0x80);
     weight = arith::XOrIOp::create(b, l, weight, signBits);
   }
   if (nibbleDim)
@@ -106,8 +106,8 @@ inline void buildGroupSumBody(mlir::OpBuilder &b, mlir::Location l,
   if (weightOffset != 0.0) {
     Value offset = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, weightOffset));
-    zeroPoint = zeroPoint ? arith::AddFOp::create(b, l, zeroPoint, offset)
-                          : offset;
+    zeroPoint =
+        zeroPoint ? arith::AddFOp::create(b, l, zeroPoint, offset) : offset;
   }
   if (zeroPoint) {
     Value offset = arith::MulFOp::create(b, l, zeroPoint, activationSum);

@@ -23,10 +23,12 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
     return value;
   auto target = RankedTensorType::get(shape, type.getElementType());
   if (type.getRank() > target.getRank())
-    if (auto groups = getReassociationIndicesForCollapse(type.getShape(), shape))
+    if (auto groups =
+            getReassociationIndicesForCollapse(type.getShape(), shape))
       return tensor::CollapseShapeOp::create(b, loc, target, value, *groups);
   if (type.getRank() < target.getRank())
-    if (auto groups = getReassociationIndicesForCollapse(shape, type.getShape()))
+    if (auto groups =
+            getReassociationIndicesForCollapse(shape, type.getShape()))
       return tensor::ExpandShapeOp::create(b, loc, target, value, *groups);
   int64_t size = type.getNumElements();
   if (type.getRank() != 1) {
@@ -103,18 +105,18 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
     inputs.push_back(
         canonicalParameter(rewriter, loc, form.zeroPoints, form, floatType));
   AffineMap identity = rewriter.getMultiDimIdentityMap(3);
-  AffineMap perGroup =
-      AffineMap::get(3, 0,
-                     {getAffineDimExpr(0, context), getAffineDimExpr(1, context),
-                      getAffineConstantExpr(0, context)},
-                     context);
+  AffineMap perGroup = AffineMap::get(3, 0,
+                                      {getAffineDimExpr(0, context),
+                                       getAffineDimExpr(1, context),
+                                       getAffineConstantExpr(0, context)},
+                                      context);
   SmallVector<AffineMap> dequantMaps = {identity, perGroup};
   if (hasZeroPoint)
     dequantMaps.push_back(perGroup);
   dequantMaps.push_back(identity);
-  Value dequantInit = tensor::EmptyOp::create(rewriter, loc, {n, g, k}, floatType);
-  Value oldWeightsArg =
-      oldDequant.getMatchingBlockArgument(form.weights);
+  Value dequantInit =
+      tensor::EmptyOp::create(rewriter, loc, {n, g, k}, floatType);
+  Value oldWeightsArg = oldDequant.getMatchingBlockArgument(form.weights);
   SmallVector<Operation *> chain = intToFloatChain(form.weightsAsFloat);
   auto dequant = linalg::GenericOp::create(
       rewriter, oldDequant.getLoc(), dequantInit.getType(), inputs,
@@ -154,8 +156,8 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
   };
   using It = utils::IteratorType;
   auto canonical = linalg::GenericOp::create(
-      rewriter, loc, init.getType(), ValueRange{activation, dequant.getResult(0)},
-      ValueRange{init},
+      rewriter, loc, init.getType(),
+      ValueRange{activation, dequant.getResult(0)}, ValueRange{init},
       SmallVector<AffineMap>{dims({0, 1, 3, 4}), dims({2, 3, 4}),
                              dims({0, 1, 2})},
       SmallVector<It>{It::parallel, It::parallel, It::parallel, It::reduction,

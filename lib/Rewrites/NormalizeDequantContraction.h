@@ -1,4 +1,5 @@
-//===- NormalizeDequantContraction.h - producers' forms to canonical -*- C++ -*-===//
+//===- NormalizeDequantContraction.h - producers' forms to canonical -*- C++
+//-*-===//
 //
 // Rebuilds a group-quantized matmul read by Analysis/ProducerForms in the
 // canonical form the strategies take (the seed's; docs/forms.md). Weights

@@ -1,4 +1,5 @@
-//===- PackPropagation.cpp - linalg.pack through a dequant, zero padding ---===//
+//===- PackPropagation.cpp - linalg.pack through a dequant, zero padding
+//---===//
 //
 // pack(dequant(w, s, z)) -> dequant'(pack(w), pack(s), pack(z)).
 //
@@ -99,9 +100,8 @@ static bool isMultipliedByZeroPadding(linalg::PackOp pack, int64_t dim) {
     return false;
   int64_t packedInner = rank + (innerPosition - pack.getInnerDimsPos().begin());
   SmallVector<int64_t> outerPerm(pack.getOuterDimsPerm());
-  int64_t packedOuter = outerPerm.empty()
-                            ? dim
-                            : llvm::find(outerPerm, dim) - outerPerm.begin();
+  int64_t packedOuter =
+      outerPerm.empty() ? dim : llvm::find(outerPerm, dim) - outerPerm.begin();
   auto innerExpr = dyn_cast<AffineDimExpr>(map.getResult(packedInner));
   auto outerExpr = dyn_cast<AffineDimExpr>(map.getResult(packedOuter));
   auto iterators = contraction.getIteratorTypesArray();
@@ -119,16 +119,15 @@ static bool isMultipliedByZeroPadding(linalg::PackOp pack, int64_t dim) {
     AffineMap otherMap = contraction.getMatchingIndexingMap(other);
     // The other operand's packed dims at the same two iteration dims must be
     // an outer/inner pair of one packed source dim with the same tile.
-    std::optional<unsigned> otherInner =
-        otherMap.getResultPosition(innerExpr);
-    std::optional<unsigned> otherOuter =
-        otherMap.getResultPosition(outerExpr);
+    std::optional<unsigned> otherInner = otherMap.getResultPosition(innerExpr);
+    std::optional<unsigned> otherOuter = otherMap.getResultPosition(outerExpr);
     int64_t otherRank = otherPack.getSourceRank();
     if (!otherInner || !otherOuter || *otherInner < otherRank)
       continue;
     int64_t otherDim = otherPack.getInnerDimsPos()[*otherInner - otherRank];
     SmallVector<int64_t> otherPerm(otherPack.getOuterDimsPerm());
-    int64_t otherOuterDim = otherPerm.empty() ? *otherOuter : otherPerm[*otherOuter];
+    int64_t otherOuterDim =
+        otherPerm.empty() ? *otherOuter : otherPerm[*otherOuter];
     if (otherOuterDim != otherDim ||
         otherPack.getSourceType().getDimSize(otherDim) !=
             pack.getSourceType().getDimSize(dim) ||
@@ -148,7 +147,8 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
     auto dequant = pack.getSource().getDefiningOp<linalg::GenericOp>();
     if (!dequant || dequant.getNumDpsInits() != 1 ||
         dequant.getNumResults() != 1)
-      return rewriter.notifyMatchFailure(pack, "source is not a 1-result generic");
+      return rewriter.notifyMatchFailure(pack,
+                                         "source is not a 1-result generic");
     if (dequant.getNumReductionLoops() != 0)
       return rewriter.notifyMatchFailure(pack, "source generic reduces");
     if (!dequant->getResult(0).hasOneUse())
@@ -234,13 +234,14 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
         bool broadcast = packed.follows[inputDim] < 0;
         packed.innerDimsPos.push_back(inputDim);
         packed.innerTiles.push_back(broadcast ? 1 : tiles[position]);
-        innerExprs.push_back(broadcast ? getAffineConstantExpr(0, context)
-                                       : getAffineDimExpr(rank + position,
-                                                          context));
+        innerExprs.push_back(broadcast
+                                 ? getAffineConstantExpr(0, context)
+                                 : getAffineDimExpr(rank + position, context));
         packed.padded |= !broadcast && dimPadded[dim];
       }
       // Outer dims in the order of the pack's outer dims.
-      packed.outerDimsPerm = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+      packed.outerDimsPerm =
+          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
       // Aligned dims are distinct, so the order is total.
       llvm::sort(packed.outerDimsPerm, [&](int64_t a, int64_t b) {
         return outerPosition[packed.alignedTo[a]] <
@@ -248,16 +249,15 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
       });
       for (int64_t inputDim : packed.outerDimsPerm) {
         int64_t follows = packed.follows[inputDim];
-        outerExprs.push_back(follows < 0
-                                 ? getAffineConstantExpr(0, context)
-                                 : getAffineDimExpr(outerPosition[follows],
-                                                    context));
+        outerExprs.push_back(
+            follows < 0 ? getAffineConstantExpr(0, context)
+                        : getAffineDimExpr(outerPosition[follows], context));
       }
       if (llvm::equal(packed.outerDimsPerm,
                       llvm::seq<int64_t>(0, type.getRank())))
         packed.outerDimsPerm.clear();
-      packed.needsPack = !packed.innerDimsPos.empty() ||
-                         !packed.outerDimsPerm.empty();
+      packed.needsPack =
+          !packed.innerDimsPos.empty() || !packed.outerDimsPerm.empty();
       llvm::append_range(outerExprs, innerExprs);
       packed.packedMap = AffineMap::get(packedRank, 0, outerExprs, context);
       inputs.push_back(packed);
@@ -330,18 +330,18 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
                                             rewriter.getZeroAttr(elementType))
                       .getResult();
       }
-      packedOperands.push_back(
-          linalg::PackOp::create(rewriter, loc, source, dest,
-                                 packed.innerDimsPos, tileSizes, padding,
-                                 packed.outerDimsPerm)
-              .getResult());
+      packedOperands.push_back(linalg::PackOp::create(rewriter, loc, source,
+                                                      dest, packed.innerDimsPos,
+                                                      tileSizes, padding,
+                                                      packed.outerDimsPerm)
+                                   .getResult());
     }
     maps.push_back(AffineMap::getMultiDimIdentityMap(packedRank, context));
     SmallVector<utils::IteratorType> iterators(packedRank,
                                                utils::IteratorType::parallel);
     auto packedDequant = linalg::GenericOp::create(
-        rewriter, loc, pack.getDestType(), packedOperands, pack.getDest(),
-        maps, iterators);
+        rewriter, loc, pack.getDestType(), packedOperands, pack.getDest(), maps,
+        iterators);
     rewriter.cloneRegionBefore(dequant.getRegion(), packedDequant.getRegion(),
                                packedDequant.getRegion().begin());
     // Loop indices in the body (a byte pair's nibble) in packed dims: an
@@ -350,16 +350,15 @@ struct BubblePackThroughDequant : OpRewritePattern<linalg::PackOp> {
              packedDequant.getBody()->getOps<linalg::IndexOp>())) {
       int64_t dim = index.getDim();
       rewriter.setInsertionPoint(index);
-      Value outer =
-          linalg::IndexOp::create(rewriter, loc, outerPosition[dim]);
+      Value outer = linalg::IndexOp::create(rewriter, loc, outerPosition[dim]);
       if (innerPosition[dim] < 0) {
         rewriter.replaceOp(index, outer);
         continue;
       }
       Value inner =
           linalg::IndexOp::create(rewriter, loc, rank + innerPosition[dim]);
-      Value tile = arith::ConstantIndexOp::create(
-          rewriter, loc, tiles[innerPosition[dim]]);
+      Value tile = arith::ConstantIndexOp::create(rewriter, loc,
+                                                  tiles[innerPosition[dim]]);
       Value start = arith::MulIOp::create(rewriter, loc, outer, tile);
       rewriter.replaceOpWithNewOp<arith::AddIOp>(index, start, inner);
     }

@@ -4,7 +4,8 @@
 // dequantized weight operand. These patterns move that pack up to the
 // quantized parameters (weights, scales, zero-points), so the packing can be
 // done once, outside the per-call function, and make every padded lane a
-// concrete value that contributes exactly zero (docs/ops/QForgeTransformOps.md).
+// concrete value that contributes exactly zero
+// (docs/ops/QForgeTransformOps.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_PACKPROPAGATION_H

@@ -90,8 +90,8 @@ int64_t linesCovered(const MemRefRead &read, int64_t lineBytes) {
   if (auto transfer = dyn_cast<vector::TransferReadOp>(read.op))
     if (!transfer.getPermutationMap().isMinorIdentity())
       return 1;
-  int64_t bits = vector.getShape().back() *
-                 type.getElementType().getIntOrFloatBitWidth();
+  int64_t bits =
+      vector.getShape().back() * type.getElementType().getIntOrFloatBitWidth();
   return std::max<int64_t>(1, llvm::divideCeil(bits, lineBytes * 8));
 }
 
@@ -101,10 +101,8 @@ std::optional<LoopBounds> getLoopBounds(Operation *op) {
                       loop.getUpperBound(), loop.getStep()};
   if (auto forall = dyn_cast_or_null<scf::ForallOp>(op);
       forall && forall.getRank() == 1)
-    return LoopBounds{forall.getInductionVar(0),
-                      forall.getMixedLowerBound()[0],
-                      forall.getMixedUpperBound()[0],
-                      forall.getMixedStep()[0]};
+    return LoopBounds{forall.getInductionVar(0), forall.getMixedLowerBound()[0],
+                      forall.getMixedUpperBound()[0], forall.getMixedStep()[0]};
   return std::nullopt;
 }
 
@@ -191,12 +189,12 @@ void qforge::prefetchReadsAhead(RewriterBase &rewriter,
   auto materialize = [&](OpFoldResult value) {
     return getValueOrCreateConstantIndexOp(rewriter, loopLoc, value);
   };
-  Value distance = arith::MulIOp::create(rewriter, loopLoc,
-                                         materialize(loop.step),
-                                         constant(options.iterations));
+  Value distance = arith::MulIOp::create(
+      rewriter, loopLoc, materialize(loop.step), constant(options.iterations));
   Value ahead = arith::AddIOp::create(rewriter, loopLoc, iv, distance);
   Value upperBound = materialize(loop.upperBound);
-  Value last = arith::SubIOp::create(rewriter, loopLoc, upperBound, constant(1));
+  Value last =
+      arith::SubIOp::create(rewriter, loopLoc, upperBound, constant(1));
   IRMapping nextIteration;
   nextIteration.map(iv, arith::MinSIOp::create(rewriter, loopLoc, ahead, last));
   if (parent) {
@@ -214,8 +212,8 @@ void qforge::prefetchReadsAhead(RewriterBase &rewriter,
             step),
         step);
     Value wrapped = arith::MinSIOp::create(
-        rewriter, loopLoc, arith::SubIOp::create(rewriter, loopLoc, ahead, span),
-        last);
+        rewriter, loopLoc,
+        arith::SubIOp::create(rewriter, loopLoc, ahead, span), last);
     Value parentNext = arith::AddIOp::create(rewriter, loopLoc, parent->iv,
                                              materialize(parent->step));
     Value past = arith::AndIOp::create(
@@ -224,9 +222,9 @@ void qforge::prefetchReadsAhead(RewriterBase &rewriter,
                               ahead, upperBound),
         arith::CmpIOp::create(rewriter, loopLoc, arith::CmpIPredicate::slt,
                               parentNext, materialize(parent->upperBound)));
-    nextIteration.map(iv, arith::SelectOp::create(rewriter, loopLoc, past,
-                                                  wrapped,
-                                                  nextIteration.lookup(iv)));
+    nextIteration.map(iv,
+                      arith::SelectOp::create(rewriter, loopLoc, past, wrapped,
+                                              nextIteration.lookup(iv)));
     nextIteration.map(parent->iv,
                       arith::SelectOp::create(rewriter, loopLoc, past,
                                               parentNext, parent->iv));
@@ -246,22 +244,22 @@ void qforge::prefetchReadsAhead(RewriterBase &rewriter,
         indices.push_back(readIteration.lookup(index));
         continue;
       }
-      bool recompute = isIndexedBy(index, iv) ||
-                       (parent && isIndexedBy(index, parent->iv));
+      bool recompute =
+          isIndexedBy(index, iv) || (parent && isIndexedBy(index, parent->iv));
       indices.push_back(
-          recompute
-              ? rewriter.clone(*index.getDefiningOp(), readIteration)->getResult(0)
-              : index);
+          recompute ? rewriter.clone(*index.getDefiningOp(), readIteration)
+                          ->getResult(0)
+                    : index);
     }
     // One prefetch per line the read covers, along its innermost dim.
     int64_t lineBytes = options.lineBytes;
     int64_t lines = linesCovered(read, lineBytes);
-    int64_t lineElements =
-        lines > 1 ? lineBytes * 8 /
-                        cast<MemRefType>(read.memref.getType())
-                            .getElementType()
-                            .getIntOrFloatBitWidth()
-                  : 0;
+    int64_t lineElements = lines > 1
+                               ? lineBytes * 8 /
+                                     cast<MemRefType>(read.memref.getType())
+                                         .getElementType()
+                                         .getIntOrFloatBitWidth()
+                               : 0;
     for (int64_t line = 0; line < lines; ++line) {
       SmallVector<Value> lineIndices = indices;
       if (line > 0)
@@ -270,8 +268,7 @@ void qforge::prefetchReadsAhead(RewriterBase &rewriter,
             arith::ConstantIndexOp::create(rewriter, loc, line * lineElements));
       memref::PrefetchOp::create(rewriter, loc, read.memref, lineIndices,
                                  rewriter.getBoolAttr(false),
-                                 rewriter.getI32IntegerAttr(
-                                     options.locality),
+                                 rewriter.getI32IntegerAttr(options.locality),
                                  rewriter.getBoolAttr(true));
     }
   }

@@ -7,9 +7,10 @@
 
 using namespace mlir;
 
-qforge::QuantizedActivation
-qforge::quantizeActivation(RewriterBase &rewriter, Location loc,
-                           Value activation, ArrayRef<bool> reduced) {
+qforge::QuantizedActivation qforge::quantizeActivation(RewriterBase &rewriter,
+                                                       Location loc,
+                                                       Value activation,
+                                                       ArrayRef<bool> reduced) {
   MLIRContext *ctx = rewriter.getContext();
   auto type = cast<RankedTensorType>(activation.getType());
   Type floatType = type.getElementType(), i8 = rewriter.getI8Type();
@@ -23,7 +24,8 @@ qforge::quantizeActivation(RewriterBase &rewriter, Location loc,
       [](OpBuilder &b, Location l, ValueRange args) {
         Value magnitude = math::AbsFOp::create(b, l, args[0]);
         linalg::YieldOp::create(
-            b, l, arith::MaximumFOp::create(b, l, magnitude, args[1]).getResult());
+            b, l,
+            arith::MaximumFOp::create(b, l, magnitude, args[1]).getResult());
       });
   AffineMap perGroup = result.max.getIndexingMapsArray()[1];
   Value activationMax = result.max->getResult(0);
@@ -41,8 +43,8 @@ qforge::quantizeActivation(RewriterBase &rewriter, Location loc,
                                            b.getFloatAttr(floatType, value));
         };
         Value zero = constant(0.0), limit = constant(127.0);
-        Value positive = arith::CmpFOp::create(
-            b, l, arith::CmpFPredicate::OGT, args[1], zero);
+        Value positive = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                               args[1], zero);
         Value inverse = arith::SelectOp::create(
             b, l, positive, arith::DivFOp::create(b, l, limit, args[1]), zero);
         Value scaled = arith::MulFOp::create(b, l, args[0], inverse);

@@ -17,7 +17,7 @@
 namespace qforge {
 
 struct QuantizedActivation {
-  mlir::linalg::GenericOp max;       ///< amax: the activation without `reduced` dims
+  mlir::linalg::GenericOp max; ///< amax: the activation without `reduced` dims
   mlir::linalg::GenericOp quantized; ///< xq: i8, the activation's shape
 };
 

@@ -15,8 +15,9 @@ static std::string packWeightsName(func::FuncOp kernel) {
 /// The kernel argument a pack reads, directly or through reshapes (a
 /// producer's N x G scales expanded to N x G x 1, torch-mlir's N x K weights
 /// expanded to N x G x K); `reshapes` gets them, the argument's first.
-static BlockArgument argumentBehindReshapes(linalg::PackOp pack,
-                                            SmallVector<Operation *> &reshapes) {
+static BlockArgument
+argumentBehindReshapes(linalg::PackOp pack,
+                       SmallVector<Operation *> &reshapes) {
   Value value = pack.getSource();
   while (Operation *op = value.getDefiningOp()) {
     if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op))
@@ -38,11 +39,13 @@ LogicalResult qforge::canSplitParameterPacking(func::FuncOp kernel,
                                                std::string &reason) {
   llvm::raw_string_ostream os(reason);
   if (!kernel.isPublic() || kernel.isExternal()) {
-    os << "'" << kernel.getSymName() << "' is not a public function with a body";
+    os << "'" << kernel.getSymName()
+       << "' is not a public function with a body";
     return failure();
   }
   if (kernel->hasAttr(kPackWeightsAttr)) {
-    os << "'" << kernel.getSymName() << "' already has its parameter packing split";
+    os << "'" << kernel.getSymName()
+       << "' already has its parameter packing split";
     return failure();
   }
   auto module = kernel->getParentOfType<ModuleOp>();
@@ -110,9 +113,9 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
   // destination and its padding constant.
   Location loc = kernel.getLoc();
   rewriter.setInsertionPointAfter(kernel);
-  auto packWeights = func::FuncOp::create(
-      rewriter, loc, packWeightsName(kernel),
-      rewriter.getFunctionType(rawTypes, packedTypes));
+  auto packWeights =
+      func::FuncOp::create(rewriter, loc, packWeightsName(kernel),
+                           rewriter.getFunctionType(rawTypes, packedTypes));
   packWeights->setAttr(kPrepackedArgumentsAttr,
                        rewriter.getDenseI64ArrayAttr(positions));
   Block *body = packWeights.addEntryBlock();
@@ -126,7 +129,8 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
     for (Operation *reshape : reshapes)
       rewriter.clone(*reshape, mapping);
     if (Value padding = pack.getPaddingValue())
-      mapping.map(padding, rewriter.clone(*padding.getDefiningOp())->getResult(0));
+      mapping.map(padding,
+                  rewriter.clone(*padding.getDefiningOp())->getResult(0));
     auto dest = tensor::EmptyOp::create(rewriter, pack.getLoc(),
                                         pack.getDestType().getShape(),
                                         pack.getDestType().getElementType());

@@ -1,4 +1,5 @@
-//===- SplitParameterPacking.h - pack model parameters once ------*- C++ -*-===//
+//===- SplitParameterPacking.h - pack model parameters once ------*- C++
+//-*-===//
 //
 // Weights, scales and zero-points are model parameters: packing them belongs
 // in a one-time step. This rewrite moves the packs of a kernel's parameters
@@ -36,9 +37,9 @@ canSplitParameterPacking(mlir::func::FuncOp kernel,
 /// Moves `packs` into a new `<kernel>_pack_weights` placed after `kernel`
 /// and retypes `kernel`'s packed arguments; returns the new function.
 /// Call canSplitParameterPacking first.
-mlir::func::FuncOp splitParameterPacking(mlir::RewriterBase &rewriter,
-                                         mlir::func::FuncOp kernel,
-                                         llvm::ArrayRef<mlir::linalg::PackOp> packs);
+mlir::func::FuncOp
+splitParameterPacking(mlir::RewriterBase &rewriter, mlir::func::FuncOp kernel,
+                      llvm::ArrayRef<mlir::linalg::PackOp> packs);
 
 } // namespace qforge
 

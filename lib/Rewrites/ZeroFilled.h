@@ -1,4 +1,5 @@
-//===- ZeroFilled.h - new reductions into zero-filled tensors ----*- C++ -*-===//
+//===- ZeroFilled.h - new reductions into zero-filled tensors ----*- C++
+//-*-===//
 #ifndef QFORGE_REWRITES_ZEROFILLED_H
 #define QFORGE_REWRITES_ZEROFILLED_H
 
@@ -26,12 +27,13 @@ inline mlir::Value zeroFilled(mlir::RewriterBase &rewriter, mlir::Location loc,
 /// zero-filled tensor of the kept dims (in order) of `elementType`: maps
 /// (identity, the kept dims), `body` given (input element, accumulator).
 /// The activation's amax and its per-group sums are such reductions.
-inline mlir::linalg::GenericOp reduceDimsIntoZeros(
-    mlir::RewriterBase &rewriter, mlir::Location loc, mlir::Value input,
-    llvm::ArrayRef<bool> reduced, mlir::Type elementType,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
-                            mlir::ValueRange)>
-        body) {
+inline mlir::linalg::GenericOp
+reduceDimsIntoZeros(mlir::RewriterBase &rewriter, mlir::Location loc,
+                    mlir::Value input, llvm::ArrayRef<bool> reduced,
+                    mlir::Type elementType,
+                    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                                            mlir::ValueRange)>
+                        body) {
   using namespace mlir;
   MLIRContext *ctx = rewriter.getContext();
   auto type = cast<RankedTensorType>(input.getType());

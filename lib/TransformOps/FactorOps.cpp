@@ -1,4 +1,5 @@
-//===- FactorOps.cpp - the ops that factor scale and zero-point out --------===//
+//===- FactorOps.cpp - the ops that factor scale and zero-point out
+//--------===//
 
 #include "Analysis/DequantContraction.h"
 #include "Rewrites/FactorDequantContraction.h"
@@ -43,8 +44,8 @@ static DiagnosedSilenceableFailure checkAllPairs(
     }
     std::string reason;
     if (failed(canFactor({*parts, contraction}, reason))) {
-      DiagnosedSilenceableFailure diag =
-          op.emitSilenceableError() << "cannot factor: " << reason;
+      DiagnosedSilenceableFailure diag = op.emitSilenceableError()
+                                         << "cannot factor: " << reason;
       diag.attachNote(contractionOp->getLoc()) << "contraction";
       return diag;
     }
@@ -57,8 +58,9 @@ static DiagnosedSilenceableFailure checkAllPairs(
 /// quantization, 1 activation sums, 2 partial sums, 3 group sums, 4 row sums
 /// (the unpacked form only).
 template <typename Factored>
-static void collectGenerics(const Factored &factored,
-                            SmallVectorImpl<SmallVector<Operation *>> &collected) {
+static void
+collectGenerics(const Factored &factored,
+                SmallVectorImpl<SmallVector<Operation *>> &collected) {
   if (factored.activationMax)
     collected[0].append({factored.activationMax, factored.quantizedActivation});
   if (factored.activationSums)
@@ -77,7 +79,8 @@ static DiagnosedSilenceableFailure factorAllPairs(
     transform::TransformOpInterface op, transform::TransformState &state,
     Value dequantHandle, Value contractionHandle,
     function_ref<LogicalResult(const DequantPair &, std::string &)> canFactor,
-    function_ref<FailureOr<Factored>(const DequantPair &, std::string &)> factor,
+    function_ref<FailureOr<Factored>(const DequantPair &, std::string &)>
+        factor,
     SmallVectorImpl<SmallVector<Operation *>> &collected) {
   SmallVector<DequantPair> pairs;
   DiagnosedSilenceableFailure checked = checkAllPairs(
@@ -139,11 +142,11 @@ DiagnosedSilenceableFailure transform::FactorDequantContractionOp::apply(
   SmallVector<SmallVector<Operation *>> collected;
   qforge::FactorOptions options;
   options.lanes = getLanesAttr().getInt();
-  return setFactoredResults(
-      *this, /*quantizes=*/false,
-      factorAllPairs(*this, rewriter, state, getDequant(), getContraction(),
-                     options, collected),
-      collected, results);
+  return setFactoredResults(*this, /*quantizes=*/false,
+                            factorAllPairs(*this, rewriter, state, getDequant(),
+                                           getContraction(), options,
+                                           collected),
+                            collected, results);
 }
 
 DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
@@ -153,11 +156,11 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   qforge::FactorOptions options;
   options.lanes = getLanesAttr().getInt();
   options.quantizeActivations = true;
-  return setFactoredResults(
-      *this, /*quantizes=*/true,
-      factorAllPairs(*this, rewriter, state, getDequant(), getContraction(),
-                     options, collected),
-      collected, results);
+  return setFactoredResults(*this, /*quantizes=*/true,
+                            factorAllPairs(*this, rewriter, state, getDequant(),
+                                           getContraction(), options,
+                                           collected),
+                            collected, results);
 }
 
 /// The packed factoring ops (float and integer).
@@ -184,12 +187,12 @@ DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<SmallVector<Operation *>> collected;
-  return setFactoredResults(
-      *this, /*quantizes=*/false,
-      factorAllPackedPairs(*this, rewriter, state, getDequant(),
-                           getContraction(), /*quantizeActivations=*/false,
-                           collected),
-      collected, results);
+  return setFactoredResults(*this, /*quantizes=*/false,
+                            factorAllPackedPairs(*this, rewriter, state,
+                                                 getDequant(), getContraction(),
+                                                 /*quantizeActivations=*/false,
+                                                 collected),
+                            collected, results);
 }
 
 DiagnosedSilenceableFailure
@@ -197,12 +200,12 @@ transform::QuantizeActivationsAndFactorPackedOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<SmallVector<Operation *>> collected;
-  return setFactoredResults(
-      *this, /*quantizes=*/true,
-      factorAllPackedPairs(*this, rewriter, state, getDequant(),
-                           getContraction(), /*quantizeActivations=*/true,
-                           collected),
-      collected, results);
+  return setFactoredResults(*this, /*quantizes=*/true,
+                            factorAllPackedPairs(*this, rewriter, state,
+                                                 getDequant(), getContraction(),
+                                                 /*quantizeActivations=*/true,
+                                                 collected),
+                            collected, results);
 }
 
 /// All factoring ops only read the dequant handle: one dequant feeding
@@ -210,8 +213,9 @@ transform::QuantizeActivationsAndFactorPackedOp::apply(
 /// repeat an op. The dequant is erased (and dropped from the handle) once
 /// unused.
 template <typename FactoringOp>
-static void getFactoringEffects(
-    FactoringOp op, SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+static void
+getFactoringEffects(FactoringOp op,
+                    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   transform::onlyReadsHandle(op.getDequantMutable(), effects);
   transform::consumesHandle(op.getContractionMutable(), effects);
   transform::producesHandle(op->getOpResults(), effects);

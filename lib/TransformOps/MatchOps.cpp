@@ -1,4 +1,5 @@
-//===- MatchOps.cpp - qforge matchers and navigation ------------------------===//
+//===- MatchOps.cpp - qforge matchers and navigation
+//------------------------===//
 
 #include "Analysis/DequantContraction.h"
 #include "TransformOps/QForgeTransformOps.h"
@@ -53,23 +54,24 @@ void transform::MatchDequantContractionOp::getEffects(
   onlyReadsPayload(effects);
 }
 
-DiagnosedSilenceableFailure transform::GetInitProducersOp::apply(
-    transform::TransformRewriter &rewriter,
-    transform::TransformResults &results, transform::TransformState &state) {
+DiagnosedSilenceableFailure
+transform::GetInitProducersOp::apply(transform::TransformRewriter &rewriter,
+                                     transform::TransformResults &results,
+                                     transform::TransformState &state) {
   SmallVector<Operation *> producers;
   for (Operation *target : state.getPayloadOps(getTarget())) {
     auto destinationStyle = dyn_cast<DestinationStyleOpInterface>(target);
     if (!destinationStyle) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableError() << "expected a destination-style op";
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "expected a destination-style op";
       diag.attachNote(target->getLoc()) << "target";
       return diag;
     }
     for (Value init : destinationStyle.getDpsInits()) {
       Operation *producer = init.getDefiningOp();
       if (!producer) {
-        DiagnosedSilenceableFailure diag =
-            emitSilenceableError() << "an init is a block argument";
+        DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                           << "an init is a block argument";
         diag.attachNote(target->getLoc()) << "target";
         return diag;
       }

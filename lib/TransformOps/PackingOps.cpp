@@ -41,8 +41,8 @@ DiagnosedSilenceableFailure transform::SplitParameterPackingOp::apply(
     std::string reason;
     if (failed(qforge::canSplitParameterPacking(kernel, packs, reason))) {
       DiagnosedSilenceableFailure diag =
-          emitSilenceableError() << "cannot split the parameter packing: "
-                                 << reason;
+          emitSilenceableError()
+          << "cannot split the parameter packing: " << reason;
       diag.attachNote(kernel.getLoc()) << "function";
       return diag;
     }

@@ -14,8 +14,9 @@ LogicalResult transform::DividingTileSizeOp::verify() {
     return emitOpError("dim must not be negative");
   if (getAtMostAttr().getInt() < 1)
     return emitOpError("at_most must be positive");
-  if (getAtLeastAttr() && (getAtLeastAttr().getInt() < 1 ||
-                           getAtLeastAttr().getInt() > getAtMostAttr().getInt()))
+  if (getAtLeastAttr() &&
+      (getAtLeastAttr().getInt() < 1 ||
+       getAtLeastAttr().getInt() > getAtMostAttr().getInt()))
     return emitOpError("at_least must be in [1, at_most]");
   return success();
 }
@@ -34,8 +35,8 @@ DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
   }
   int64_t range = linalgOp.getStaticLoopRanges()[dim];
   if (ShapedType::isDynamic(range)) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError()
-                                       << "loop " << dim << " has a dynamic range";
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError() << "loop " << dim << " has a dynamic range";
     diag.attachNote(target->getLoc()) << "payload op";
     return diag;
   }

@@ -14,7 +14,19 @@
 
 // RUN: not qforge-ab 2>&1 | FileCheck %s --check-prefix=USAGE
 // USAGE: usage: qforge-ab N G K LIB.so [LIB.so ...] (at most 8)
-// RUN: not qforge-ab 100 4 128 %t.a.so 2>&1 | FileCheck %s --check-prefix=ROWS
-// ROWS: qforge-ab: error: N, G, K must be positive, N a multiple of 64
+// RUN: not qforge-ab 0 4 128 %t.a.so 2>&1 | FileCheck %s --check-prefix=ROWS
+// ROWS: qforge-ab: error: N, G, K must be positive
+
+// Any N, and any spelling of the seed's bytes: the same matmul in the
+// seed's form and in IREE's (N x G parameters, G x K activation, result N),
+// each compiled by the driver's own strategy choice (scripts/ab.sh --kernels).
+// RUN: %gen_kernel 100 4 128 > %t.seed100.mlir
+// RUN: %python %examples/gen_producer_kernel.py iree 100 4 128 > %t.iree100.mlir
+// RUN: qforge-compile %t.seed100.mlir --emit=shared -o %t.seed100.so
+// RUN: qforge-compile %t.iree100.mlir --emit=shared -o %t.iree100.so
+// RUN: env OMP_NUM_THREADS=1 qforge-ab 100 4 128 %t.seed100.so %t.iree100.so | FileCheck %s --check-prefix=FORMS
+// FORMS: 100x4x128, {{[0-9]+}} copies
+// FORMS: seed100.so {{ *}}median {{ *[0-9.]+}} us
+// FORMS: iree100.so {{ *}}median {{ *[0-9.]+}} us
 // RUN: not qforge-ab 256 4 128 %t.missing.so 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: qforge-ab: error: {{.*}}missing.so: cannot open shared object file

@@ -12,13 +12,13 @@
 // in one process, over the same rotating input copies (as qforge-bench's
 // cold regime: at least 4x the last-level cache and 256 MiB), in rounds:
 // per round one read pass over all copies (qforge-bench's, from
-// lib/Bench/MemoryBandwidth), then 20 calls of each kernel in turn -- in the given order on even
-// rounds and in the reverse order on odd ones, so that no kernel always runs
-// right after the read pass. It prints the median time
-// per call of each and its fraction of the best and of the median read
-// pass. A slow spell of the shared machine falls on every kernel alike, so
-// differences of a few percent show that separate qforge-bench runs (±5%
-// apart) hide. scripts/ab.sh builds the libraries from scripts or kernel files.
+// lib/Bench/MemoryBandwidth), then 20 calls of each kernel in turn -- in the
+// given order on even rounds and in the reverse order on odd ones, so that no
+// kernel always runs right after the read pass. It prints the median time per
+// call of each and its fraction of the best and of the median read pass. A slow
+// spell of the shared machine falls on every kernel alike, so differences of a
+// few percent show that separate qforge-bench runs (±5% apart) hide.
+// scripts/ab.sh builds the libraries from scripts or kernel files.
 //
 // Inputs are deterministic and not verified here: qforge-bench --verify
 // checks each strategy. N, G and K must be the shape each library was
@@ -38,8 +38,14 @@
 #include <time.h>
 #include <vector>
 
-typedef struct { void *allocated, *aligned; int64_t offset, sizes[4], strides[4]; } Memref4;
-typedef struct { void *allocated, *aligned; int64_t offset, sizes[3], strides[3]; } Memref3;
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[4], strides[4];
+} Memref4;
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[3], strides[3];
+} Memref3;
 typedef void (*Kernel)(Memref4 *, Memref4 *, Memref4 *, Memref4 *, Memref3 *);
 
 enum { kRows = 64, kRounds = 30, kCallsPerRound = 20, kMaxKernels = 8 };
@@ -67,7 +73,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!__builtin_cpu_supports("avx512f")) {
-    fprintf(stderr, "qforge-ab: error: needs AVX-512F (the packed strategy's)\n");
+    fprintf(stderr,
+            "qforge-ab: error: needs AVX-512F (the packed strategy's)\n");
     return 1;
   }
   const int64_t n = atoll(argv[1]), groups = atoll(argv[2]), k = atoll(argv[3]);
@@ -85,7 +92,8 @@ int main(int argc, char **argv) {
     }
     kernels[i] = (Kernel)dlsym(library, "_mlir_ciface_quantized_matmul");
     if (!kernels[i]) {
-      fprintf(stderr, "qforge-ab: error: %s has no _mlir_ciface_quantized_matmul\n",
+      fprintf(stderr,
+              "qforge-ab: error: %s has no _mlir_ciface_quantized_matmul\n",
               argv[i + 4]);
       return 1;
     }
@@ -104,7 +112,8 @@ int main(int argc, char **argv) {
       std::max<size_t>(4 * qforge::lastLevelCacheBytes(), 256u << 20);
   const size_t wanted = rotateBytes / copiedBytes + 1;
   const int copies = wanted < 2 ? 2 : wanted > 1000000 ? 1000000 : (int)wanted;
-  uint8_t **weights = static_cast<uint8_t **>(malloc(copies * sizeof(*weights)));
+  uint8_t **weights =
+      static_cast<uint8_t **>(malloc(copies * sizeof(*weights)));
   float **scales = static_cast<float **>(malloc(copies * sizeof(*scales)));
   float **zeros = static_cast<float **>(malloc(copies * sizeof(*zeros)));
   if (!weights || !scales || !zeros) {
@@ -112,11 +121,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   for (int c = 0; c < copies; ++c) {
-    weights[c] = static_cast<uint8_t *>(aligned_alloc(64, (weightBytes + 63) / 64 * 64));
-    scales[c] = static_cast<float *>(aligned_alloc(64, (paramBytes + 63) / 64 * 64));
-    zeros[c] = static_cast<float *>(aligned_alloc(64, (paramBytes + 63) / 64 * 64));
+    weights[c] =
+        static_cast<uint8_t *>(aligned_alloc(64, (weightBytes + 63) / 64 * 64));
+    scales[c] =
+        static_cast<float *>(aligned_alloc(64, (paramBytes + 63) / 64 * 64));
+    zeros[c] =
+        static_cast<float *>(aligned_alloc(64, (paramBytes + 63) / 64 * 64));
     if (!weights[c] || !scales[c] || !zeros[c]) {
-      fprintf(stderr, "qforge-ab: error: out of memory for %d input copies\n", copies);
+      fprintf(stderr, "qforge-ab: error: out of memory for %d input copies\n",
+              copies);
       return 1;
     }
     for (size_t i = 0; i < weightBytes; ++i)
@@ -161,15 +174,18 @@ int main(int argc, char **argv) {
   }
   qsort(readGBps, kRounds, sizeof(double), compareDoubles);
   double bestRead = readGBps[kRounds - 1], medianRead = readGBps[kRounds / 2];
-  printf("%lldx%lldx%lld, %d copies (%zu MiB), %d calls each; read pass: median "
-         "%.2f GB/s, best %.2f GB/s\n",
-         (long long)n, (long long)groups, (long long)k, copies,
-         (size_t)copies * callBytes >> 20, calls, medianRead, bestRead);
+  printf(
+      "%lldx%lldx%lld, %d copies (%zu MiB), %d calls each; read pass: median "
+      "%.2f GB/s, best %.2f GB/s\n",
+      (long long)n, (long long)groups, (long long)k, copies,
+      (size_t)copies * callBytes >> 20, calls, medianRead, bestRead);
   for (int kernel = 0; kernel < numKernels; ++kernel) {
     qsort(times[kernel], calls, sizeof(double), compareDoubles);
     double median = times[kernel][calls / 2], gbps = callBytes / median / 1e9;
-    printf("%-40s median %8.1f us  %6.2f GB/s  of best read %.3f  of median read %.3f\n",
-           argv[kernel + 4], median * 1e6, gbps, gbps / bestRead, gbps / medianRead);
+    printf("%-40s median %8.1f us  %6.2f GB/s  of best read %.3f  of median "
+           "read %.3f\n",
+           argv[kernel + 4], median * 1e6, gbps, gbps / bestRead,
+           gbps / medianRead);
   }
   return 0;
 }

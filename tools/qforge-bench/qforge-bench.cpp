@@ -1,6 +1,7 @@
 //===- qforge-bench.cpp - verify and time a compiled kernel ---------------===//
 //
-//   qforge-bench INPUT.mlir [--script=FILE | --int8-activations | --packed-weights] [--func=NAME]
+//   qforge-bench INPUT.mlir [--script=FILE | --int8-activations |
+//   --packed-weights] [--func=NAME]
 //                [--threads=N] [--save-results=FILE]
 //                [--verify] [--tolerance=X] [--json] [--rotate-mib=N]
 //                [--min-time-ms=N] [--time=false] [--seed=N]
@@ -19,15 +20,16 @@
 #include "Bench/KernelBuffers.h"
 #include "Bench/MemoryBandwidth.h"
 #include "Bench/WeightPacking.h"
+#include "Driver/CompileGuard.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
-#include "Driver/CompileGuard.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -35,7 +37,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
-#include "mlir/IR/Diagnostics.h"
 
 #include <algorithm>
 #include <chrono>
@@ -46,8 +47,9 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
-                               cl::Required, cl::cat(qforge::optionCategory()));
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input .mlir/.mlirbc>"), cl::Required,
+                               cl::cat(qforge::optionCategory()));
 cl::opt<std::string> funcName("func", cl::desc("kernel function name"),
                               cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<bool> verify("verify", cl::desc("compare against the reference"),
@@ -66,8 +68,9 @@ cl::opt<unsigned> rotateMiB(
 cl::opt<unsigned> minTimeMs("min-time-ms",
                             cl::desc("time spent in each regime"),
                             cl::cat(qforge::optionCategory()), cl::init(500));
-cl::opt<bool> doTime("time", cl::desc("time the kernel (--time=false: only "
-                                      "compile, run and verify)"),
+cl::opt<bool> doTime("time",
+                     cl::desc("time the kernel (--time=false: only "
+                              "compile, run and verify)"),
                      cl::cat(qforge::optionCategory()), cl::init(true));
 cl::opt<unsigned> seed("seed", cl::desc("seed of the random inputs"),
                        cl::cat(qforge::optionCategory()), cl::init(1));
@@ -109,7 +112,8 @@ Timing timeCalls(const qforge::JitKernel &kernel,
     auto start = Clock::now();
     kernel.call(packed[i % packed.size()]);
     auto end = Clock::now();
-    samples.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+    samples.push_back(
+        std::chrono::duration<double, std::micro>(end - start).count());
     if (end - begin >= budget && samples.size() >= 2 * packed.size() &&
         samples.size() >= 10)
       break;
@@ -182,7 +186,8 @@ int main(int argc, char **argv) {
       argument = "";
     if (!argument.empty()) {
       if (argument.getAsInteger(10, threads) || threads == 0)
-        return fail("--threads takes a positive number, not '" + argument + "'");
+        return fail("--threads takes a positive number, not '" + argument +
+                    "'");
       continue;
     }
     arguments.push_back(argv[i]);
@@ -241,10 +246,14 @@ int main(int argc, char **argv) {
   if (failed(packing))
     return fail(error);
   if (!*packing && kernelType != type)
-    return fail("the transform script '" + script + "' changed the signature "
-                "of @" + name + " without a weight-packing function "
+    return fail("the transform script '" + script +
+                "' changed the signature "
+                "of @" +
+                name +
+                " without a weight-packing function "
                 "(docs/abi.md): the benchmark cannot build its inputs");
-  guard->setPhase("lowering @" + name + " (" + script + ") to the LLVM dialect");
+  guard->setPhase("lowering @" + name + " (" + script +
+                  ") to the LLVM dialect");
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
   guard->setPhase("generating machine code for @" + name);
@@ -311,7 +320,8 @@ int main(int argc, char **argv) {
     if (errorCode)
       return fail("cannot write '" + saveResults + "': " + errorCode.message());
     for (const qforge::TensorBuffer &result : firstCall.results)
-      out.write(static_cast<const char *>(result.getData()), result.getNumBytes());
+      out.write(static_cast<const char *>(result.getData()),
+                result.getNumBytes());
   }
 
   // The JSON fields every run reports, timed or not.
@@ -339,9 +349,11 @@ int main(int argc, char **argv) {
   size_t llcBytes = qforge::lastLevelCacheBytes();
   size_t rotateBytes = rotateMiB ? size_t(rotateMiB) << 20
                                  : std::max<size_t>(4 * llcBytes, 256u << 20);
-  size_t copies = std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
+  size_t copies =
+      std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
   progress("allocating " + llvm::Twine(copies) + " input copies (" +
-           llvm::Twine((copies * bytesPerCall) >> 20) + " MiB) for the cold regime");
+           llvm::Twine((copies * bytesPerCall) >> 20) +
+           " MiB) for the cold regime");
   if (copies * bytesPerCall < 4 * llcBytes)
     progress("note: rotating over less than 4x the last-level cache (" +
              llvm::Twine(llcBytes >> 20) +
@@ -374,9 +386,10 @@ int main(int argc, char **argv) {
       "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
       "cold: min %.1f us, median %.1f us (%zu calls over %zu copies, %zu MiB), "
       "%.1f GB/s (best %.1f GB/s)\n"
-      "memory read bandwidth, same run: %.1f GB/s; cold median reaches %.1f%%\n",
-      name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs, hot.calls,
-      hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
+      "memory read bandwidth, same run: %.1f GB/s; cold median reaches "
+      "%.1f%%\n",
+      name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs,
+      hot.calls, hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
       (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
       100 * fraction);
   llvm::outs() << llvm::format(

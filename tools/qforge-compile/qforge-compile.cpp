@@ -11,16 +11,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Abi/AbiAttributes.h"
 #include "Driver/Abi.h"
+#include "Driver/CompileGuard.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
-#include "Driver/CompileGuard.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
-#include "Abi/AbiAttributes.h"
 #include "Driver/Target.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -29,7 +30,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -37,12 +37,14 @@ namespace cl = llvm::cl;
 namespace {
 enum class Emit { MLIR, Lowered, LLVM, Asm, Obj, Shared };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir/.mlirbc>"),
-                               cl::Required, cl::cat(qforge::optionCategory()));
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input .mlir/.mlirbc>"), cl::Required,
+                               cl::cat(qforge::optionCategory()));
 cl::opt<std::string> entryName("entry", cl::desc("kernel function name"),
                                cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<Emit> emitKind(
-    "emit", cl::desc("what to write"), cl::cat(qforge::optionCategory()), cl::init(Emit::Obj),
+    "emit", cl::desc("what to write"), cl::cat(qforge::optionCategory()),
+    cl::init(Emit::Obj),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "IR after the script"),
                clEnumValN(Emit::Lowered, "lowered",
                           "IR after the fixed lowering (LLVM dialect)"),
@@ -51,17 +53,18 @@ cl::opt<Emit> emitKind(
                clEnumValN(Emit::Obj, "obj", "object file"),
                clEnumValN(Emit::Shared, "shared", "shared library")));
 cl::opt<std::string> outputFile("o", cl::desc("output file ('-' for stdout)"),
-                                cl::cat(qforge::optionCategory()), cl::init(""));
+                                cl::cat(qforge::optionCategory()),
+                                cl::init(""));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("also write the kernel's C header"),
-                                cl::cat(qforge::optionCategory()), cl::init(""));
+                                cl::cat(qforge::optionCategory()),
+                                cl::init(""));
 
 std::string defaultOutput() {
   if (emitKind != Emit::Obj && emitKind != Emit::Shared)
     return "-";
   llvm::SmallString<128> path(llvm::sys::path::filename(inputFile));
-  llvm::sys::path::replace_extension(path,
-                                     emitKind == Emit::Obj ? "o" : "so");
+  llvm::sys::path::replace_extension(path, emitKind == Emit::Obj ? "o" : "so");
   return std::string(path);
 }
 
@@ -74,12 +77,19 @@ int fail(const llvm::Twine &message) {
 int linkShared(llvm::StringRef object, llvm::StringRef output) {
   std::string lld = QFORGE_LLD_PATH;
   // libomp only when the kernel calls it (a strategy with scf.forall).
-  llvm::SmallVector<llvm::StringRef> args = {
-      lld,          "-shared", "-o", output, object, "--as-needed",
-      "-L" QFORGE_LLVM_LIBRARY_DIR, "-rpath", QFORGE_LLVM_LIBRARY_DIR, "-lomp"};
+  llvm::SmallVector<llvm::StringRef> args = {lld,
+                                             "-shared",
+                                             "-o",
+                                             output,
+                                             object,
+                                             "--as-needed",
+                                             "-L" QFORGE_LLVM_LIBRARY_DIR,
+                                             "-rpath",
+                                             QFORGE_LLVM_LIBRARY_DIR,
+                                             "-lomp"};
   std::string error;
-  int status = llvm::sys::ExecuteAndWait(lld, args, std::nullopt, {}, 0, 0,
-                                         &error);
+  int status =
+      llvm::sys::ExecuteAndWait(lld, args, std::nullopt, {}, 0, 0, &error);
   if (status != 0)
     return fail("linking " + output + " with " + lld + " failed" +
                 (error.empty() ? "" : ": " + error));
@@ -104,7 +114,6 @@ int main(int argc, char **argv) {
   if (failed(kernel))
     return 1;
 
-
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
   // Open the output before the work so an unwritable path fails fast.
   std::string outputPath = emitKind == Emit::Shared ? output + ".o" : output;
@@ -118,7 +127,6 @@ int main(int argc, char **argv) {
     if (!headerOut)
       return fail("cannot write '" + headerFile + "': " + error);
   }
-
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
@@ -144,7 +152,8 @@ int main(int argc, char **argv) {
   if (!headerFile.empty()) {
     func::FuncOp packWeights = qforge::getPackWeightsFunction(scripted);
     if (!packWeights && scripted->hasAttr(qforge::kPackWeightsAttr))
-      return fail("@" + name + " names a weight-packing function that is not "
+      return fail("@" + name +
+                  " names a weight-packing function that is not "
                   "a function of the module; no header written");
     llvm::raw_string_ostream headerStream(headerText);
     qforge::writeCHeader(scripted, packWeights, headerStream);

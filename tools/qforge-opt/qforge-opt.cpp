@@ -23,6 +23,6 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   qforge::registerTransformExtension(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "qforge optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "qforge optimizer driver\n", registry));
 }
