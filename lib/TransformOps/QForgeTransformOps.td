@@ -586,8 +586,7 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     Why: a kernel streaming one weight row per iteration from DRAM keeps the
     core's miss buffers busy only as far as the hardware prefetcher runs
     ahead; asking for the next row while converting and multiplying this one
-    overlaps memory and compute (measured on the seed kernel: ~0.50 -> 0.77-0.84
-    of the read bandwidth, docs/benchmarks.md).
+    overlaps memory and compute (measured in docs/benchmarks.md).
 
     With `into_parent_loop`, the target's parent is an `scf.for` or a
     one-dimensional `scf.forall` too, and the iterations whose `iv +
@@ -658,8 +657,8 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
     `vpdpbusd`; `transform.apply_patterns.qforge.x86_int8_dot_products` turns
     the vectorized byte products into that instruction. The only rounding
     beyond the f32 path is the activation's: each quantized activation is
-    within amax / 254 of its value (see docs/numerics.md for the measured
-    error on the seed shape).
+    within amax / 254 of its value (docs/numerics.md gives the error this
+    makes).
 
     Requirements as for `factor_dequant_contraction`, plus: unsigned 8-bit
     weights, f32 activations, group size a multiple of 4 x `lanes`.
