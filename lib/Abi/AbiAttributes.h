@@ -1,5 +1,4 @@
-//===- AbiAttributes.h - the attributes that are part of the ABI -*- C++
-//-*-===//
+//===- AbiAttributes.h - attributes of the ABI ------------------*- C++ -*-===//
 //
 // Attributes the rewrites put on a compiled module's functions and the
 // driver, the header writer and the bench read back: what a caller of the

@@ -1,5 +1,4 @@
-//===- Divisors.h - tile sizes that divide a loop ----------------*- C++
-//-*-===//
+//===- Divisors.h - tile sizes that divide a loop ---------------*- C++ -*-===//
 //
 // A tile that divides its loop leaves no partial tile, so every shape below
 // the tiling stays static. Shared by transform.qforge.dividing_tile_size and

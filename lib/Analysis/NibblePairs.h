@@ -1,5 +1,4 @@
-//===- NibblePairs.h - i4 elements stored two per byte -----------*- C++
-//-*-===//
+//===- NibblePairs.h - i4 elements stored two per byte ----------*- C++ -*-===//
 //
 // qforge-store-int4-as-byte-pairs stores an i4 tensor S x K as bytes
 // S x K/2 (element 2i in the low nibble of byte i, 2i+1 in the high one) and

@@ -1,5 +1,4 @@
-//===- ProducerForms.h - how front ends spell the quantized matmul -*- C++
-//-*-===//
+//===- ProducerForms.h - front ends' spellings ------------------*- C++ -*-===//
 //
 // IREE, torch-mlir and hand-written kernels spell the same group-quantized
 // matmul with other ranks, maps, loop orders and dequantization bodies

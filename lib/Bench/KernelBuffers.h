@@ -1,5 +1,4 @@
-//===- KernelBuffers.h - inputs and outputs of a kernel call -----*- C++
-//-*-===//
+//===- KernelBuffers.h - inputs and outputs of a kernel call ----*- C++ -*-===//
 //
 // Buffers for one call of a compiled kernel through its C interface
 // (docs/abi.md): one 64-byte aligned buffer and one memref descriptor per

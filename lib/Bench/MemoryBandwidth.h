@@ -1,5 +1,4 @@
-//===- MemoryBandwidth.h - the machine's read bandwidth, measured -*- C++
-//-*-===//
+//===- MemoryBandwidth.h - the read bandwidth -------------------*- C++ -*-===//
 #ifndef QFORGE_BENCH_MEMORYBANDWIDTH_H
 #define QFORGE_BENCH_MEMORYBANDWIDTH_H
 

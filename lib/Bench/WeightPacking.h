@@ -1,5 +1,4 @@
-//===- WeightPacking.h - run <f>_pack_weights once before <f> ----*- C++
-//-*-===//
+//===- WeightPacking.h - run <f>_pack_weights once before <f> ---*- C++ -*-===//
 //
 // A strategy that splits the parameter packing off its kernel
 // (transform.qforge.split_parameter_packing, docs/abi.md) leaves `<f>` taking

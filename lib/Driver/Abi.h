@@ -1,5 +1,4 @@
-//===- Abi.h - the C interface of a compiled kernel --------------*- C++
-//-*-===//
+//===- Abi.h - the C interface of a compiled kernel -------------*- C++ -*-===//
 //
 // A kernel `f(tensor args...) -> (tensor results...)` compiles to
 //   void _mlir_ciface_f(memref descriptors of the args..., of the results...)

@@ -1,5 +1,4 @@
-//===- CompileGuard.h - bounded time and memory for a compile ----*- C++
-//-*-===//
+//===- CompileGuard.h - bounded time and memory for a compile ---*- C++ -*-===//
 //
 // A rewrite that never converges or a script that unrolls without bound
 // must end in an error, not a hang or an exhausted machine: a CompileGuard

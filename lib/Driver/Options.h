@@ -1,5 +1,4 @@
-//===- Options.h - command-line options shared by the qforge tools -*- C++
-//-*-===//
+//===- Options.h - the tools' options ---------------------------*- C++ -*-===//
 //
 // --script, --int8-activations, --packed-weights, --mcpu, --mattr: which
 // strategy runs and for

@@ -1,5 +1,4 @@
-//===- Pipelines.h - qforge's fixed compilation steps ------------*- C++
-//-*-===//
+//===- Pipelines.h - qforge's fixed compilation steps -----------*- C++ -*-===//
 //
 // What happens to a kernel between the input file and LLVM IR:
 //   1. the transform script (the strategy), then

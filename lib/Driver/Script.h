@@ -1,5 +1,4 @@
-//===- Script.h - a transform script and the library it includes -*- C++
-//-*-===//
+//===- Script.h - a script and its library ----------------------*- C++ -*-===//
 //
 // A strategy is a transform script: an entry file (transforms/*.mlir or the
 // user's --script) whose @__transform_main reads like a recipe, and the

@@ -1,5 +1,4 @@
-//===- Session.h - what every qforge tool sets up ----------------*- C++
-//-*-===//
+//===- Session.h - what every qforge tool sets up ---------------*- C++ -*-===//
 //
 // The MLIR context with qforge's dialects, diagnostics printed with source
 // lines, the input kernel module, and the strategy script.

@@ -1,5 +1,4 @@
-//===- Strategies.h - which script runs on which quantized matmul -*- C++
-//-*-===//
+//===- Strategies.h - a script per matmul -----------------------*- C++ -*-===//
 //
 // A kernel file holds one quantized matmul (the seed), or a whole module: a
 // decoder layer with seven of them, silu and products between. The driver

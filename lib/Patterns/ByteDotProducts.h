@@ -1,5 +1,4 @@
-//===- ByteDotProducts.h - recognize 4-byte lane sums ------------*- C++
-//-*-===//
+//===- ByteDotProducts.h - recognize 4-byte lane sums -----------*- C++ -*-===//
 #ifndef QFORGE_PATTERNS_BYTEDOTPRODUCTS_H
 #define QFORGE_PATTERNS_BYTEDOTPRODUCTS_H
 

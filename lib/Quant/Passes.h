@@ -1,5 +1,4 @@
-//===- Passes.h - qforge's quantization passes -------------------*- C++
-//-*-===//
+//===- Passes.h - qforge's quantization passes ------------------*- C++ -*-===//
 #ifndef QFORGE_QUANT_PASSES_H
 #define QFORGE_QUANT_PASSES_H
 

@@ -1,5 +1,4 @@
-//===- FactorDequantContraction.h - scale/zp out of the inner sum -*- C++
-//-*-===//
+//===- FactorDequantContraction.h - scale/zp out of the sum -----*- C++ -*-===//
 //
 // Rewrites a dequantization feeding a group contraction,
 //   out[.., n] += Σ_g Σ_k x[.., g, k] · (tofp(w[n, g, k]) − z[n, g]) · s[n, g]

@@ -1,5 +1,4 @@
-//===- NormalizeDequantContraction.h - producers' forms to canonical -*- C++
-//-*-===//
+//===- NormalizeDequantContraction.h - to the canonical form ----*- C++ -*-===//
 //
 // Rebuilds a group-quantized matmul read by Analysis/ProducerForms in the
 // canonical form the strategies take (the seed's; docs/forms.md). Weights

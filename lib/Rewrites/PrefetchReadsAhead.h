@@ -1,5 +1,4 @@
-//===- PrefetchReadsAhead.h - prefetch what a later iteration reads -*- C++
-//-*-===//
+//===- PrefetchReadsAhead.h - prefetch later reads --------------*- C++ -*-===//
 //
 // In a loop over rows (or groups) whose reads stream from memory, ask for
 // the lines a later iteration reads while this one computes: for each memref

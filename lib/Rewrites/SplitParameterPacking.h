@@ -1,5 +1,4 @@
-//===- SplitParameterPacking.h - pack model parameters once ------*- C++
-//-*-===//
+//===- SplitParameterPacking.h - pack model parameters once -----*- C++ -*-===//
 //
 // Weights, scales and zero-points are model parameters: packing them belongs
 // in a one-time step. This rewrite moves the packs of a kernel's parameters

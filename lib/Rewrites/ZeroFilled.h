@@ -1,5 +1,4 @@
-//===- ZeroFilled.h - new reductions into zero-filled tensors ----*- C++
-//-*-===//
+//===- ZeroFilled.h - new reductions into zero-filled tensors ---*- C++ -*-===//
 #ifndef QFORGE_REWRITES_ZEROFILLED_H
 #define QFORGE_REWRITES_ZEROFILLED_H
 
