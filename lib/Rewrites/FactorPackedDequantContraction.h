@@ -1,4 +1,4 @@
-//===- FactorPackedDequantContraction.h - factor a packed matmul -*- C++ -*-===//
+//===- FactorPackedDequantContraction.h - packed factoring ------*- C++ -*-===//
 //
 // The factoring of FactorDequantContraction.h for a contraction whose vector
 // lanes are its own parallel dims -- as after packing the weights with an
