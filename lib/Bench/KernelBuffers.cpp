@@ -2,20 +2,39 @@
 
 #include "Bench/KernelBuffers.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cstring>
+#include <unistd.h>
 #include <random>
 
 using namespace mlir;
 
 qforge::TensorBuffer::TensorBuffer(RankedTensorType tensorType)
     : type(tensorType) {
-  numElements = tensorType.getNumElements();
+  // Element and byte counts with overflow checks: a shape such as
+  // 2^62 x 32 x 128 has no size_t count, and is refused, not wrapped.
+  numElements = 1;
+  bool overflow = false;
+  for (int64_t size : tensorType.getShape())
+    overflow |= size < 0 || __builtin_mul_overflow(numElements, size_t(size),
+                                                   &numElements);
   unsigned bits = tensorType.getElementTypeBitWidth();
   elementBytes = std::max<unsigned>(1, (bits + 7) / 8);
-  numBytes = numElements * elementBytes;
+  overflow |= __builtin_mul_overflow(numElements, elementBytes, &numBytes);
   // 64-byte alignment: whole cache lines, aligned AVX-512 loads.
-  size_t allocated = std::max<size_t>(64, (numBytes + 63) / 64 * 64);
+  size_t allocated = 0;
+  overflow |= __builtin_add_overflow(numBytes, size_t(63), &allocated);
+  if (overflow) {
+    numElements = numBytes = 0;
+    return;
+  }
+  allocated = std::max<size_t>(64, allocated / 64 * 64);
   data.reset(std::aligned_alloc(64, allocated));
+  if (!data) {
+    numElements = numBytes = 0;
+    return;
+  }
   std::memset(data.get(), 0, allocated);
 
   int64_t rank = tensorType.getRank();
@@ -99,16 +118,44 @@ bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
             "integers; qforge-bench cannot generate and compare it";
     return false;
   };
-  for (auto [index, input] : llvm::enumerate(type.getInputs())) {
-    if (!check(input, "argument", index))
+  // Every buffer must fit in this machine's memory: an allocation the
+  // kernel over-commits would only fail later, in a page fault.
+  const double physicalBytes =
+      double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  double totalBytes = 0;
+  auto allocate = [&](Type t, const char *what, size_t index,
+                      std::vector<TensorBuffer> &buffers) {
+    auto tensor = cast<RankedTensorType>(t);
+    double bytes = double(tensor.getElementTypeBitWidth() + 7) / 8;
+    for (int64_t size : tensor.getShape())
+      bytes *= double(size);
+    totalBytes += bytes;
+    if (physicalBytes > 0 && totalBytes > physicalBytes) {
+      error = std::string(what) + " #" + std::to_string(index) + " ('" +
+              llvm::formatv("{0}", t).str() + "') brings the buffers of one "
+              "call to " + llvm::formatv("{0:g}", totalBytes / (1 << 30)).str() +
+              " GiB, more than this machine's " +
+              llvm::formatv("{0:g}", physicalBytes / (1 << 30)).str() +
+              " GiB of memory";
       return false;
-    call.inputs.emplace_back(cast<RankedTensorType>(input));
-  }
-  for (auto [index, result] : llvm::enumerate(type.getResults())) {
-    if (!check(result, "result", index))
+    }
+    buffers.emplace_back(tensor);
+    if (!buffers.back().getData()) {
+      error = std::string("cannot allocate ") + what + " #" +
+              std::to_string(index) + " ('" + llvm::formatv("{0}", t).str() +
+              "')";
       return false;
-    call.results.emplace_back(cast<RankedTensorType>(result));
-  }
+    }
+    return true;
+  };
+  for (auto [index, input] : llvm::enumerate(type.getInputs()))
+    if (!check(input, "argument", index) ||
+        !allocate(input, "argument", index, call.inputs))
+      return false;
+  for (auto [index, result] : llvm::enumerate(type.getResults()))
+    if (!check(result, "result", index) ||
+        !allocate(result, "result", index, call.results))
+      return false;
   return true;
 }
 

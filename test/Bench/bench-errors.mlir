@@ -8,9 +8,9 @@
 
 // A thread count must be a positive number.
 // RUN: not qforge-bench %t/kernel.mlir --threads=0 2>&1 | FileCheck %s --check-prefix=THREADS
-// THREADS: qforge-bench: error: --threads takes a positive number, not '0'
+// THREADS: qforge-bench: error: --threads takes a number from 1 to 1024, not '0'
 // RUN: not qforge-bench %t/kernel.mlir --threads=two 2>&1 | FileCheck %s --check-prefix=THREADS-WORD
-// THREADS-WORD: qforge-bench: error: --threads takes a positive number, not 'two'
+// THREADS-WORD: qforge-bench: error: --threads takes a number from 1 to 1024, not 'two'
 
 // "--threads N" (with a space) is taken as well, not left to libLLVM's own
 // --threads option.

@@ -42,6 +42,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <unistd.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -160,9 +161,16 @@ std::pair<double, double> compare(const qforge::KernelCall &actual,
   for (auto [out, ref] : llvm::zip(actual.results, expected.results)) {
     for (size_t i = 0, e = ref.getNumElements(); i < e; ++i) {
       double a = out.getAsDouble(i), b = ref.getAsDouble(i);
-      double error = std::fabs(a - b);
+      // The same non-finite value on both sides (NaN and NaN, +inf and
+      // +inf, as a NaN or infinite result fill gives) agrees; any other
+      // NaN or infinite difference is an infinite error.
+      bool same = (std::isnan(a) && std::isnan(b)) ||
+                  (std::isinf(a) && std::isinf(b) && (a > 0) == (b > 0));
+      double error = same ? 0.0 : std::fabs(a - b);
       if (std::isnan(error))
         error = INFINITY;
+      if (!std::isfinite(b))
+        b = 0; // a non-finite reference value sets no magnitude
       maxAbsError = std::max(maxAbsError, error);
       maxMagnitude = std::max(maxMagnitude, std::fabs(b));
     }
@@ -185,9 +193,13 @@ int main(int argc, char **argv) {
              !argument.consume_front("-threads="))
       argument = "";
     if (!argument.empty()) {
-      if (argument.getAsInteger(10, threads) || threads == 0)
-        return fail("--threads takes a positive number, not '" + argument +
-                    "'");
+      // More threads than this is a typo, not a machine: OpenMP would try
+      // to start them all.
+      constexpr unsigned kMaxThreads = 1024;
+      if (argument.getAsInteger(10, threads) || threads == 0 ||
+          threads > kMaxThreads)
+        return fail("--threads takes a number from 1 to " +
+                    std::to_string(kMaxThreads) + ", not '" + argument + "'");
       continue;
     }
     arguments.push_back(argv[i]);
@@ -199,6 +211,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(qforge::optionCategory());
   cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                               "qforge kernel benchmark\n");
+  if (!std::isfinite(tolerance) || tolerance < 0)
+    return fail("--tolerance takes a finite number >= 0, not '" +
+                std::to_string(tolerance.getValue()) + "'");
   // The OpenMP runtime reads this when the kernel first runs a parallel
   // region; the reference never does.
   setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), /*overwrite=*/1);
@@ -295,7 +310,8 @@ int main(int argc, char **argv) {
       return fail(error);
     guard.reset();
     qforge::KernelCall referenceCall;
-    qforge::KernelCall::create(type, referenceCall, error);
+    if (!qforge::KernelCall::create(type, referenceCall, error))
+      return fail(error);
     for (auto [to, from] : llvm::zip(referenceCall.inputs, rawCall.inputs))
       to.copyFrom(from);
     progress("running the reference");
@@ -322,6 +338,12 @@ int main(int argc, char **argv) {
     for (const qforge::TensorBuffer &result : firstCall.results)
       out.write(static_cast<const char *>(result.getData()),
                 result.getNumBytes());
+    out.close();
+    if (out.has_error()) {
+      std::string message = out.error().message();
+      out.clear_error(); // reported here, not as a fatal error on exit
+      return fail("cannot write '" + saveResults + "': " + message);
+    }
   }
 
   // The JSON fields every run reports, timed or not.
@@ -351,6 +373,16 @@ int main(int argc, char **argv) {
                                  : std::max<size_t>(4 * llcBytes, 256u << 20);
   size_t copies =
       std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
+  // The copies must fit in memory beside everything else: at most half of
+  // it (an over-committed allocation would fail only in a page fault).
+  const double physicalBytes =
+      double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  if (physicalBytes > 0 && double(copies) * bytesPerCall > physicalBytes / 2)
+    return fail("the cold regime needs " + std::to_string(copies) +
+                " copies of " + std::to_string(bytesPerCall >> 20) +
+                " MiB of inputs, more than half of this machine's " +
+                std::to_string(uint64_t(physicalBytes) >> 20) +
+                " MiB of memory; pass a smaller --rotate-mib or --time=false");
   progress("allocating " + llvm::Twine(copies) + " input copies (" +
            llvm::Twine((copies * bytesPerCall) >> 20) +
            " MiB) for the cold regime");
@@ -361,7 +393,8 @@ int main(int argc, char **argv) {
   std::vector<qforge::KernelCall> coldCalls(copies);
   std::vector<qforge::ReadRegion> regions;
   for (qforge::KernelCall &call : coldCalls) {
-    qforge::KernelCall::create(kernelType, call, error);
+    if (!qforge::KernelCall::create(kernelType, call, error))
+      return fail("the cold regime's input copies: " + error);
     for (auto [to, from] : llvm::zip(call.inputs, hotCalls.front().inputs)) {
       to.copyFrom(from);
       regions.push_back({to.getData(), to.getNumBytes()});

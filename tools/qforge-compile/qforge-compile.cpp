@@ -159,17 +159,31 @@ int main(int argc, char **argv) {
     qforge::writeCHeader(scripted, packWeights, headerStream);
   }
 
+  // Keeps a written output, or -- on a write error such as a full disk or
+  // /dev/full -- reports it and lets the file be removed (an unchecked
+  // stream error would end the process with a fatal error instead).
+  auto finish = [&](llvm::ToolOutputFile &file, llvm::StringRef path) {
+    file.os().flush();
+    if (file.os().has_error()) {
+      std::string message = file.os().error().message();
+      file.os().clear_error();
+      fail("cannot write '" + path + "': " + message);
+      return false;
+    }
+    file.keep();
+    return true;
+  };
   auto writeHeader = [&]() -> int {
     if (!headerOut)
       return 0;
     headerOut->os() << headerText;
-    headerOut->keep();
-    return 0;
+    return finish(*headerOut, headerFile) ? 0 : 1;
   };
 
   if (emitKind == Emit::MLIR) {
     module->print(outFile->os());
-    outFile->keep();
+    if (!finish(*outFile, outputPath))
+      return 1;
     return writeHeader();
   }
 
@@ -178,7 +192,8 @@ int main(int argc, char **argv) {
     return fail("lowering to the LLVM dialect failed (see above)");
   if (emitKind == Emit::Lowered) {
     module->print(outFile->os());
-    outFile->keep();
+    if (!finish(*outFile, outputPath))
+      return 1;
     return writeHeader();
   }
 
@@ -195,14 +210,15 @@ int main(int argc, char **argv) {
 
   if (emitKind == Emit::LLVM) {
     llvmModule->print(outFile->os(), nullptr);
-    outFile->keep();
+    if (!finish(*outFile, outputPath))
+      return 1;
     return writeHeader();
   }
   if (!qforge::emitMachineCode(*llvmModule, *machine, emitKind == Emit::Asm,
                                outFile->os(), error))
     return fail(error);
-  outFile->os().flush();
-  outFile->keep();
+  if (!finish(*outFile, outputPath))
+    return 1;
   if (emitKind == Emit::Shared) {
     int status = linkShared(outputPath, output);
     llvm::sys::fs::remove(outputPath);
