@@ -5,8 +5,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
-#include <unistd.h>
 #include <random>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -17,8 +17,8 @@ qforge::TensorBuffer::TensorBuffer(RankedTensorType tensorType)
   numElements = 1;
   bool overflow = false;
   for (int64_t size : tensorType.getShape())
-    overflow |= size < 0 || __builtin_mul_overflow(numElements, size_t(size),
-                                                   &numElements);
+    overflow |= size < 0 ||
+                __builtin_mul_overflow(numElements, size_t(size), &numElements);
   unsigned bits = tensorType.getElementTypeBitWidth();
   elementBytes = std::max<unsigned>(1, (bits + 7) / 8);
   overflow |= __builtin_mul_overflow(numElements, elementBytes, &numBytes);
@@ -132,8 +132,10 @@ bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
     totalBytes += bytes;
     if (physicalBytes > 0 && totalBytes > physicalBytes) {
       error = std::string(what) + " #" + std::to_string(index) + " ('" +
-              llvm::formatv("{0}", t).str() + "') brings the buffers of one "
-              "call to " + llvm::formatv("{0:g}", totalBytes / (1 << 30)).str() +
+              llvm::formatv("{0}", t).str() +
+              "') brings the buffers of one "
+              "call to " +
+              llvm::formatv("{0:g}", totalBytes / (1 << 30)).str() +
               " GiB, more than this machine's " +
               llvm::formatv("{0:g}", physicalBytes / (1 << 30)).str() +
               " GiB of memory";

@@ -1,6 +1,7 @@
 // Regressions of the fuzz campaign (the reliability issue's table, rows 3-8;
-// row 1 in robustness-int8-hang.mlir): each used to hang, crash or misreport; each now ends with a
-// diagnostic and status 1 (or, for a correct kernel, a PASS) in bounded time.
+// row 1 is robustness-int8-hang.mlir): each used to hang, crash or
+// misreport; each now ends with a diagnostic and status 1 (or, for a
+// correct kernel, a PASS) in bounded time.
 // RUN: split-file %s %t
 // RUN: %gen_kernel 64 2 64 > %t/kernel.mlir
 
