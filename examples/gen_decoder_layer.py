@@ -3,7 +3,7 @@
 as one function, every matmul in IREE's global-opt form (docs/forms.md):
 
   gen_decoder_layer.py [--hidden 4096] [--intermediate 11008] [--group 128]
-                       [--mlp-only] [--name NAME]
+                       [--mlp-only] [--tokens M] [--int4] [--name NAME]
 
   q, k, v = Wq x, Wk x, Wv x                      (hidden x hidden each)
   h       = x + Wo a                              (a: the attention's output)
@@ -14,6 +14,8 @@ returning (q, k, v, out); --mlp-only keeps gate, up, silu * up and down:
 out = Wdown (silu(Wgate x) * Wup x). Weights are 8-bit, unsigned, with one
 f32 scale and zero-point per group of --group along K (LLaMA-7B's defaults:
 hidden 4096, intermediate 11008, so the down projection has 86 groups).
+--int4 makes them 4-bit; --tokens M > 1 processes M tokens at once
+(prefill: activations and results M x hidden, IREE's batched form).
 """
 import argparse
 
@@ -22,9 +24,19 @@ parser.add_argument("--hidden", type=int, default=4096)
 parser.add_argument("--intermediate", type=int, default=11008)
 parser.add_argument("--group", type=int, default=128)
 parser.add_argument("--mlp-only", action="store_true")
+parser.add_argument("--tokens", type=int, default=1)
+parser.add_argument("--int4", action="store_true")
 parser.add_argument("--name", default="decoder_layer")
 args = parser.parse_args()
-H, I, B = args.hidden, args.intermediate, args.group
+H, I, B, M = args.hidden, args.intermediate, args.group, args.tokens
+WT = "i4" if args.int4 else "i8"
+if M < 1:
+    parser.error("--tokens must be at least 1")
+
+
+def vec(n):
+    """The type of an activation of n features: n, or M x n for M > 1."""
+    return f"tensor<{n}xf32>" if M == 1 else f"tensor<{M}x{n}xf32>"
 for size in (H, I):
     if size % B:
         parser.error(f"{size} is not a multiple of the group size {B}")
@@ -42,31 +54,41 @@ def fresh(prefix):
 def matmul(name, x, n, k):
     """Emits y = W x for an n x k weight in IREE's form; returns y's name."""
     g = k // B
-    arguments.extend([f"%{name}_w: tensor<{n}x{g}x{B}xi8>",
+    arguments.extend([f"%{name}_w: tensor<{n}x{g}x{B}x{WT}>",
                       f"%{name}_s: tensor<{n}x{g}xf32>",
                       f"%{name}_z: tensor<{n}x{g}xf32>"])
     xg, deq, init, acc, y = (fresh(p) for p in ("xg", "deq", "init", "acc", "y"))
-    body.append(f"""  {xg} = tensor.expand_shape {x} [[0, 1]] output_shape [{g}, {B}] : tensor<{k}xf32> into tensor<{g}x{B}xf32>
+    if M == 1:
+        expand = (f"{xg} = tensor.expand_shape {x} [[0, 1]] output_shape [{g}, {B}] "
+                  f": tensor<{k}xf32> into tensor<{g}x{B}xf32>")
+        xg_type, maps, iterators = (f"tensor<{g}x{B}xf32>", "[#act, #w3, #out]",
+                                    '["parallel", "reduction", "reduction"]')
+    else:
+        expand = (f"{xg} = tensor.expand_shape {x} [[0], [1, 2]] output_shape [{M}, {g}, {B}] "
+                  f": tensor<{M}x{k}xf32> into tensor<{M}x{g}x{B}xf32>")
+        xg_type, maps, iterators = (f"tensor<{M}x{g}x{B}xf32>", "[#bact, #bw, #bout]",
+                                    '["parallel", "parallel", "reduction", "reduction"]')
+    body.append(f"""  {expand}
   {deq}_init = tensor.empty() : tensor<{n}x{g}x{B}xf32>
   {deq} = linalg.generic {{indexing_maps = [#w3, #p3, #p3, #w3], iterator_types = ["parallel", "parallel", "parallel"]}}
-      ins(%{name}_w, %{name}_s, %{name}_z : tensor<{n}x{g}x{B}xi8>, tensor<{n}x{g}xf32>, tensor<{n}x{g}xf32>)
+      ins(%{name}_w, %{name}_s, %{name}_z : tensor<{n}x{g}x{B}x{WT}>, tensor<{n}x{g}xf32>, tensor<{n}x{g}xf32>)
       outs({deq}_init : tensor<{n}x{g}x{B}xf32>) {{
-    ^bb0(%w: i8, %s: f32, %z: f32, %o: f32):
-      %w32 = arith.extui %w : i8 to i32
+    ^bb0(%w: {WT}, %s: f32, %z: f32, %o: f32):
+      %w32 = arith.extui %w : {WT} to i32
       %wf = arith.uitofp %w32 : i32 to f32
       %d = arith.subf %wf, %z : f32
       %v = arith.mulf %d, %s : f32
       linalg.yield %v : f32
   }} -> tensor<{n}x{g}x{B}xf32>
-  {init} = tensor.empty() : tensor<{n}xf32>
-  {acc} = linalg.fill ins(%zero : f32) outs({init} : tensor<{n}xf32>) -> tensor<{n}xf32>
-  {y} = linalg.generic {{indexing_maps = [#act, #w3, #out], iterator_types = ["parallel", "reduction", "reduction"]}}
-      ins({xg}, {deq} : tensor<{g}x{B}xf32>, tensor<{n}x{g}x{B}xf32>) outs({acc} : tensor<{n}xf32>) {{
+  {init} = tensor.empty() : {vec(n)}
+  {acc} = linalg.fill ins(%zero : f32) outs({init} : {vec(n)}) -> {vec(n)}
+  {y} = linalg.generic {{indexing_maps = {maps}, iterator_types = {iterators}}}
+      ins({xg}, {deq} : {xg_type}, tensor<{n}x{g}x{B}xf32>) outs({acc} : {vec(n)}) {{
     ^bb0(%a: f32, %b: f32, %c: f32):
       %p = arith.mulf %a, %b : f32
       %q = arith.addf %p, %c : f32
       linalg.yield %q : f32
-  }} -> tensor<{n}xf32>""")
+  }} -> {vec(n)}""")
     return y
 
 
@@ -81,21 +103,22 @@ def elementwise(kind, lhs, rhs, n):
                         "      %den = arith.addf %ex, %one : f32\n"
                         "      %sl = arith.divf %a, %den : f32\n"
                         "      %r = arith.mulf %sl, %b : f32\n")}[kind]
-    body.append(f"""  {init} = tensor.empty() : tensor<{n}xf32>
-  {y} = linalg.generic {{indexing_maps = [#v, #v, #v], iterator_types = ["parallel"]}}
-      ins({lhs}, {rhs} : tensor<{n}xf32>, tensor<{n}xf32>) outs({init} : tensor<{n}xf32>) {{
+    vmap, viter = ("#v", '["parallel"]') if M == 1 else ("#v2", '["parallel", "parallel"]')
+    body.append(f"""  {init} = tensor.empty() : {vec(n)}
+  {y} = linalg.generic {{indexing_maps = [{vmap}, {vmap}, {vmap}], iterator_types = {viter}}}
+      ins({lhs}, {rhs} : {vec(n)}, {vec(n)}) outs({init} : {vec(n)}) {{
     ^bb0(%a: f32, %b: f32, %o: f32):
 {ops}      linalg.yield %r : f32
-  }} -> tensor<{n}xf32>""")
+  }} -> {vec(n)}""")
     return y
 
 
-arguments.append(f"%x: tensor<{H}xf32>")
+arguments.append(f"%x: {vec(H)}")
 results = []
 if args.mlp_only:
     h = "%x"
 else:
-    arguments.append(f"%attn: tensor<{H}xf32>")
+    arguments.append(f"%attn: {vec(H)}")
     results += [matmul("wq", "%x", H, H), matmul("wk", "%x", H, H),
                 matmul("wv", "%x", H, H)]
     h = elementwise("add", "%x", matmul("wo", "%attn", H, H), H)
@@ -104,13 +127,19 @@ up = matmul("wup", h, I, H)
 down = matmul("wdown", elementwise("silu_mul", gate, up, I), H, I)
 results.append(down if args.mlp_only else elementwise("add", h, down, H))
 
-types = ", ".join([f"tensor<{H}xf32>"] * len(results))
-print(f"""// Generated by examples/gen_decoder_layer.py --hidden {H} --intermediate {I} --group {B}{' --mlp-only' if args.mlp_only else ''}
+types = ", ".join([vec(H)] * len(results))
+flags = (" --mlp-only" if args.mlp_only else "") + (f" --tokens {M}" if M > 1 else "") + \
+    (" --int4" if args.int4 else "")
+print(f"""// Generated by examples/gen_decoder_layer.py --hidden {H} --intermediate {I} --group {B}{flags}
 #w3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #p3 = affine_map<(d0, d1, d2) -> (d0, d1)>
 #act = affine_map<(d0, d1, d2) -> (d1, d2)>
 #out = affine_map<(d0, d1, d2) -> (d0)>
 #v = affine_map<(d0) -> (d0)>
+#bact = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#bw = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#bout = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+#v2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @{args.name}({', '.join(arguments)}) -> ({types}) {{
   %zero = arith.constant 0.000000e+00 : f32
   %one = arith.constant 1.000000e+00 : f32

@@ -1,6 +1,7 @@
 //===- Strategies.cpp - which script runs on which quantized matmul -------===//
 
 #include "Driver/Strategies.h"
+#include "Driver/Abi.h"
 #include "Driver/Session.h"
 
 #include "Abi/AbiAttributes.h"
@@ -45,11 +46,16 @@ SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
   return sites;
 }
 
-/// Moves the contraction, its dequantization and the fills and empties
-/// only they use into a private function `name` placed after the parent;
+/// Moves the contraction, its dequantization and the fills, empties and
+/// reshapes (a normalized form's N x G -> N x G x 1) only they use into a
+/// private function `name` placed after the parent;
 /// the contraction's result becomes the call's. Constants are cloned in,
 /// every other value the ops read becomes an argument.
-func::FuncOp outline(linalg::GenericOp contraction, StringRef name) {
+struct Outlined {
+  func::FuncOp function;
+  func::CallOp call;
+};
+Outlined outline(linalg::GenericOp contraction, StringRef name) {
   Block *block = contraction->getBlock();
   llvm::SetVector<Operation *> moved;
   moved.insert(contraction);
@@ -58,8 +64,16 @@ func::FuncOp outline(linalg::GenericOp contraction, StringRef name) {
     Operation *op = worklist.pop_back_val();
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
+      // Reshapes move only when they read an argument (the parameters a
+      // packed strategy packs): a reshape of a computed activation stays,
+      // and with it what computes it (e.g. silu * up).
+      bool argumentReshape =
+          isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+              def) &&
+          isa<BlockArgument>(def->getOperand(0));
       if (!def || def->getBlock() != block || moved.contains(def) ||
-          !isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp>(def))
+          !(isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp>(def) ||
+            argumentReshape))
         continue;
       bool onlyUsedByMoved =
           llvm::all_of(def->getUsers(),
@@ -119,7 +133,7 @@ func::FuncOp outline(linalg::GenericOp contraction, StringRef name) {
   contraction.getResult(0).replaceAllUsesWith(call.getResult(0));
   for (Operation *op : llvm::reverse(ordered))
     op->erase();
-  return function;
+  return {function, call};
 }
 
 /// Runs `entry` of `script` on `function` alone: in a module of its own,
@@ -131,7 +145,12 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
   Block *parentBlock = function->getBlock();
   OwningOpRef<ModuleOp> scope = ModuleOp::create(function.getLoc());
   function->moveBefore(scope->getBody(), scope->getBody()->end());
+  // Public while the script runs, as a kernel is (split_parameter_packing
+  // packs only a public function's parameters); private again after.
+  SymbolTable::Visibility visibility = function.getVisibility();
+  function.setVisibility(SymbolTable::Visibility::Public);
   LogicalResult result = script.apply(*scope, entry);
+  function.setVisibility(visibility);
   for (Operation &op : llvm::make_early_inc_range(*scope->getBody())) {
     if (next)
       op.moveBefore(next);
@@ -139,6 +158,104 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
       op.moveBefore(parentBlock, parentBlock->end());
   }
   return result;
+}
+
+/// After a strategy split the parameter packing off the outlined matmul
+/// `outlined` (called once, from `call`): the parent function takes the
+/// packed tensors where it took the raw ones, and its own
+/// `<parent>_pack_weights` (created on first use, public) calls the
+/// matmul's, which becomes private. Each packed argument must be an
+/// argument of the parent that only this matmul reads.
+LogicalResult liftParameterPacking(func::FuncOp outlined, func::CallOp call) {
+  func::FuncOp matmulPack = qforge::getPackWeightsFunction(outlined);
+  if (!matmulPack)
+    return success();
+  auto parent = call->getParentOfType<func::FuncOp>();
+  ArrayRef<int64_t> positions =
+      matmulPack
+          ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
+          .asArrayRef();
+  SmallVector<BlockArgument> raw;
+  for (int64_t position : positions) {
+    auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
+    if (!argument || argument.getOwner() != &parent.getBody().front() ||
+        !argument.hasOneUse())
+      return call.emitError()
+             << "the strategy packs operand #" << position << " of @"
+             << outlined.getSymName()
+             << " once, ahead of calls; that needs it to be an argument of @"
+             << parent.getSymName()
+             << " that only this quantized matmul reads (docs/abi.md)";
+    raw.push_back(argument);
+  }
+
+  // The parent's pack function: raw parameters in, packed ones out, in the
+  // parent's argument order; one more call per lifted matmul.
+  OpBuilder builder(parent.getContext());
+  std::string packName = (parent.getSymName() + "_pack_weights").str();
+  auto module = parent->getParentOfType<ModuleOp>();
+  auto parentPack = module.lookupSymbol<func::FuncOp>(packName);
+  SmallVector<int64_t> parentPositions;
+  if (parentPack) {
+    if (qforge::getPackWeightsFunction(parent) != parentPack)
+      return call.emitError() << "the module already defines @" << packName;
+    llvm::append_range(parentPositions, parentPack
+                                            ->getAttrOfType<DenseI64ArrayAttr>(
+                                                qforge::kPrepackedArgumentsAttr)
+                                            .asArrayRef());
+  } else {
+    builder.setInsertionPointAfter(parent);
+    parentPack = func::FuncOp::create(builder, parent.getLoc(), packName,
+                                      builder.getFunctionType({}, {}));
+    Block *body = parentPack.addEntryBlock();
+    builder.setInsertionPointToEnd(body);
+    func::ReturnOp::create(builder, parent.getLoc(), ValueRange{});
+  }
+  // Insert the new positions in order; each raw argument of the pack
+  // function follows its parent position.
+  Block *packBody = &parentPack.getBody().front();
+  auto packReturn = cast<func::ReturnOp>(packBody->getTerminator());
+  SmallVector<Value> results(packReturn.getOperands());
+  SmallVector<Value> callArguments;
+  for (BlockArgument argument : raw) {
+    int64_t position = argument.getArgNumber();
+    unsigned slot =
+        llvm::lower_bound(parentPositions, position) - parentPositions.begin();
+    parentPositions.insert(parentPositions.begin() + slot, position);
+    callArguments.push_back(
+        packBody->insertArgument(slot, argument.getType(), argument.getLoc()));
+    results.insert(results.begin() + slot, Value());
+  }
+  builder.setInsertionPoint(packReturn);
+  auto packCall =
+      func::CallOp::create(builder, call.getLoc(), matmulPack, callArguments);
+  for (auto [index, argument] : llvm::enumerate(callArguments)) {
+    unsigned slot = llvm::find(packBody->getArguments(), argument) -
+                    packBody->getArguments().begin();
+    results[slot] = packCall.getResult(index);
+  }
+  packReturn->setOperands(results);
+  parentPack.setFunctionType(builder.getFunctionType(
+      packBody->getArgumentTypes(), ValueRange(results).getTypes()));
+  parentPack->setAttr(qforge::kPrepackedArgumentsAttr,
+                      builder.getDenseI64ArrayAttr(parentPositions));
+
+  // The parent takes the packed tensors; the matmul's pack function is an
+  // internal step of the parent's.
+  SmallVector<Type> inputs(parent.getArgumentTypes());
+  for (auto [argument, packedType] :
+       llvm::zip(raw, matmulPack.getResultTypes())) {
+    argument.setType(packedType);
+    inputs[argument.getArgNumber()] = packedType;
+  }
+  parent.setFunctionType(
+      builder.getFunctionType(inputs, parent.getResultTypes()));
+  parent->setAttr(qforge::kPackWeightsAttr,
+                  FlatSymbolRefAttr::get(parentPack.getSymNameAttr()));
+  matmulPack.setPrivate();
+  matmulPack->removeAttr(qforge::kPrepackedArgumentsAttr);
+  outlined->removeAttr(qforge::kPackWeightsAttr);
+  return success();
 }
 
 /// The default for what is not a quantized matmul: every static,
@@ -213,55 +330,61 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     return plan;
   }
 
-  // Several: each its own function and script. The strategies that pack the
-  // weights change the kernel's signature, which an outlined matmul cannot.
-  for (MatmulSite site : sites) {
-    auto parent = site.contraction->getParentOfType<func::FuncOp>();
-    std::string why;
-    if (options.packedWeights)
-      why = "--packed-weights";
-    else if (parent->hasAttr(kInt4BytePairsAttrName))
-      why = "4-bit weights (packed strategies only)";
-    else if (site.tokens != 1)
-      why = "M = " +
-            (ShapedType::isDynamic(site.tokens) ? std::string("?")
-                                                : std::to_string(site.tokens)) +
-            " activation rows (the prefill strategies pack the weights)";
-    if (!why.empty()) {
-      site.contraction.emitError()
-          << "this quantized matmul is one of " << sites.size()
-          << " in the module; with " << why
-          << " only a module with one quantized matmul is supported yet "
-             "(split the module, docs/forms.md)";
-      error = "no strategy for a module with several quantized matmuls";
-      return failure();
-    }
-  }
-  FailureOr<TransformScript> script = session.loadStrategy(options, error);
-  if (failed(script))
-    return failure();
+  // Several: each its own function and the script its M and weights call
+  // for. A strategy that packs the weights (--packed-weights, 4-bit
+  // weights, prefill) packs them once for the module's function: the
+  // matmul's pack function is lifted into `<f>_pack_weights`.
+  llvm::StringMap<TransformScript> scripts;
   llvm::StringMap<unsigned> countByParent;
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
-    unsigned index = countByParent[parent.getSymName()]++;
     Location loc = site.contraction.getLoc();
+    if (ShapedType::isDynamic(site.tokens)) {
+      emitError(loc) << "this quantized matmul has a dynamic token count; "
+                        "qforge compiles static shapes only";
+      error = "no strategy for a quantized matmul of the module";
+      return failure();
+    }
+    StrategyOptions siteOptions = options;
+    siteOptions.tokens = site.tokens;
+    siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
+    std::string why;
+    FailureOr<TransformScript> loaded = session.loadStrategy(siteOptions, why);
+    if (failed(loaded)) {
+      emitError(loc) << "no strategy for this quantized matmul (one of "
+                     << sites.size() << " in the module): " << why;
+      error = "no strategy for a quantized matmul of the module";
+      return failure();
+    }
+    const TransformScript &script =
+        scripts.try_emplace(loaded->getPath(), *loaded).first->second;
+    unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
-    func::FuncOp function = outline(site.contraction, name);
-    if (failed(
-            applyToFunction(*script, function, TransformScript::kMainEntry))) {
-      emitError(loc) << "the strategy '" << script->getPath()
+    Outlined outlined = outline(site.contraction, name);
+    if (failed(applyToFunction(script, outlined.function,
+                               TransformScript::kMainEntry))) {
+      emitError(loc) << "the strategy '" << script.getPath()
                      << "' failed on this quantized matmul (outlined as @"
                      << name << ")";
-      error = "the transform script '" + script->getPath().str() +
+      error = "the transform script '" + script.getPath().str() +
               "' failed (see above)";
       return failure();
     }
-    plan.kernelScripts.emplace_back(name, *script);
+    if (failed(liftParameterPacking(outlined.function, outlined.call))) {
+      error = "the weights of a quantized matmul cannot be packed ahead of "
+              "calls (see above)";
+      return failure();
+    }
+    plan.kernelScripts.emplace_back(name, script);
   }
+  // The pack functions are not kernels: they pack once, ahead of calls.
   for (auto function : module.getOps<func::FuncOp>())
-    if (!llvm::any_of(plan.kernelScripts, [&](const auto &entry) {
-          return entry.first == function.getSymName();
-        }))
+    if (!llvm::any_of(plan.kernelScripts,
+                      [&](const auto &entry) {
+                        return entry.first == function.getSymName();
+                      }) &&
+        !function->hasAttr(kPrepackedArgumentsAttr) &&
+        !llvm::StringRef(function.getSymName()).ends_with("_pack_weights"))
       vectorizeElementwiseOps(function);
   return plan;
 }
