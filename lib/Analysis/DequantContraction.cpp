@@ -82,8 +82,12 @@ std::optional<qforge::DequantParts> qforge::matchDequant(linalg::GenericOp op) {
   if (!scaled)
     return std::nullopt;
 
-  // An input operand of `op` read through a broadcasting map.
+  // An input operand of `op` read through a broadcasting map (and, when
+  // stored narrower than the arithmetic -- f16 or bf16 scales of an f32
+  // dequantization -- through arith.extf).
   auto asBroadcastInput = [&](Value value) -> OpOperand * {
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+      value = ext.getIn();
     auto arg = dyn_cast<BlockArgument>(value);
     if (!arg || arg.getOwner() != &body)
       return nullptr;

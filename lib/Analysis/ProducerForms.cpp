@@ -51,13 +51,46 @@ bool looksLikeDequant(Operation *op) {
   });
 }
 
+/// `out + ext(in0) * ext(in1)` with two or more reduction loops, each
+/// `ext` an optional arith.extf: the multiply-accumulate of
+/// isMultiReductionContractionOf, or its mixed-precision spelling (f16 or
+/// bf16 operands summed in f32).
+bool isMixedPrecisionContraction(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() != 2)
+    return false;
+  Block &body = *op.getBody();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value out = body.getArgument(2);
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() != out && add.getRhs() != out) || product == out)
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  auto strip = [](Value value) {
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return value;
+  };
+  Value lhs = strip(mul.getLhs()), rhs = strip(mul.getRhs());
+  Value in0 = body.getArgument(0), in1 = body.getArgument(1);
+  unsigned expected = 3 + (lhs != mul.getLhs()) + (rhs != mul.getRhs());
+  return body.getOperations().size() == expected &&
+         ((lhs == in0 && rhs == in1) || (lhs == in1 && rhs == in0));
+}
+
 /// The contraction input produced by a dequantization, if any.
 OpOperand *dequantInputOf(linalg::GenericOp contraction) {
   if (contraction.getNumDpsInputs() != 2 || contraction.getNumDpsInits() != 1)
     return nullptr;
   for (OpOperand *input : contraction.getDpsInputOperands())
     if (looksLikeDequant(input->get().getDefiningOp()) &&
-        qforge::isMultiReductionContractionOf(contraction, input->get()))
+        (qforge::isMultiReductionContractionOf(contraction, input->get()) ||
+         isMixedPrecisionContraction(contraction)))
       return input;
   return nullptr;
 }
@@ -118,6 +151,10 @@ std::optional<BodyReading> readDequantBody(linalg::GenericOp dequant) {
   Block &body = *dequant.getBody();
   Value yielded = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
   auto inputOf = [&](Value value) -> OpOperand * {
+    // A parameter stored narrower than the arithmetic (f16 scales of an
+    // f32 dequantization) is read through arith.extf.
+    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+      value = ext.getIn();
     auto arg = dyn_cast<BlockArgument>(value);
     if (!arg || arg.getOwner() != &body)
       return nullptr;
@@ -256,15 +293,17 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
       contraction.getDpsInputOperand(1 - dequantInput->getOperandNumber());
   if (dequant.getNumDpsInits() != 1)
     return refuse("the dequantization has several outputs");
-  auto isFloat = [](Value value, Type type) {
-    return getElementTypeOrSelf(value.getType()) == type;
+  // f16, bf16 and f32 in any mix: the canonical form computes in f32 and
+  // rounds the result once, at the end (docs/numerics.md).
+  auto isSupportedFloat = [](Value value) {
+    Type type = getElementTypeOrSelf(value.getType());
+    return type.isF16() || type.isBF16() || type.isF32();
   };
-  Type floatType = getElementTypeOrSelf(dequant.getResult(0).getType());
-  if (!isFloat(form.activation->get(), floatType) ||
-      !isFloat(contraction.getResult(0), floatType))
-    return refuse("the activation, the dequantized weights and the result "
-                  "have different element types (mixed precision is not "
-                  "supported yet)");
+  if (!isSupportedFloat(form.activation->get()) ||
+      !isSupportedFloat(dequant.getResult(0)) ||
+      !isSupportedFloat(contraction.getResult(0)))
+    return refuse("an element type other than f16, bf16 or f32 for the "
+                  "activation, the dequantized weights or the result");
 
   SmallVector<int64_t> loopSizes = contraction.getStaticLoopRanges();
   if (llvm::any_of(loopSizes, ShapedType::isDynamic))
@@ -446,8 +485,18 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
   if (!checkParameter("the scales", form.scales) ||
       !checkParameter("the zero-points", form.zeroPoints))
     return match;
+  for (OpOperand *parameter : {form.scales.operand, form.zeroPoints.operand})
+    if (parameter && !isSupportedFloat(parameter->get()))
+      return refuse("scales or zero-points of an element type other than "
+                    "f16, bf16 or f32");
 
-  form.isCanonical = isCanonical(form);
+  // Arithmetic narrower than f32 is done in f32 (parameters stored
+  // narrower stay so, widened as the dequantization reads them).
+  for (Value value :
+       {form.activation->get(), dequant.getResult(0), contraction.getResult(0)})
+    if (!getElementTypeOrSelf(value.getType()).isF32())
+      form.narrowFloats = true;
+  form.isCanonical = !form.narrowFloats && isCanonical(form);
   match.form = std::move(form);
   return match;
 }

@@ -28,6 +28,13 @@
 
 namespace qforge {
 
+/// The normalization computes an f16 or bf16 matmul in f32 and rounds its
+/// result to the result's type in one elementwise generic carrying this
+/// attribute (docs/numerics.md); the bench's reference skips it, to compare
+/// the kernel against the exact f32 sums.
+inline constexpr llvm::StringLiteral kResultRoundingAttr =
+    "qforge.result_rounding";
+
 /// What a loop of the group contraction walks.
 enum class MatmulRole {
   Token,   ///< M: a row of the activation and of the result
@@ -64,6 +71,11 @@ struct ProducerForm {
   llvm::SmallVector<MatmulRole> loopRoles;
   /// Sizes: M (all token loops together), N, G, K.
   int64_t tokens = 1, rows = 0, groups = 0, groupSize = 0;
+  /// The activation, the dequantized weights or the result are f16 or bf16:
+  /// the canonical form computes in f32 -- the activation converted on the
+  /// way in, scales and zero-points widened as the dequantization reads
+  /// them -- and rounds the result once, at the end.
+  bool narrowFloats = false;
   /// Already the canonical form: nothing to rewrite.
   bool isCanonical = false;
 };

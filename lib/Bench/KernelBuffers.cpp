@@ -2,6 +2,7 @@
 
 #include "Bench/KernelBuffers.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
@@ -49,10 +50,40 @@ qforge::TensorBuffer::TensorBuffer(RankedTensorType tensorType)
   }
 }
 
+/// The 16-bit float formats: their bits from a double (rounded to nearest,
+/// ties to even, as arith.truncf does) and back (exact).
+static const llvm::fltSemantics *halfSemantics(Type element) {
+  if (element.isF16())
+    return &llvm::APFloat::IEEEhalf();
+  if (element.isBF16())
+    return &llvm::APFloat::BFloat();
+  return nullptr;
+}
+static uint16_t toHalfBits(double value, const llvm::fltSemantics &semantics) {
+  llvm::APFloat converted(value);
+  bool losesInfo;
+  converted.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return uint16_t(converted.bitcastToAPInt().getZExtValue());
+}
+static double fromHalfBits(uint16_t bits, const llvm::fltSemantics &semantics) {
+  llvm::APFloat value(semantics, llvm::APInt(16, bits));
+  bool losesInfo;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
 void qforge::TensorBuffer::fillRandom(uint64_t seed) {
   std::mt19937_64 generator(seed);
   Type element = type.getElementType();
-  if (element.isF32()) {
+  if (const llvm::fltSemantics *half = halfSemantics(element)) {
+    // Uniform in [-1, 1), then rounded to the format: the kernel and the
+    // reference read the same rounded values.
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    auto *values = static_cast<uint16_t *>(data.get());
+    for (size_t i = 0; i < numElements; ++i)
+      values[i] = toHalfBits(uniform(generator), *half);
+  } else if (element.isF32()) {
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     auto *values = static_cast<float *>(data.get());
     for (size_t i = 0; i < numElements; ++i)
@@ -76,7 +107,22 @@ void qforge::TensorBuffer::fillRandom(uint64_t seed) {
 }
 
 void qforge::TensorBuffer::copyFrom(const TensorBuffer &other) {
-  std::memcpy(data.get(), other.data.get(), numBytes);
+  if (type.getElementType() == other.type.getElementType()) {
+    std::memcpy(data.get(), other.data.get(), numBytes);
+    return;
+  }
+  // Another float type (the reference reads an f16 or bf16 input widened to
+  // f32): the same values, converted exactly.
+  Type element = type.getElementType();
+  for (size_t i = 0; i < numElements; ++i) {
+    double value = other.getAsDouble(i);
+    if (element.isF32())
+      static_cast<float *>(data.get())[i] = float(value);
+    else if (element.isF64())
+      static_cast<double *>(data.get())[i] = value;
+    else if (const llvm::fltSemantics *half = halfSemantics(element))
+      static_cast<uint16_t *>(data.get())[i] = toHalfBits(value, *half);
+  }
 }
 
 double qforge::TensorBuffer::getAsDouble(size_t index) const {
@@ -86,6 +132,8 @@ double qforge::TensorBuffer::getAsDouble(size_t index) const {
     return reinterpret_cast<const float *>(base)[index];
   if (element.isF64())
     return reinterpret_cast<const double *>(base)[index];
+  if (const llvm::fltSemantics *half = halfSemantics(element))
+    return fromHalfBits(reinterpret_cast<const uint16_t *>(base)[index], *half);
   switch (elementBytes) {
   case 1:
     return reinterpret_cast<const int8_t *>(base)[index];
@@ -100,10 +148,11 @@ double qforge::TensorBuffer::getAsDouble(size_t index) const {
 
 bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
                                 std::string &error) {
-  // What fillRandom and getAsDouble handle: f32, f64, and integers of
-  // 8, 16, 32 or 64 bits.
+  // What fillRandom and getAsDouble handle: f16, bf16, f32, f64, and
+  // integers of 8, 16, 32 or 64 bits.
   auto supported = [](Type element) {
-    if (element.isF32() || element.isF64())
+    if (element.isF16() || element.isBF16() || element.isF32() ||
+        element.isF64())
       return true;
     auto integer = dyn_cast<IntegerType>(element);
     return integer &&
@@ -114,7 +163,7 @@ bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
     if (tensor && tensor.hasStaticShape() && supported(tensor.getElementType()))
       return true;
     error = std::string(what) + " #" + std::to_string(index) +
-            " is not a static tensor of f32, f64 or 8/16/32/64-bit "
+            " is not a static tensor of f16, bf16, f32, f64 or 8/16/32/64-bit "
             "integers; qforge-bench cannot generate and compare it";
     return false;
   };

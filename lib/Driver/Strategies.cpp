@@ -46,6 +46,31 @@ SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
   return sites;
 }
 
+/// Whether `op` reshapes or transposes a function argument, directly or
+/// through other such ops: how a normalized form reads N x G or G x N
+/// parameters as N x G x 1.
+bool isArgumentView(Operation *op) {
+  if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                       linalg::TransposeOp>(op))
+    return false;
+  Value source = op->getOperand(0);
+  return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
+}
+
+/// Whether `op` computes an input of `contraction` from integers: its
+/// dequantization (the other generics around a matmul -- an f16
+/// activation's conversion, a bias -- stay with the parent, to be
+/// vectorized there).
+bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic->getNumResults() != 1 ||
+      !llvm::is_contained(contraction.getDpsInputs(), generic->getResult(0)))
+    return false;
+  return llvm::any_of(generic.getDpsInputs(), [](Value input) {
+    return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
+  });
+}
+
 /// Moves the contraction, its dequantization and the fills, empties and
 /// reshapes (a normalized form's N x G -> N x G x 1) only they use into a
 /// private function `name` placed after the parent;
@@ -64,16 +89,14 @@ Outlined outline(linalg::GenericOp contraction, StringRef name) {
     Operation *op = worklist.pop_back_val();
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      // Reshapes move only when they read an argument (the parameters a
-      // packed strategy packs): a reshape of a computed activation stays,
-      // and with it what computes it (e.g. silu * up).
-      bool argumentReshape =
-          isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-              def) &&
-          isa<BlockArgument>(def->getOperand(0));
+      // Reshapes (and a G x N parameter's transpose) move only when they
+      // read an argument (the parameters a packed strategy packs): a
+      // reshape of a computed activation stays, and with it what computes
+      // it (e.g. silu * up).
+      bool argumentReshape = isArgumentView(def);
       if (!def || def->getBlock() != block || moved.contains(def) ||
-          !(isa<linalg::GenericOp, linalg::FillOp, tensor::EmptyOp>(def) ||
-            argumentReshape))
+          !(isa<linalg::FillOp, tensor::EmptyOp>(def) || argumentReshape ||
+            isDequantizationOf(def, contraction)))
         continue;
       bool onlyUsedByMoved =
           llvm::all_of(def->getUsers(),
@@ -309,8 +332,24 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
   StrategyPlan plan;
 
-  // One matmul (or none the driver recognises): the script sees the module.
-  if (sites.size() <= 1) {
+  // One matmul and nothing else to compute (or no matmul the driver
+  // recognises): the script sees the module. A matmul with other work
+  // around it -- f16 conversions, a transposed parameter, a bias add --
+  // is outlined like one of several, so that the rest is vectorized.
+  auto isAlone = [&](MatmulSite site) {
+    Operation *dequant =
+        site.contraction.getDpsInputOperand(0)->get().getDefiningOp();
+    Operation *dequant1 =
+        site.contraction.getDpsInputOperand(1)->get().getDefiningOp();
+    WalkResult walk = module.walk([&](linalg::LinalgOp op) {
+      if (op == site.contraction || op == dequant || op == dequant1 ||
+          isa<linalg::FillOp>(op))
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    });
+    return !walk.wasInterrupted();
+  };
+  if (sites.empty() || (sites.size() == 1 && isAlone(sites.front()))) {
     if (sites.size() == 1)
       options.tokens = sites.front().tokens;
     if (options.tokens == ShapedType::kDynamic) {

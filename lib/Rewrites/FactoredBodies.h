@@ -90,8 +90,15 @@ inline void buildGroupSumBody(mlir::OpBuilder &b, mlir::Location l,
                               double weightOffset = 0.0) {
   using namespace mlir;
   unsigned next = 0;
-  Value scale = args[next++];
-  Value zeroPoint = hasZeroPoint ? args[next++] : Value();
+  // Scales and zero-points stored narrower (f16, bf16) are widened here,
+  // as they are loaded: the dequantization read them through arith.extf.
+  auto widen = [&](Value value) -> Value {
+    if (!value || value.getType() == floatType)
+      return value;
+    return arith::ExtFOp::create(b, l, floatType, value);
+  };
+  Value scale = widen(args[next++]);
+  Value zeroPoint = hasZeroPoint ? widen(args[next++]) : Value();
   Value activationSum =
       hasZeroPoint || weightOffset != 0.0 ? args[next++] : Value();
   Value shifted = args[next++];

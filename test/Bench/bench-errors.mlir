@@ -18,12 +18,15 @@
 // THREADS-SPACE: "threads":2
 
 // Element types the bench cannot generate and compare are refused.
-// RUN: not qforge-bench %t/half.mlir --script=%transforms/loops.mlir --time=false 2>&1 | FileCheck %s --check-prefix=HALF
-// HALF: qforge-bench: error: argument #0 is not a static tensor of f32, f64 or 8/16/32/64-bit integers; qforge-bench cannot generate and compare it
+// RUN: not qforge-bench %t/fp8.mlir --script=%transforms/loops.mlir --time=false 2>&1 | FileCheck %s --check-prefix=FP8
+// FP8: qforge-bench: error: argument #0 is not a static tensor of f16, bf16, f32, f64 or 8/16/32/64-bit integers; qforge-bench cannot generate and compare it
+// f16 and bf16 are generated (uniform in [-1, 1), rounded) and compared.
+// RUN: qforge-bench %t/half.mlir --script=%transforms/loops.mlir --verify --time=false 2>&1 | FileCheck %s --check-prefix=HALF
+// HALF: verify: max_abs_err 0, normalized 0 {{.*}}: PASS
 
 // Scalars cannot be generated.
 // RUN: not qforge-bench %t/scalar.mlir --time=false 2>&1 | FileCheck %s --check-prefix=SCALAR
-// SCALAR: qforge-bench: error: argument #1 is not a static tensor of f32, f64 or 8/16/32/64-bit integers; qforge-bench cannot generate and compare it
+// SCALAR: qforge-bench: error: argument #1 is not a static tensor of f16, bf16, f32, f64 or 8/16/32/64-bit integers; qforge-bench cannot generate and compare it
 
 // The strategy refuses a group size that is not a multiple of its 16 lanes.
 // RUN: %gen_kernel 16 2 100 > %t/k100.mlir
@@ -44,8 +47,12 @@
 // OLDER: verify: {{.*}}: PASS
 
 //--- half.mlir
-func.func @half(%x: tensor<4xf16>) -> tensor<4xf16> {
-  return %x : tensor<4xf16>
+func.func @half(%x: tensor<4xf16>, %y: tensor<4xbf16>) -> (tensor<4xf16>, tensor<4xbf16>) {
+  return %x, %y : tensor<4xf16>, tensor<4xbf16>
+}
+//--- fp8.mlir
+func.func @fp8(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  return %x : tensor<4xf8E4M3FN>
 }
 //--- scalar.mlir
 func.func @scaled(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
