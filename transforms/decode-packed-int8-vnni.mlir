@@ -1,224 +1,57 @@
 // Packed integer decode strategy (batch-1 group-quantized matvec) for
 // AVX-512 VNNI CPUs: the packed layout of decode-packed-avx512.mlir shaped
-// for vpdpbusd, with the activation quantized per group to int8 (opt-in:
-// ~3e-3 normalized error, docs/numerics.md).
-//
-// Input: the seed form with unsigned 8-bit weights (extui/uitofp), scales
-// and zero-points NxGx1 read through (d0, d1, 0), activation 1x1xGxK,
-// result 1x1xN (f32).
-// Output: @f_pack_weights (once per model) and @f on the packed parameters
-// (docs/abi.md).
-//
-// Packed layout: rows tiled by 16, k by 4, both inner tiles innermost:
-//   weights  N/16 x G x K/4 x 16 x 4   one 64-byte line = 16 rows x 4
-//            consecutive bytes of k: one vpdpbusd operand
-//   scales   N/16 x G x 1 x 16 x 1     read through (d0, d1, 0, d3, 0)
-//   zps
-// N that is not a multiple of 16 is padded with zero rows; a group size
-// that is not a multiple of 4 pads k with zero weights and zero activation
-// bytes (the activation's pack then runs per call).
+// for vpdpbusd, the activation quantized per group to int8 (opt-in,
+// docs/numerics.md). Input: the seed form with unsigned 8-bit weights.
+// Packed: weights N/16 x G x K/4 x 16 x 4 (a 64-byte line = 16 rows x 4
+// bytes of k, one vpdpbusd operand), scales and zero-points
+// N/16 x G x 1 x 16 x 1; N and K padded with zeros. Output: @f_pack_weights
+// and @f (docs/abi.md). Steps: lib/packed.mlir, docs/scripts.md.
 //
 // What sets the numbers:
 //   rows = 16     the lanes of one 512-bit vpdpbusd (16 x i32).
 //   k tile = 4    the bytes one i32 lane sums.
 //   unroll = 8    k steps (64 bytes each) per iteration of the k loop.
-//   prefetch 1    one group ahead (16 x K bytes = 2 KiB for the seed),
-//                 locality 3 (L1) like the f32 packed strategy.
-// Only one accumulator chain per row tile (vpdpbusd's 5-cycle latency
-// bounds it, measured hot: 750 us for the seed); cold it streams at the
-// bandwidth (docs/benchmarks.md).
+//   prefetch 1    one group ahead, locality 3 (L1) like the f32 packed
+//                 strategy. One accumulator chain per row tile:
+//                 vpdpbusd's latency bounds it hot (see docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
+  transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @quantize_and_factor_packed_decode(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
+  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
 
-  // Step 1: pack the contraction's rows (n) by 16 and k by 4; the weights'
-  // pack then moves up through the dequant to the quantized parameters, the
-  // scale and zero-point keeping their unit dims. Non-dividing row tiles pad
-  // with zeros, never poison: zero weights, scales and zero-points
-  // dequantize to zero. The activation's pack only splits k: a reshape.
-  transform.named_sequence @pack(%module: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    %dequant, %contraction = transform.qforge.match_dequant_contraction %module
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.apply_patterns to %dequant {
-      transform.apply_patterns.qforge.fold_int_to_float_casts
-    } : !transform.any_op
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4]
       : (!transform.any_op) -> !transform.any_op
-    %funcs = transform.structured.match ops{["func.func"]} in %module
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %funcs {
-      transform.apply_patterns.qforge.pad_packs_with_zeros
-      transform.apply_patterns.qforge.bubble_pack_through_dequant
-      transform.apply_patterns.qforge.fold_into_packs
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.yield %packed : !transform.any_op
-  }
-
-  // Step 2: the packs of weights, scales and zero-points read only model
-  // parameters: they run once, in @f_pack_weights, not on every call.
-  transform.named_sequence @prepack_parameters(%packed: !transform.any_op {transform.readonly}) {
-    %packed_dequant = transform.get_producer_of_operand %packed[1]
-      : (!transform.any_op) -> !transform.any_op
-    %pack_functions = transform.qforge.split_parameter_packing %packed_dequant
-      : (!transform.any_op) -> !transform.any_op
-    transform.yield
-  }
-
-  // Step 3: the activation quantized per group to int8 (amax, xq: once per
-  // call, one group at a time), and scale, zero-point and activation scale
-  // out of the k sum:
-  //   xs[g] = Σ_k xq[g, k];  p[tile, g, row] = Σ_k w · xq  (i32, exact);
-  //   out[tile, row] += Σ_g s · amax[g] / 127 · (p − z · xs).
-  transform.named_sequence @factor(%kernel: !transform.any_op {transform.readonly})
-      -> (!transform.any_op, !transform.any_op) {
-    %dequant, %contraction = transform.qforge.match_dequant_contraction %kernel
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
-        %dequant, %contraction
-      : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %q_tiles, %q_loops:3 = transform.structured.tile_using_for %quantization tile_sizes [1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %s_tiles, %s_loops:3 = transform.structured.tile_using_for %sums tile_sizes [1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.annotate %q_loops#2 "qforge.activation_groups" : !transform.any_op
-    transform.annotate %s_loops#2 "qforge.activation_groups" : !transform.any_op
-    transform.yield %partials, %groups : !transform.any_op, !transform.any_op
-  }
-
-  // Step 4a: one 16-row tile per iteration of an scf.forall (OpenMP; each
-  // thread streams a contiguous range of tiles), its partial sums fused in.
-  // Then the unit dims are folded (linalg-fold-unit-extent-dims): inside the
-  // forall the row tile is always 1, so every N folds alike, and the packed
-  // scale's trailing unit dim goes (read as vector<16x1> through a
-  // broadcast, it is a form the fixed lowering cannot reduce).
-  transform.named_sequence @tile_rows(%partials: !transform.any_op {transform.consumed},
-                                      %groups: !transform.any_op {transform.consumed}) {
-    %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
-    %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
-    %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %row_loop "qforge.weight_rows" : !transform.any_op
-    %partials_in_row, %l1 = transform.structured.fuse_into_containing_op %partials into %row_loop
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pf_in_row, %l2 = transform.structured.fuse_into_containing_op %partials_fill into %l1
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %gf_in_row, %l3 = transform.structured.fuse_into_containing_op %groups_fill into %l2
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.yield
-  }
-
-  // Step 4b: in each row tile, one group per iteration, its partial sums
-  // fused in, and their k steps (64 bytes: 16 rows x 4 bytes) one at a time,
-  // unrolled by 8. After the fold, the group sums are (g, row) and the
-  // partial sums (g, k/4, row, 4).
-  transform.named_sequence @tile_groups(%kernel: !transform.any_op {transform.readonly}) {
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
+    %folded = transform.include @tile_row_tiles_and_fold failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %k_loop = transform.include @tile_int8_decode_k_steps failures(propagate) (%folded)
       : (!transform.any_op) -> !transform.any_op
-    %groups = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
-      : (!transform.any_op) -> !transform.any_op
-    %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
-      : (!transform.any_op) -> !transform.any_op
-    %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
-    %group_tile, %group_loop = transform.structured.tile_using_for %groups tile_sizes [1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
-    %partials_in_group, %g1 = transform.structured.fuse_into_containing_op %partials into %group_loop
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %pf_in_group, %g2 = transform.structured.fuse_into_containing_op %partials_fill into %g1
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
+    transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }
 
-  // Step 5: vectorize. Each k step: a vector<16x4xi32> product of the 64
-  // weight bytes (extui) and the group's 4 activation bytes broadcast to the
-  // 16 rows (extsi), summed over the 4 bytes into a 16-lane i32 accumulator;
-  // left as a multi_reduction for step 6. The per-group activation
-  // reductions (amax, xs) are lowered here.
-  transform.named_sequence @vectorize(%kernel: !transform.any_op {transform.consumed}) {
-    transform.apply_patterns to %kernel {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %kernel : !transform.any_op
-    %vectorized = transform.structured.vectorize_children_and_apply_patterns %kernel
-        {disable_multi_reduction_to_contract_patterns}
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %vectorized {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_cse to %vectorized : !transform.any_op
-    %loops = transform.structured.match ops{["scf.for"]} in %vectorized
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_licm to %loops : !transform.any_op
-    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
-    transform.apply_patterns to %vectorized {
-      transform.apply_patterns.qforge.fold_broadcast_transpose
-      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    // The per-group activation reductions (amax, xs) are lowered here; the
-    // byte products' sums stay multi_reductions until after bufferization,
-    // where they become vpdpbusd.
-    %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %vectorized
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %activation_groups {
-      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
-    } : !transform.any_op
-    transform.apply_patterns to %activation_groups {
-      transform.apply_patterns.vector.lower_shape_cast
-    } : !transform.any_op
-    transform.yield
-  }
-
-  // Step 6, run by the driver after bufferization: prefetch the next group's
-  // weight tile (one prefetch per 64-byte line, none for the 4-byte
-  // activation reads); then each k step's product sum becomes one vpdpbusd
-  // (an LLVM intrinsic call, which bufferization's analysis would not
-  // accept earlier), and the remaining reductions are lowered.
+  // After bufferization: the prefetch of the next group's weight tile, then
+  // one vpdpbusd per k step and the remaining reductions.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64}
       : !transform.any_op
-    %func = transform.structured.match ops{["func.func"]} in %module
+    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.qforge.x86_int8_dot_products
-    } : !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
-    } : !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.vector.lower_shape_cast
-    } : !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    transform.apply_patterns to %func {
-      transform.apply_patterns.qforge.reassociate_fp_reductions
-    } : !transform.any_op
-    transform.yield
-  }
-
-  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
-    %packed = transform.include @pack failures(propagate) (%module)
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @prepack_parameters failures(propagate) (%packed) : (!transform.any_op) -> ()
-    %kernel = transform.get_parent_op %packed {op_name = "func.func"}
-      : (!transform.any_op) -> !transform.any_op
-    %partials, %groups = transform.include @factor failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.include @tile_rows failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> ()
-    %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @tile_groups failures(propagate) (%folded) : (!transform.any_op) -> ()
-    transform.include @vectorize failures(propagate) (%folded) : (!transform.any_op) -> ()
+    transform.include @lower_int8_reductions failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

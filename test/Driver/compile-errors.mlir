@@ -32,9 +32,10 @@
 // TWO: error: expected exactly one public function with a body, found 2; name one with --entry/--func
 
 // The default strategy on a kernel it does not apply to: the script fails
-// at the matcher, with the script's location, and the driver says so.
+// at the matcher, with the location of the matcher in the script library
+// sequence that holds it, and the driver names the script.
 // RUN: not qforge-compile %t/plain.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=SCRIPT
-// SCRIPT: decode-factored-avx512.mlir:{{[0-9]+}}:{{[0-9]+}}: error: found no dequantization generic
+// SCRIPT: transforms/lib/common.mlir:{{[0-9]+}}:{{[0-9]+}}: error: found no dequantization generic
 // SCRIPT: qforge-compile: error: the transform script '{{.*}}decode-factored-avx512.mlir' failed (see above)
 
 // A script that does not exist, and one that does not parse.

@@ -1,9 +1,10 @@
 // Stock mlir-opt with the qforge plugin runs a script from transforms/ on the
-// bundled seed kernel: the matcher finds the pair and the PDLL set folds the
-// dequant's extui + uitofp into one cast.
+// bundled seed kernel, with the script library it includes preloaded: the
+// matcher finds the pair and the PDLL set folds the dequant's extui + uitofp
+// into one cast.
 // RUN: mlir-opt %examples/seed_decode_4096x32x128.mlir \
 // RUN:   --load-dialect-plugin=%qforge_plugin \
-// RUN:   --transform-preload-library=transform-library-paths=%transforms/match-and-simplify-dequant.mlir \
+// RUN:   --transform-preload-library=transform-library-paths=%transforms/lib,%transforms/match-and-simplify-dequant.mlir \
 // RUN:   --transform-interpreter | FileCheck %s
 
 // CHECK-LABEL: func.func @quantized_matmul
