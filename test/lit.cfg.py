@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "QFORGE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qforge_obj_root, "test")
@@ -22,6 +22,7 @@ config.substitutions.append(
 config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))
 config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%qforge_tools_dir", config.qforge_tools_dir))
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 config.substitutions.append(
     ("%mlir_runner_utils",
@@ -42,10 +43,13 @@ tools = [
     "qforge-compile",
     "qforge-bench",
     "qforge-ab",
+    "qforge-lsp-server",
+    "qforge-reduce",
     ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
     ToolSubst("llvm-nm", os.path.join(config.llvm_tools_dir, "llvm-nm")),
     ToolSubst("mlir-tblgen", os.path.join(config.llvm_tools_dir, "mlir-tblgen")),
     ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
+    ToolSubst("mlir-lsp-server", os.path.join(config.llvm_tools_dir, "mlir-lsp-server")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
