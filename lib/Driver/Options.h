@@ -28,6 +28,8 @@ struct StrategyOptions {
   /// M, the activation rows of the kernel's quantized matmul (set from the
   /// kernel): 1 picks a decode strategy, more a batched (prefill) one.
   int64_t tokens = 1;
+  /// G, the groups of a weight row (set from the kernel; 0 when unknown).
+  int64_t groups = 0;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

@@ -23,7 +23,8 @@ namespace qforge {
 
 /// The shipped decode strategy (a file in transforms/; $QFORGE_TRANSFORMS_DIR
 /// overrides the folder) for a target:
-///   f32 path:  AVX-512F -> decode-factored-avx512.mlir,
+///   f32 path:  AVX-512F -> decode-factored-avx512.mlir (AMD Zen, rows of
+///              at most 48 groups: decode-factored-avx512-zen.mlir),
 ///              AVX2 + FMA -> decode-factored-avx2.mlir;
 ///   int8 path (opt-in, changes numerics): AVX512-VNNI + AVX512BW ->
 ///              decode-int8-vnni.mlir;

@@ -35,13 +35,18 @@ namespace {
 struct MatmulSite {
   linalg::GenericOp contraction;
   int64_t tokens;
+  /// G, the groups of a weight row (0 when unknown): in the canonical form
+  /// (1, M, N, G, K), loop 3.
+  int64_t groups = 0;
 };
 
 SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
   SmallVector<MatmulSite> sites;
   module.walk([&](linalg::GenericOp op) {
-    if (std::optional<int64_t> tokens = qforge::countTokens(op))
-      sites.push_back({op, *tokens});
+    if (std::optional<int64_t> tokens = qforge::countTokens(op)) {
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      sites.push_back({op, *tokens, ranges.size() == 5 ? ranges[3] : 0});
+    }
   });
   return sites;
 }
@@ -352,6 +357,8 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   if (sites.empty() || (sites.size() == 1 && isAlone(sites.front()))) {
     if (sites.size() == 1)
       options.tokens = sites.front().tokens;
+    if (sites.size() == 1)
+      options.groups = sites.front().groups;
     if (options.tokens == ShapedType::kDynamic) {
       error = "the quantized matmul has a dynamic token count; qforge "
               "compiles static shapes only";
@@ -386,6 +393,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     }
     StrategyOptions siteOptions = options;
     siteOptions.tokens = site.tokens;
+    siteOptions.groups = site.groups;
     siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
     std::string why;
     FailureOr<TransformScript> loaded = session.loadStrategy(siteOptions, why);

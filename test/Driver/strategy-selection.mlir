@@ -9,6 +9,17 @@
 // AVX512-LABEL: quantized_matmul:
 // AVX512:         vfmadd{{[0-9]+}}ps {{.*}}%zmm
 
+// AMD Zen 4: the same f32 decode without software prefetch while a row is
+// one block of groups (<= 48); with more groups (64 here, two blocks) the
+// prefetching script (docs/benchmarks.md, "Software prefetch on Zen 4").
+// RUN: qforge-compile %t.mlir --mcpu=znver4 --emit=asm -o - | FileCheck %s --check-prefix=ZEN
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s --check-prefix=PREFETCH
+// ZEN-LABEL: quantized_matmul:
+// ZEN-NOT: prefetcht
+// PREFETCH: prefetcht0
+// RUN: %gen_kernel 32 64 64 > %t.g64.mlir
+// RUN: qforge-compile %t.g64.mlir --mcpu=znver4 --emit=asm -o - | FileCheck %s --check-prefix=PREFETCH
+
 // RUN: qforge-compile %t.mlir --mcpu=haswell --emit=asm -o - | FileCheck %s --check-prefix=AVX2
 // AVX2-LABEL: quantized_matmul:
 // AVX2:         vfmadd{{[0-9]+}}ps {{.*}}%ymm
