@@ -4,6 +4,8 @@
 // (tofp(w) - z) * s, activation 1xMxGxK, result 1xMxN, iterators
 // [p, p, p, r, r] -- with reshapes (views) around it and no copy of the
 // weights. The inputs come from examples/gen_producer_kernel.py.
+// This file: layouts: the seed's own form (untouched), IREE's global-opt and batched
+// spellings, torch-mlir's (reshapes around the pair), several token dims.
 // RUN: qforge-opt --split-input-file --qforge-normalize-dequant-contraction %s | FileCheck %s
 
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -11,6 +13,51 @@
 // CHECK-DAG: #[[ACT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
 // CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+
+// The seed's own form is canonical: left untouched (no reshape added).
+// CHECK-LABEL: func.func @seed(
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: return
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @seed(%weights: tensor<8x2x4xi8>,
+    %scales: tensor<8x2x1xf32>,
+    %zero_points: tensor<8x2x1xf32>,
+    %x: tensor<1x1x2x4xf32>) -> tensor<1x1x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x8xf32>
+  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<8x2x4xi8>, tensor<8x2x1xf32>, tensor<8x2x1xf32>)
+      outs(%dequant_init : tensor<8x2x4xf32>) {
+  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extui %w : i8 to i32
+    %wf = arith.uitofp %w32 : i32 to f32
+    %shifted = arith.subf %wf, %zero_point : f32
+    %scaled = arith.mulf %shifted, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<8x2x4xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x2x4xf32>, tensor<8x2x4xf32>)
+      outs(%acc : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x8xf32>
+  return %matvec : tensor<1x1x8xf32>
+}
+
+// -----
 
 // IREE global-opt (grouped_quantized_matmul_reassociate): NxG parameters,
 // GxK activation, N result.
@@ -63,6 +110,7 @@ func.func @iree(%weights: tensor<8x2x4xi8>, %scales: tensor<8x2xf32>, %zero_poin
 }
 
 // -----
+
 // Batched, M the leading dim: MxGxK activation, MxN result.
 // CHECK-LABEL: func.func @iree_batched(
 // CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0, 1], [2], [3]] output_shape [1, 3, 2, 4] : tensor<3x2x4xf32> into tensor<1x3x2x4xf32>
@@ -102,6 +150,7 @@ func.func @iree_batched(%weights: tensor<8x2x4xi8>, %scales: tensor<8x2xf32>, %z
 }
 
 // -----
+
 // torch-mlir: expand_shape on the weights and the activation, a cast on the
 // result. Already in the canonical loop form: left as it is.
 // CHECK-LABEL: func.func @torch(
@@ -148,171 +197,7 @@ func.func @torch(%weights: tensor<8x8xi8>, %scales: tensor<8x2x1xf32>, %zero_poi
 }
 
 // -----
-// Parameters stored GxN: transposed once to NxG (1/K of the weights'
-// elements), never the weights.
-// CHECK-LABEL: func.func @transposed(
-// CHECK-SAME: %[[W8:.+]]: tensor<8x2x4xi8>, %[[S:.+]]: tensor<2x8xf32>, %[[Z:.+]]: tensor<2x8xf32>
-// CHECK: %[[ST:.+]] = linalg.transpose ins(%[[S]] : tensor<2x8xf32>) outs(%{{.+}} : tensor<8x2xf32>) permutation = [1, 0]
-// CHECK: %[[S3:.+]] = tensor.expand_shape %[[ST]] {{.*}} into tensor<8x2x1xf32>
-// CHECK: %[[ZT:.+]] = linalg.transpose ins(%[[Z]] : tensor<2x8xf32>)
-// CHECK: %[[Z3:.+]] = tensor.expand_shape %[[ZT]]
-// CHECK: linalg.generic {{.*}} ins(%[[W8]], %[[S3]], %[[Z3]] :
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#param = affine_map<(d0, d1, d2) -> (d1, d0)>
-func.func @transposed(%weights: tensor<8x2x4xi8>, %scales: tensor<2x8xf32>, %zero_points: tensor<2x8xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %result_init = tensor.empty() : tensor<8xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<8xf32>) -> tensor<8xf32>
-  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #param, #param, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x2x4xi8>, tensor<2x8xf32>, tensor<2x8xf32>)
-      outs(%dequant_init : tensor<8x2x4xf32>) {
-    ^bb0(%w: i8, %scale: f32, %zp: f32, %out: f32):
-      %w32 = arith.extui %w : i8 to i32
-      %wf = arith.uitofp %w32 : i32 to f32
-      %shifted = arith.subf %wf, %zp : f32
-      %v = arith.mulf %shifted, %scale : f32
-      linalg.yield %v : f32
-  } -> tensor<8x2x4xf32>
-  %matmul = linalg.generic {
-      indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
-      iterator_types = ["parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<2x4xf32>, tensor<8x2x4xf32>)
-      outs(%acc : tensor<8xf32>) {
-    ^bb0(%in: f32, %wd: f32, %o: f32):
-      %p = arith.mulf %in, %wd : f32
-      %s = arith.addf %p, %o : f32
-      linalg.yield %s : f32
-  } -> tensor<8xf32>
-  return %matmul : tensor<8xf32>
-}
 
-// -----
-// llama.cpp's q4_0 as a user transcribes it: u4 weights, a constant
-// zero-point of 8, the cast straight from i4. The constant becomes a splat
-// NxGx1 input; the chain is kept as written.
-// CHECK-LABEL: func.func @q4_0(
-// CHECK: %[[EIGHT:.+]] = arith.constant dense<8.000000e+00> : tensor<8x2x1xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[PG]], #[[PG]], #[[ID]]]
-// CHECK-SAME: ins(%arg0, %{{.+}}, %[[EIGHT]] : tensor<8x2x4xi4>, tensor<8x2x1xf32>, tensor<8x2x1xf32>)
-// CHECK-NEXT: ^bb0(%[[IN:.+]]: i4,
-// CHECK-NEXT: %[[WF:.+]] = arith.uitofp %[[IN]] : i4 to f32
-// CHECK-NEXT: arith.subf %[[WF]]
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#param = affine_map<(d0, d1, d2) -> (d0, d1)>
-func.func @q4_0(%weights: tensor<8x2x4xi4>, %scales: tensor<8x2xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %result_init = tensor.empty() : tensor<8xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<8xf32>) -> tensor<8xf32>
-  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #param, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales : tensor<8x2x4xi4>, tensor<8x2xf32>)
-      outs(%dequant_init : tensor<8x2x4xf32>) {
-    ^bb0(%w: i4, %scale: f32, %out: f32):
-      %wf = arith.uitofp %w : i4 to f32
-      %zp = arith.constant 8.000000e+00 : f32
-      %shifted = arith.subf %wf, %zp : f32
-      %v = arith.mulf %shifted, %scale : f32
-      linalg.yield %v : f32
-  } -> tensor<8x2x4xf32>
-  %matmul = linalg.generic {
-      indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
-      iterator_types = ["parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<2x4xf32>, tensor<8x2x4xf32>)
-      outs(%acc : tensor<8xf32>) {
-    ^bb0(%in: f32, %wd: f32, %o: f32):
-      %p = arith.mulf %in, %wd : f32
-      %s = arith.addf %p, %o : f32
-      linalg.yield %s : f32
-  } -> tensor<8xf32>
-  return %matmul : tensor<8xf32>
-}
-
-// -----
-// Symmetric, signed, the scale first: s * tofp(w) becomes tofp(w) * s.
-// CHECK-LABEL: func.func @symmetric(
-// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[PG]], #[[ID]]]
-// CHECK: arith.extsi
-// CHECK-NEXT: %[[WF:.+]] = arith.sitofp
-// CHECK-NEXT: %[[V:.+]] = arith.mulf %[[WF]], %
-// CHECK-NEXT: linalg.yield %[[V]]
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#param = affine_map<(d0, d1, d2) -> (d0, d1)>
-func.func @symmetric(%weights: tensor<8x2x4xi8>, %scales: tensor<8x2xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %result_init = tensor.empty() : tensor<8xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<8xf32>) -> tensor<8xf32>
-  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #param, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales : tensor<8x2x4xi8>, tensor<8x2xf32>)
-      outs(%dequant_init : tensor<8x2x4xf32>) {
-    ^bb0(%w: i8, %scale: f32, %out: f32):
-      %w32 = arith.extsi %w : i8 to i32
-      %wf = arith.sitofp %w32 : i32 to f32
-      %v = arith.mulf %scale, %wf : f32
-      linalg.yield %v : f32
-  } -> tensor<8x2x4xf32>
-  %matmul = linalg.generic {
-      indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
-      iterator_types = ["parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<2x4xf32>, tensor<8x2x4xf32>)
-      outs(%acc : tensor<8xf32>) {
-    ^bb0(%in: f32, %wd: f32, %o: f32):
-      %p = arith.mulf %in, %wd : f32
-      %s = arith.addf %p, %o : f32
-      linalg.yield %s : f32
-  } -> tensor<8xf32>
-  return %matmul : tensor<8xf32>
-}
-
-// -----
-// The scale distributed, tofp(w) * s - z * s: becomes (tofp(w) - z) * s.
-// CHECK-LABEL: func.func @distributed(
-// CHECK: ^bb0(%{{.+}}: i8, %[[SC:.+]]: f32, %[[ZP:.+]]: f32, %{{.+}}: f32):
-// CHECK: %[[WF:.+]] = arith.uitofp
-// CHECK-NEXT: %[[SH:.+]] = arith.subf %[[WF]], %[[ZP]]
-// CHECK-NEXT: %[[V:.+]] = arith.mulf %[[SH]], %[[SC]]
-// CHECK-NEXT: linalg.yield %[[V]]
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#param = affine_map<(d0, d1, d2) -> (d0, d1)>
-func.func @distributed(%weights: tensor<8x2x4xi8>, %scales: tensor<8x2xf32>, %zero_points: tensor<8x2xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %result_init = tensor.empty() : tensor<8xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<8xf32>) -> tensor<8xf32>
-  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #param, #param, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x2x4xi8>, tensor<8x2xf32>, tensor<8x2xf32>)
-      outs(%dequant_init : tensor<8x2x4xf32>) {
-    ^bb0(%w: i8, %scale: f32, %zp: f32, %out: f32):
-      %w32 = arith.extui %w : i8 to i32
-      %wf = arith.uitofp %w32 : i32 to f32
-      %ws = arith.mulf %wf, %scale : f32
-      %zs = arith.mulf %zp, %scale : f32
-      %v = arith.subf %ws, %zs : f32
-      linalg.yield %v : f32
-  } -> tensor<8x2x4xf32>
-  %matmul = linalg.generic {
-      indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
-      iterator_types = ["parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<2x4xf32>, tensor<8x2x4xf32>)
-      outs(%acc : tensor<8xf32>) {
-    ^bb0(%in: f32, %wd: f32, %o: f32):
-      %p = arith.mulf %in, %wd : f32
-      %s = arith.addf %p, %o : f32
-      linalg.yield %s : f32
-  } -> tensor<8xf32>
-  return %matmul : tensor<8xf32>
-}
-
-// -----
 // Two token dims (batch x sequence, 2 x 3) become one M = 6 (same-rank
 // reshapes go through one dim: still views).
 // CHECK-LABEL: func.func @two_token_dims(
@@ -344,48 +229,4 @@ func.func @two_token_dims(%w: tensor<8x2x4xi8>, %s: tensor<8x2x1xf32>, %x: tenso
     linalg.yield %q : f32
   } -> tensor<2x3x8xf32>
   return %r : tensor<2x3x8xf32>
-}
-
-// -----
-// The seed's own form is canonical: left untouched (no reshape added).
-// CHECK-LABEL: func.func @seed(
-// CHECK-NOT: tensor.expand_shape
-// CHECK-NOT: tensor.collapse_shape
-// CHECK: return
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
-#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
-#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
-#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
-func.func @seed(%weights: tensor<8x2x4xi8>,
-    %scales: tensor<8x2x1xf32>,
-    %zero_points: tensor<8x2x1xf32>,
-    %x: tensor<1x1x2x4xf32>) -> tensor<1x1x8xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %result_init = tensor.empty() : tensor<1x1x8xf32>
-  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #per_group, #per_group, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x2x4xi8>, tensor<8x2x1xf32>, tensor<8x2x1xf32>)
-      outs(%dequant_init : tensor<8x2x4xf32>) {
-  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
-    %w32 = arith.extui %w : i8 to i32
-    %wf = arith.uitofp %w32 : i32 to f32
-    %shifted = arith.subf %wf, %zero_point : f32
-    %scaled = arith.mulf %shifted, %scale : f32
-    linalg.yield %scaled : f32
-  } -> tensor<8x2x4xf32>
-  %matvec = linalg.generic {
-      indexing_maps = [#activation, #weights, #result],
-      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<1x1x2x4xf32>, tensor<8x2x4xf32>)
-      outs(%acc : tensor<1x1x8xf32>) {
-  ^bb0(%in: f32, %w: f32, %out: f32):
-    %product = arith.mulf %in, %w : f32
-    %sum = arith.addf %product, %out : f32
-    linalg.yield %sum : f32
-  } -> tensor<1x1x8xf32>
-  return %matvec : tensor<1x1x8xf32>
 }

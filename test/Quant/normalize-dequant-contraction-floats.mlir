@@ -1,4 +1,4 @@
-// qforge-normalize-dequant-contraction on f16 and bf16 kernels (torch-mlir's
+// qforge-normalize-dequant-contraction on f16 and bf16 kernels (the floats
 // lowering of quant.matmul_rhs_group_quant emits f16; IREE's tests carry an
 // f16 twin of each quantized matmul): the canonical form computes in f32 --
 // the activation converted by an elementwise generic, scales and
