@@ -14,7 +14,6 @@
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_f32_decode(%module: !transform.any_op {transform.readonly})
-
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_f32_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.include @vectorize_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()

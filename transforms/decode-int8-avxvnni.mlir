@@ -21,7 +21,6 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @vectorize_int8_decode(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_int8_row_sums(%func: !transform.any_op {transform.readonly})
-
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.include @vectorize_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()

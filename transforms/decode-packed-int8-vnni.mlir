@@ -23,7 +23,6 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
-
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)

@@ -20,7 +20,6 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
-
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %xq_steps = transform.param.constant 4 : i64 -> !transform.param<i64>
     %folded = transform.include @prefill_int4_8_tokens_32_rows failures(propagate) (%module, %xq_steps)
