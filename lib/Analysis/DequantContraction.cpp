@@ -142,7 +142,8 @@ std::optional<qforge::DequantParts> qforge::matchDequant(linalg::GenericOp op) {
   return std::nullopt;
 }
 
-bool qforge::isMultiReductionContractionOf(linalg::LinalgOp op, Value value) {
+bool qforge::isMultiReductionContractionOf(linalg::LinalgOp op, Value value,
+                                           bool allowWidening) {
   if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2)
     return false;
@@ -155,8 +156,6 @@ bool qforge::isMultiReductionContractionOf(linalg::LinalgOp op, Value value) {
   // isContractionBody also accepts single-operand ops around the product
   // (negf, extf, ...), which the rewrites built on this match would drop.
   Block &body = *op.getBlock();
-  if (body.getOperations().size() != 3)
-    return false;
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
@@ -168,7 +167,14 @@ bool qforge::isMultiReductionContractionOf(linalg::LinalgOp op, Value value) {
   auto mul = product.getDefiningOp<arith::MulFOp>();
   if (!mul)
     return false;
+  auto widened = [&](Value operand) {
+    if (auto ext = operand.getDefiningOp<arith::ExtFOp>(); ext && allowWidening)
+      return ext.getIn();
+    return operand;
+  };
+  Value lhs = widened(mul.getLhs()), rhs = widened(mul.getRhs());
+  size_t expected = 3 + (lhs != mul.getLhs()) + (rhs != mul.getRhs());
   Value in0 = body.getArgument(0), in1 = body.getArgument(1);
-  return (mul.getLhs() == in0 && mul.getRhs() == in1) ||
-         (mul.getLhs() == in1 && mul.getRhs() == in0);
+  return body.getOperations().size() == expected &&
+         ((lhs == in0 && rhs == in1) || (lhs == in1 && rhs == in0));
 }

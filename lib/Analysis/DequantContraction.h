@@ -40,9 +40,12 @@ std::optional<DequantParts> matchDequant(mlir::linalg::GenericOp op);
 
 /// True when `op` reads `value` as an input and is a multiply-accumulate
 /// contraction (body exactly `out + in0 * in1`) with at least two reduction
-/// iterators.
-bool isMultiReductionContractionOf(mlir::linalg::LinalgOp op,
-                                   mlir::Value value);
+/// iterators. With `allowWidening`, each input may be read through an
+/// arith.extf (a mixed-precision spelling: f16 operands summed in f32),
+/// which only the normalization (Analysis/ProducerForms) accepts: the
+/// rewrites built on the plain match would drop it.
+bool isMultiReductionContractionOf(mlir::linalg::LinalgOp op, mlir::Value value,
+                                   bool allowWidening = false);
 
 } // namespace qforge
 

@@ -51,46 +51,14 @@ bool looksLikeDequant(Operation *op) {
   });
 }
 
-/// `out + ext(in0) * ext(in1)` with two or more reduction loops, each
-/// `ext` an optional arith.extf: the multiply-accumulate of
-/// isMultiReductionContractionOf, or its mixed-precision spelling (f16 or
-/// bf16 operands summed in f32).
-bool isMixedPrecisionContraction(linalg::GenericOp op) {
-  if (op.getNumReductionLoops() < 2 || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() != 2)
-    return false;
-  Block &body = *op.getBody();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value out = body.getArgument(2);
-  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  if ((add.getLhs() != out && add.getRhs() != out) || product == out)
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  auto strip = [](Value value) {
-    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-      return ext.getIn();
-    return value;
-  };
-  Value lhs = strip(mul.getLhs()), rhs = strip(mul.getRhs());
-  Value in0 = body.getArgument(0), in1 = body.getArgument(1);
-  unsigned expected = 3 + (lhs != mul.getLhs()) + (rhs != mul.getRhs());
-  return body.getOperations().size() == expected &&
-         ((lhs == in0 && rhs == in1) || (lhs == in1 && rhs == in0));
-}
-
 /// The contraction input produced by a dequantization, if any.
 OpOperand *dequantInputOf(linalg::GenericOp contraction) {
   if (contraction.getNumDpsInputs() != 2 || contraction.getNumDpsInits() != 1)
     return nullptr;
   for (OpOperand *input : contraction.getDpsInputOperands())
     if (looksLikeDequant(input->get().getDefiningOp()) &&
-        (qforge::isMultiReductionContractionOf(contraction, input->get()) ||
-         isMixedPrecisionContraction(contraction)))
+        qforge::isMultiReductionContractionOf(contraction, input->get(),
+                                              /*allowWidening=*/true))
       return input;
   return nullptr;
 }

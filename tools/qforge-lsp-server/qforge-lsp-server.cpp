@@ -8,17 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TransformOps/QForgeTransformOps.h"
+#include "Driver/ToolRegistry.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Tools/mlir-lsp-server/MlirLspServerMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  qforge::registerTransformExtension(registry);
+  qforge::registerToolEverything(registry);
   return mlir::failed(mlir::MlirLspServerMain(argc, argv, registry));
 }

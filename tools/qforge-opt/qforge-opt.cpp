@@ -7,22 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Quant/Passes.h"
-#include "TransformOps/QForgeTransformOps.h"
+#include "Driver/ToolRegistry.h"
 
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  qforge::registerQForgePasses();
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  qforge::registerTransformExtension(registry);
+  qforge::registerToolEverything(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "qforge optimizer driver\n", registry));
 }

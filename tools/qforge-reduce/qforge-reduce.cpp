@@ -8,23 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Quant/Passes.h"
-#include "TransformOps/QForgeTransformOps.h"
+#include "Driver/ToolRegistry.h"
 
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-reduce/MlirReduceMain.h"
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  qforge::registerQForgePasses();
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  qforge::registerTransformExtension(registry);
+  qforge::registerToolEverything(registry);
   mlir::MLIRContext context(registry);
   return mlir::failed(mlir::mlirReduceMain(argc, argv, context));
 }
