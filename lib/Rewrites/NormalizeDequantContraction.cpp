@@ -89,8 +89,13 @@ Value canonicalParameter(OpBuilder &b, Location loc,
     bool losesInfo;
     constant.convert(cast<FloatType>(floatType).getFloatSemantics(),
                      APFloat::rmNearestTiesToEven, &losesInfo);
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(type, constant));
+    // A fill rather than a splat constant: a packed strategy's pack of it
+    // folds to a fill of the packed shape, where a dense constant would be
+    // packed (and materialized) element by element.
+    Value scalar = arith::ConstantOp::create(
+        b, loc, floatType, b.getFloatAttr(floatType, constant));
+    Value empty = tensor::EmptyOp::create(b, loc, shape, floatType);
+    return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
   }
   Value value = parameter.operand->get();
   Type storedType = getElementTypeOrSelf(value.getType());
