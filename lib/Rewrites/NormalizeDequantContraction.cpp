@@ -89,13 +89,8 @@ Value canonicalParameter(OpBuilder &b, Location loc,
     bool losesInfo;
     constant.convert(cast<FloatType>(floatType).getFloatSemantics(),
                      APFloat::rmNearestTiesToEven, &losesInfo);
-    // A fill rather than a splat constant: a packed strategy's pack of it
-    // folds to a fill of the packed shape, where a dense constant would be
-    // packed (and materialized) element by element.
-    Value scalar = arith::ConstantOp::create(
-        b, loc, floatType, b.getFloatAttr(floatType, constant));
-    Value empty = tensor::EmptyOp::create(b, loc, shape, floatType);
-    return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(type, constant));
   }
   Value value = parameter.operand->get();
   Type storedType = getElementTypeOrSelf(value.getType());

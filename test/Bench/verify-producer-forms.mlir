@@ -32,6 +32,10 @@
 // RUN: qforge-bench %t.iree16.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s --check-prefix=PREFILL-INT8
 // RUN: %python %examples/gen_producer_kernel.py iree 37 3 64 --batch 16 --int4 > %t.iree16i4.mlir
 // RUN: qforge-bench %t.iree16i4.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PREFILL-INT4
+// Symmetric weights (no zero-point, so no activation sums) in the f32
+// prefill: a hole the random-shape sweep found (docs/reliability.md).
+// RUN: %python %examples/gen_producer_kernel.py iree 37 3 64 --batch 16 --zero-point none > %t.sym16.mlir
+// RUN: qforge-bench %t.sym16.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PREFILL
 
 // Parameter layouts and dequantization bodies.
 // RUN: %python %examples/gen_producer_kernel.py iree 37 3 64 --params gn > %t.gn.mlir

@@ -58,13 +58,10 @@ func.func @transposed(%weights: tensor<8x2x4xi8>, %scales: tensor<2x8xf32>, %zer
 // -----
 
 // llama.cpp's q4_0 as a user transcribes it: u4 weights, a constant
-// zero-point of 8, the cast straight from i4. The constant becomes an NxGx1
-// input filled with it (a fill, so that a packed strategy's pack of it
-// folds to a fill of the packed shape); the chain is kept as written.
+// zero-point of 8, the cast straight from i4. The constant becomes a splat
+// NxGx1 input; the chain is kept as written.
 // CHECK-LABEL: func.func @q4_0(
-// CHECK: %[[C8:.+]] = arith.constant 8.000000e+00 : f32
-// CHECK: %[[EMPTY8:.+]] = tensor.empty() : tensor<8x2x1xf32>
-// CHECK: %[[EIGHT:.+]] = linalg.fill ins(%[[C8]] : f32) outs(%[[EMPTY8]] : tensor<8x2x1xf32>)
+// CHECK: %[[EIGHT:.+]] = arith.constant dense<8.000000e+00> : tensor<8x2x1xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[PG]], #[[PG]], #[[ID]]]
 // CHECK-SAME: ins(%arg0, %{{.+}}, %[[EIGHT]] : tensor<8x2x4xi4>, tensor<8x2x1xf32>, tensor<8x2x1xf32>)
 // CHECK-NEXT: ^bb0(%[[IN:.+]]: i4,

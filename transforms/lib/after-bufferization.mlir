@@ -2,7 +2,6 @@
 // script's @qforge_after_bufferization (the prefetches, whose distances are
 // each target's numbers, stay in the entry scripts).
 module attributes {transform.with_named_sequence} {
-
   // u8 x s8 products summed 4 per i32 lane become one vpdpbusd each. It
   // runs after bufferization: the vpdpbusd is an LLVM intrinsic call, which
   // bufferization's analysis does not accept. Returns the kernel function.

@@ -56,15 +56,16 @@ module attributes {transform.with_named_sequence} {
     transform.yield %kernel : !transform.any_op
   }
 
-  // A per-call op on the activation (its pack, its sums) %k_block along its
-  // fourth dim at a time, 1 along the others: the pack's transposes stay in
-  // registers (whole, they grow with G x K and LLVM spills them or spends
-  // minutes on the shuffles).
+  // Each per-call op on the activation (its pack, its sums; none without a
+  // zero-point) %k_block along its fourth dim at a time, 1 along the others:
+  // the pack's transposes stay in registers (whole, they grow with G x K).
   transform.named_sequence @tile_in_k_blocks(%op: !transform.any_op {transform.consumed},
                                              %k_block: !transform.param<i64> {transform.readonly}) {
-    %tiles, %loops:4 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1, %k_block]
-      : (!transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.foreach %op : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tiles, %loops:4 = transform.structured.tile_using_for %one tile_sizes [1, 1, 1, %k_block] : (!transform.any_op,
+          !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    }
     transform.yield
   }
 
