@@ -50,6 +50,7 @@ tools = [
     ToolSubst("mlir-tblgen", os.path.join(config.llvm_tools_dir, "mlir-tblgen")),
     ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),
     ToolSubst("mlir-lsp-server", os.path.join(config.llvm_tools_dir, "mlir-lsp-server")),
+    ToolSubst("mlir-pdll-lsp-server", os.path.join(config.llvm_tools_dir, "mlir-pdll-lsp-server")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
