@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
+using qforge::GroupParameter;
 using qforge::MatmulRole;
 
 namespace {
@@ -76,9 +77,8 @@ Value convertElements(OpBuilder &b, Location loc, Value value,
       .getResult(0);
 }
 
-/// An N x G x 1 tensor of a group parameter: the input reshaped, transposed
-/// first when it is stored G x N, or the constant splatted (in
-/// `floatType`).
+/// An N x G x 1 tensor of a group parameter (G x N x 1 when stored G x N):
+/// the input reshaped, or the constant splatted (in `floatType`).
 Value canonicalParameter(OpBuilder &b, Location loc,
                          const qforge::GroupParameter &parameter,
                          const qforge::ProducerForm &form, Type floatType) {
@@ -94,14 +94,10 @@ Value canonicalParameter(OpBuilder &b, Location loc,
   }
   Value value = parameter.operand->get();
   Type storedType = getElementTypeOrSelf(value.getType());
-  if (parameter.transposed) {
-    value = reshapeTo(b, loc, value, {form.groups, form.rows});
-    Value init =
-        tensor::EmptyOp::create(b, loc, {form.rows, form.groups}, storedType);
-    value = linalg::TransposeOp::create(b, loc, value, init,
-                                        ArrayRef<int64_t>{1, 0})
-                ->getResult(0);
-  }
+  // Stored G x N, it stays so (no per-call transpose): reshaped to
+  // G x N x 1, read through (d1, d0, 0) -- see perGroupMap.
+  if (parameter.transposed)
+    return reshapeTo(b, loc, value, {form.groups, form.rows, 1});
   // Stored narrower than the arithmetic, it stays so: the dequantization
   // widens each value as it reads it (and a packed strategy packs the
   // narrow values).
@@ -154,9 +150,20 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
                                        getAffineDimExpr(1, context),
                                        getAffineConstantExpr(0, context)},
                                       context);
-  SmallVector<AffineMap> dequantMaps = {identity, perGroup};
+  // A parameter stored G x N is read through (d1, d0, 0): the factoring and
+  // the pack propagation take any permutation of (n, g).
+  AffineMap transposedPerGroup = AffineMap::get(
+      3, 0,
+      {getAffineDimExpr(1, context), getAffineDimExpr(0, context),
+       getAffineConstantExpr(0, context)},
+      context);
+  auto perGroupMap = [&](const GroupParameter &parameter) {
+    return parameter.transposed && !parameter.constant ? transposedPerGroup
+                                                       : perGroup;
+  };
+  SmallVector<AffineMap> dequantMaps = {identity, perGroupMap(form.scales)};
   if (hasZeroPoint)
-    dequantMaps.push_back(perGroup);
+    dequantMaps.push_back(perGroupMap(form.zeroPoints));
   dequantMaps.push_back(identity);
   Value dequantInit =
       tensor::EmptyOp::create(rewriter, loc, {n, g, k}, floatType);

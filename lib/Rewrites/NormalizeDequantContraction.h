@@ -4,8 +4,8 @@
 // canonical form the strategies take (the seed's; docs/forms.md). Weights
 // are never copied: the activation, the result and the N x G parameters
 // reach the canonical shapes through tensor.expand_shape / collapse_shape
-// (views once bufferized); only parameters stored G x N are transposed (a
-// copy of 1/K of the weights' elements).
+// (views once bufferized); parameters stored G x N stay so, read through
+// (d1, d0, 0) -- nothing is copied.
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_NORMALIZEDEQUANTCONTRACTION_H

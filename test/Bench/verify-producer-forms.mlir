@@ -38,6 +38,11 @@
 // RUN: qforge-bench %t.sym16.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PREFILL
 
 // Parameter layouts and dequantization bodies.
+// G x N parameters with N x G > 32768 (once transposed whole per call, a
+// vector too long for LLVM): read in place through (d1, d0, 0).
+// RUN: %python %examples/gen_producer_kernel.py iree 1100 32 64 --params gn > %t.gnbig.mlir
+// RUN: qforge-bench %t.gnbig.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+// RUN: qforge-bench %t.gnbig.mlir --packed-weights --verify --tolerance=1e-5 --time=false | FileCheck %s
 // RUN: %python %examples/gen_producer_kernel.py iree 37 3 64 --params gn > %t.gn.mlir
 // RUN: qforge-bench %t.gn.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
 // RUN: qforge-bench %t.gn.mlir --packed-weights --verify --tolerance=1e-5 --time=false | FileCheck %s

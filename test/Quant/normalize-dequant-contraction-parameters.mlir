@@ -14,49 +14,6 @@
 // CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
 
-// Parameters stored GxN: transposed once to NxG (1/K of the weights'
-// elements), never the weights.
-// CHECK-LABEL: func.func @transposed(
-// CHECK-SAME: %[[W8:.+]]: tensor<8x2x4xi8>, %[[S:.+]]: tensor<2x8xf32>, %[[Z:.+]]: tensor<2x8xf32>
-// CHECK: %[[ST:.+]] = linalg.transpose ins(%[[S]] : tensor<2x8xf32>) outs(%{{.+}} : tensor<8x2xf32>) permutation = [1, 0]
-// CHECK: %[[S3:.+]] = tensor.expand_shape %[[ST]] {{.*}} into tensor<8x2x1xf32>
-// CHECK: %[[ZT:.+]] = linalg.transpose ins(%[[Z]] : tensor<2x8xf32>)
-// CHECK: %[[Z3:.+]] = tensor.expand_shape %[[ZT]]
-// CHECK: linalg.generic {{.*}} ins(%[[W8]], %[[S3]], %[[Z3]] :
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#param = affine_map<(d0, d1, d2) -> (d1, d0)>
-func.func @transposed(%weights: tensor<8x2x4xi8>, %scales: tensor<2x8xf32>, %zero_points: tensor<2x8xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
-  %zero = arith.constant 0.000000e+00 : f32
-  %result_init = tensor.empty() : tensor<8xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<8xf32>) -> tensor<8xf32>
-  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #param, #param, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x2x4xi8>, tensor<2x8xf32>, tensor<2x8xf32>)
-      outs(%dequant_init : tensor<8x2x4xf32>) {
-    ^bb0(%w: i8, %scale: f32, %zp: f32, %out: f32):
-      %w32 = arith.extui %w : i8 to i32
-      %wf = arith.uitofp %w32 : i32 to f32
-      %shifted = arith.subf %wf, %zp : f32
-      %v = arith.mulf %shifted, %scale : f32
-      linalg.yield %v : f32
-  } -> tensor<8x2x4xf32>
-  %matmul = linalg.generic {
-      indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
-      iterator_types = ["parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<2x4xf32>, tensor<8x2x4xf32>)
-      outs(%acc : tensor<8xf32>) {
-    ^bb0(%in: f32, %wd: f32, %o: f32):
-      %p = arith.mulf %in, %wd : f32
-      %s = arith.addf %p, %o : f32
-      linalg.yield %s : f32
-  } -> tensor<8xf32>
-  return %matmul : tensor<8xf32>
-}
-
-// -----
-
 // llama.cpp's q4_0 as a user transcribes it: u4 weights, a constant
 // zero-point of 8, the cast straight from i4. The constant becomes a splat
 // NxGx1 input; the chain is kept as written.
@@ -100,7 +57,6 @@ func.func @q4_0(%weights: tensor<8x2x4xi4>, %scales: tensor<8x2xf32>, %x: tensor
 }
 
 // -----
-
 // Symmetric, signed, the scale first: s * tofp(w) becomes tofp(w) * s.
 // CHECK-LABEL: func.func @symmetric(
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[PG]], #[[ID]]]
@@ -124,6 +80,52 @@ func.func @symmetric(%weights: tensor<8x2x4xi8>, %scales: tensor<8x2xf32>, %x: t
       %w32 = arith.extsi %w : i8 to i32
       %wf = arith.sitofp %w32 : i32 to f32
       %v = arith.mulf %scale, %wf : f32
+      linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  %matmul = linalg.generic {
+      indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>],
+      iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<2x4xf32>, tensor<8x2x4xf32>)
+      outs(%acc : tensor<8xf32>) {
+    ^bb0(%in: f32, %wd: f32, %o: f32):
+      %p = arith.mulf %in, %wd : f32
+      %s = arith.addf %p, %o : f32
+      linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %matmul : tensor<8xf32>
+}
+// The next module (@transposed) reads its parameters through (d1, d0, 0).
+// CHECK: #[[TPG:.+]] = affine_map<(d0, d1, d2) -> (d1, d0, 0)>
+
+// -----
+
+// Parameters stored GxN: kept so (no per-call transpose), expanded to
+// GxNx1 and read through (d1, d0, 0); the factoring and the pack
+// propagation take the permutation (a packed strategy packs them once).
+// CHECK-LABEL: func.func @transposed(
+// CHECK-SAME: %[[W8:.+]]: tensor<8x2x4xi8>, %[[S:.+]]: tensor<2x8xf32>, %[[Z:.+]]: tensor<2x8xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK-DAG: %[[S3:.+]] = tensor.expand_shape %[[S]] {{.*}} into tensor<2x8x1xf32>
+// CHECK-DAG: %[[Z3:.+]] = tensor.expand_shape %[[Z]] {{.*}} into tensor<2x8x1xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[TPG]], #[[TPG]], #[[ID]]]
+// CHECK-SAME: ins(%[[W8]], %[[S3]], %[[Z3]] :
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#param = affine_map<(d0, d1, d2) -> (d1, d0)>
+func.func @transposed(%weights: tensor<8x2x4xi8>, %scales: tensor<2x8xf32>, %zero_points: tensor<2x8xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<8xf32>) -> tensor<8xf32>
+  %dequant_init = tensor.empty() : tensor<8x2x4xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #param, #param, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<8x2x4xi8>, tensor<2x8xf32>, tensor<2x8xf32>)
+      outs(%dequant_init : tensor<8x2x4xf32>) {
+    ^bb0(%w: i8, %scale: f32, %zp: f32, %out: f32):
+      %w32 = arith.extui %w : i8 to i32
+      %wf = arith.uitofp %w32 : i32 to f32
+      %shifted = arith.subf %wf, %zp : f32
+      %v = arith.mulf %shifted, %scale : f32
       linalg.yield %v : f32
   } -> tensor<8x2x4xf32>
   %matmul = linalg.generic {
