@@ -75,6 +75,8 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   bool vnni = has("+avx512vnni") && has("+avx512bw");
   bool avx512 = has("+avx512f");
+  // The f32 packed strategies' AVX2 versions: 16-row tiles of 8-lane ymm.
+  bool avx2 = has("+avx2") && has("+fma");
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
   // Several activation rows at once (prefill): the batched micro-kernels,
@@ -97,8 +99,10 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     if (options.int8Activations)
       return pick(vnni, "prefill-packed-int8-vnni.mlir",
                   "integer prefill strategy", vnniNeeds, dropInt8);
+    if (!avx512 && avx2)
+      return folder + "prefill-packed-avx2.mlir";
     return pick(avx512, "prefill-packed-avx512.mlir", "prefill strategy",
-                "AVX-512F", "pass --script");
+                "AVX-512F, or AVX2 and FMA", "pass --script");
   }
   // Byte pairs are read only by the packed strategies (with or without
   // --packed-weights): rows are the lanes, a byte's two nibbles two k.
@@ -112,9 +116,12 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   if (options.int8Activations && options.packedWeights)
     return pick(vnni, "decode-packed-int8-vnni.mlir",
                 "packed int8 decode strategy", vnniNeeds, dropInt8);
+  if (options.packedWeights && !avx512 && avx2)
+    return folder + "decode-packed-avx2.mlir";
   if (options.packedWeights)
     return pick(avx512, "decode-packed-avx512.mlir", "packed decode strategy",
-                "AVX-512F", "drop --packed-weights or pass --script");
+                "AVX-512F, or AVX2 and FMA",
+                "drop --packed-weights or pass --script");
   // Without AVX512-VNNI, the VEX-encoded 256-bit vpdpbusd of AVX-VNNI.
   if (options.int8Activations && !vnni && has("+avxvnni") && has("+avx2"))
     return folder + "decode-int8-avxvnni.mlir";

@@ -29,13 +29,15 @@ namespace qforge {
 ///   int8 path (opt-in, changes numerics): AVX512-VNNI + AVX512BW ->
 ///              decode-int8-vnni.mlir;
 ///   packed weights (opt-in, changes the kernel's arguments, docs/abi.md):
-///              AVX-512F -> decode-packed-avx512.mlir; with int8
+///              AVX-512F -> decode-packed-avx512.mlir, AVX2 + FMA ->
+///              decode-packed-avx2.mlir; with int8
 ///              activations, AVX512-VNNI + AVX512BW ->
 ///              decode-packed-int8-vnni.mlir;
 ///   int4 weights: decode-packed-int4-avx512.mlir, with int8 activations
 ///              decode-packed-int4-vnni.mlir (AVX-VNNI CPUs without
 ///              AVX512-VNNI: decode-int8-avxvnni.mlir for 8-bit weights);
-///   M > 1 activation rows (options.tokens): prefill-packed-avx512.mlir,
+///   M > 1 activation rows (options.tokens): prefill-packed-avx512.mlir
+///              (AVX2 + FMA: prefill-packed-avx2.mlir),
 ///              prefill-packed-int8-vnni.mlir (M > 8),
 ///              prefill-packed-int4-avx512.mlir, prefill-packed-int4-vnni.mlir.
 /// Empty, with `error` set, when none fits.

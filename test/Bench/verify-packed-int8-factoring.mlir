@@ -4,16 +4,14 @@
 // integer factoring applied and everything run as loops
 // (Inputs/pack-and-factor-int8.mlir). Against the f32 oracle the error is
 // the int8 activation quantization's (~3e-3 normalized, docs/numerics.md):
-// tolerance 1e-2. On 48x3x64 it matches the unpacked integer strategy to
-// 1e-6 normalized -- the same quantization, another summation order.
+// tolerance 1e-2. (That it matches the unpacked integer strategy, which
+// needs AVX512-VNNI: verify-packed-int8-matches-unpacked.mlir.)
 // RUN: %gen_kernel 40 3 16 > %t.pad.mlir
 // RUN: qforge-bench %t.pad.mlir --script=%S/Inputs/pack-and-factor-int8.mlir --verify --tolerance=1e-2 --time=false | FileCheck %s
 // RUN: %gen_kernel 40 3 16 --batch 3 > %t.batch.mlir
 // RUN: qforge-bench %t.batch.mlir --script=%S/Inputs/pack-and-factor-int8.mlir --verify --tolerance=1e-2 --time=false | FileCheck %s
 // RUN: %gen_kernel 48 3 64 > %t.64.mlir
-// RUN: qforge-bench %t.64.mlir --script=%S/Inputs/pack-and-factor-int8.mlir --verify --tolerance=1e-2 --time=false --save-results=%t.packed.bin | FileCheck %s
-// RUN: qforge-bench %t.64.mlir --script=%transforms/decode-int8-vnni.mlir --verify --tolerance=1e-2 --time=false --save-results=%t.unpacked.bin | FileCheck %s
-// RUN: %python -c "import struct,sys; a=open('%t.packed.bin','rb').read(); b=open('%t.unpacked.bin','rb').read(); fa=struct.unpack('%%df' %% (len(a)//4),a); fb=struct.unpack('%%df' %% (len(b)//4),b); d=max(abs(x-y) for x,y in zip(fa,fb))/max(abs(y) for y in fb); print('packed vs unpacked int8: %%.2e' %% d); sys.exit(d > 1e-6)"
+// RUN: qforge-bench %t.64.mlir --script=%S/Inputs/pack-and-factor-int8.mlir --verify --tolerance=1e-2 --time=false | FileCheck %s
 
 // CHECK: verify: {{.*}}: PASS
 

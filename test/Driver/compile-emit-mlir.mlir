@@ -4,7 +4,7 @@
 // carried across groups, and no NxGxK f32 tensor is left. 4 groups are one
 // block of groups (at most 48): no block loop around the rows.
 // RUN: %gen_kernel 64 4 128 > %t.mlir
-// RUN: qforge-compile %t.mlir --emit=mlir -o - | FileCheck %s
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
 // CHECK-LABEL: func.func @quantized_matmul
 // CHECK-NOT:     tensor<64x4x128xf32>

@@ -6,7 +6,7 @@
 // to the next; inside a block, each row reads its 43 groups, and the
 // activation at the block's groups.
 // RUN: %gen_kernel 64 86 128 > %t.mlir
-// RUN: qforge-compile %t.mlir --emit=mlir -o - | FileCheck %s
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
 // CHECK-DAG:   #[[GROUP_IN_BLOCK:.+]] = affine_map<()[s0, s1] -> (s0 + s1)>
 // CHECK-LABEL: func.func @quantized_matmul

@@ -50,8 +50,11 @@
 // PACKED: func.func @quantized_matmul(%{{.*}}: tensor<1x4x128x64xi8>{{.*}}qforge.pack_weights = @quantized_matmul_pack_weights
 // PACKED: func.func @quantized_matmul_pack_weights(
 
-// RUN: not qforge-compile %t.mlir --mcpu=haswell --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX2
-// PACKED-AVX2: qforge-compile: error: the packed decode strategy needs AVX-512F, which the target (CPU 'haswell') lacks; drop --packed-weights or pass --script
+// AVX2 + FMA without AVX-512: 16-row tiles (two ymm), 32 rows are two tiles.
+// RUN: qforge-compile %t.mlir --mcpu=haswell --packed-weights --emit=mlir -o - 2>&1 | FileCheck %s --check-prefix=PACKED-AVX2
+// PACKED-AVX2: func.func @quantized_matmul(%{{.*}}: tensor<2x4x128x16xi8>{{.*}}qforge.pack_weights = @quantized_matmul_pack_weights
+// RUN: not qforge-compile %t.mlir --mcpu=sandybridge --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX
+// PACKED-AVX: qforge-compile: error: the packed decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; drop --packed-weights or pass --script
 
 // Both: the packed int8 strategy (vpdpbusd on 16 rows x 4 bytes), VNNI only.
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-INT8
