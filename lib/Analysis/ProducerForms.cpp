@@ -274,12 +274,10 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
                   "activation, the dequantized weights or the result");
 
   SmallVector<int64_t> loopSizes = contraction.getStaticLoopRanges();
-  if (llvm::any_of(loopSizes, ShapedType::isDynamic))
-    return refuse("a loop of dynamic size (qforge compiles static shapes; "
-                  "a dynamic token count is not supported yet)");
   SmallVector<int64_t> dequantSizes = dequant.getStaticLoopRanges();
   if (llvm::any_of(dequantSizes, ShapedType::isDynamic))
-    return refuse("a dequantization of dynamic size");
+    return refuse("a dequantization of dynamic size: only the token count "
+                  "may be dynamic (N, G and K must be static)");
   if (dequant.getNumLoops() != 3)
     return refuse("a dequantization of rank " + Twine(dequant.getNumLoops()) +
                   "; the strategies take weights N x G x K (rows, groups, "
@@ -341,11 +339,31 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
         !linalg::isParallelIterator(contraction.getIteratorTypesArray()[loop]))
       return refuse("a reduction loop that does not walk the weights");
 
+  // Only the token count may be known at run time (one dim of it: the
+  // driver dispatches its rows to static specializations).
+  unsigned dynamicTokenLoops = 0;
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    if (!ShapedType::isDynamic(loopSizes[loop]))
+      continue;
+    if (form.loopRoles[loop] != MatmulRole::Token)
+      return refuse(Twine("a dynamic ") + roleName(form.loopRoles[loop]) +
+                    " loop: only the token count may be dynamic (N, G and "
+                    "K must be static)");
+    ++dynamicTokenLoops;
+  }
+  if (dynamicTokenLoops > 1)
+    return refuse("several dynamic token loops (e.g. batch and sequence); "
+                  "one may be dynamic");
   form.tokens = 1;
   for (unsigned loop = 0; loop < numLoops; ++loop) {
+    if (ShapedType::isDynamic(loopSizes[loop])) {
+      form.tokens = ShapedType::kDynamic;
+      continue;
+    }
     switch (form.loopRoles[loop]) {
     case MatmulRole::Token:
-      form.tokens *= loopSizes[loop];
+      if (!ShapedType::isDynamic(form.tokens))
+        form.tokens *= loopSizes[loop];
       break;
     case MatmulRole::Row:
       form.rows = loopSizes[loop];

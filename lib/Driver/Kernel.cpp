@@ -17,9 +17,8 @@ static LogicalResult checkType(Type type, Location loc, StringRef what,
   if (!tensorType)
     return emitError(loc) << what << " #" << index << " has type " << type
                           << "; qforge kernels take ranked tensors or scalars";
-  if (!tensorType.hasStaticShape())
-    return emitError(loc) << what << " #" << index << " has dynamic shape "
-                          << type << "; qforge compiles static shapes only";
+  // Dynamic dims are checked by the strategies: only the token count of a
+  // quantized matmul may be one (docs/abi.md).
   if (llvm::is_contained(tensorType.getShape(), 0))
     return emitError(loc) << what << " #" << index << " has type " << type
                           << ", with a dim of size 0: a kernel without "

@@ -8,6 +8,7 @@
 #include "Driver/Pipelines.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -46,12 +47,16 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
 /// (the caller owns every buffer, see docs/abi.md); temporaries are freed.
 static constexpr const char *kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map}";
+static constexpr const char *kAfterBufferize =
     "buffer-results-to-out-params{modify-public-functions=true "
     "hoist-static-allocs=true},"
     "canonicalize,cse,buffer-deallocation-pipeline,canonicalize";
 
-/// After vector lowering: everything to the LLVM dialect. An scf.forall left
+/// After vector lowering: everything to the LLVM dialect. bf16 conversions
+/// become integer shifts and a round-to-nearest-even (arith-expand): CPUs
+/// without AVX512-BF16 would otherwise call compiler-rt's __truncsfbf2,
+/// which a JIT-loaded kernel cannot resolve. An scf.forall left
 /// by the script runs its iterations on OpenMP threads (libomp; the thread
 /// count is the OpenMP runtime's, e.g. OMP_NUM_THREADS); canonicalization
 /// then inlines the memref.alloca_scope the conversion wraps each iteration
@@ -61,6 +66,7 @@ static constexpr const char *kBufferize =
 static constexpr const char *kToLLVM =
     "scf-forall-to-parallel,convert-scf-to-openmp,canonicalize,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
+    "arith-expand{include-bf16=true},"
     "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
     "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
@@ -370,12 +376,70 @@ static void markArgumentsReadOnly(ModuleOp module) {
         func.setArgAttr(i, "bufferization.writable", readOnly);
 }
 
+/// A public function with a result of dynamic shape (a dynamic token count)
+/// takes every result as a writable argument instead, after the inputs, and
+/// writes it there: what buffer-results-to-out-params does for static
+/// results, which it cannot do for dynamic ones (the callee would have to
+/// know the caller's buffer size). The C interface is the same
+/// (docs/abi.md); the result is dropped after bufferization
+/// (dropResultsWrittenToArguments).
+static void passDynamicResultsAsArguments(ModuleOp module) {
+  auto writable = BoolAttr::get(module.getContext(), true);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal() ||
+        llvm::all_of(func.getResultTypes(), [](Type type) {
+          auto shaped = dyn_cast<ShapedType>(type);
+          return !shaped || shaped.hasStaticShape();
+        }))
+      continue;
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    OpBuilder builder(ret);
+    for (OpOperand &result : ret->getOpOperands()) {
+      unsigned position = func.getNumArguments();
+      if (failed(func.insertArgument(
+              position, result.get().getType(),
+              builder.getDictionaryAttr(
+                  builder.getNamedAttr("bufferization.writable", writable)),
+              func.getLoc())))
+        continue;
+      result.set(
+          bufferization::MaterializeInDestinationOp::create(
+              builder, ret.getLoc(), result.get(), func.getArgument(position))
+              .getResult());
+    }
+  }
+}
+
+/// After bufferization: the results passDynamicResultsAsArguments wrote into
+/// arguments are returned as those arguments; the function stops returning
+/// them (upstream's drop-equivalent-buffer-results leaves public functions
+/// alone).
+static void dropResultsWrittenToArguments(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal() || func.getNumResults() == 0)
+      continue;
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    if (!llvm::all_of(ret.getOperands(), [&](Value value) {
+          auto argument = dyn_cast<BlockArgument>(value);
+          return argument && argument.getOwner() == &func.getBody().front();
+        }))
+      continue;
+    ret->setOperands({});
+    func.setFunctionType(FunctionType::get(
+        module.getContext(), func.getArgumentTypes(), TypeRange{}));
+  }
+}
+
 /// Tensors to buffers, the same for the scripted kernel and the oracle:
 /// read-only inputs, packs lowered first, strided copies as loops after.
 static LogicalResult bufferize(ModuleOp module) {
   markArgumentsReadOnly(module);
+  passDynamicResultsAsArguments(module);
   if (failed(lowerRelayoutOps(module)) ||
       failed(runPipeline(module, kBufferize)))
+    return failure();
+  dropResultsWrittenToArguments(module);
+  if (failed(runPipeline(module, kAfterBufferize)))
     return failure();
   copiesAsLoops(module);
   return success();

@@ -3,6 +3,7 @@
 #include "Driver/Strategies.h"
 #include "Driver/Abi.h"
 #include "Driver/Session.h"
+#include "Driver/TokenDispatch.h"
 
 #include "Abi/AbiAttributes.h"
 #include "Analysis/Divisors.h"
@@ -76,8 +77,9 @@ bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
   });
 }
 
-/// Moves the contraction, its dequantization and the fills, empties and
-/// reshapes (a normalized form's N x G -> N x G x 1) only they use into a
+/// Moves the contraction, its dequantization and the fills, empties, dims (a
+/// dynamic token count's) and reshapes (a normalized form's N x G ->
+/// N x G x 1) only they use into a
 /// private function `name` placed after the parent;
 /// the contraction's result becomes the call's. Constants are cloned in,
 /// every other value the ops read becomes an argument.
@@ -100,8 +102,8 @@ Outlined outline(linalg::GenericOp contraction, StringRef name) {
       // it (e.g. silu * up).
       bool argumentReshape = isArgumentView(def);
       if (!def || def->getBlock() != block || moved.contains(def) ||
-          !(isa<linalg::FillOp, tensor::EmptyOp>(def) || argumentReshape ||
-            isDequantizationOf(def, contraction)))
+          !(isa<linalg::FillOp, tensor::EmptyOp, tensor::DimOp>(def) ||
+            argumentReshape || isDequantizationOf(def, contraction)))
         continue;
       bool onlyUsedByMoved =
           llvm::all_of(def->getUsers(),
@@ -328,6 +330,143 @@ void vectorizeElementwiseOps(func::FuncOp function) {
   }
 }
 
+/// Whether two pack functions pack alike: the same types and the same ops
+/// (printed, their names aside).
+bool packAlike(func::FuncOp a, func::FuncOp b) {
+  if (a.getFunctionType() != b.getFunctionType())
+    return false;
+  auto print = [](func::FuncOp function) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    function.getBody().front().print(os);
+    return text;
+  };
+  return print(a) == print(b);
+}
+
+/// A quantized matmul whose token count M is known only at run time
+/// (docs/scripts.md): outlined as `name`, specialized to M = 1 (the decode
+/// path, packed like the batched one) and to batched chunks of
+/// kTokenChunks rows, each specialization given the strategy for its M;
+/// `name` then dispatches row chunks to them. Their parameter packings must
+/// be one (the same layout), which becomes `name`'s.
+LogicalResult compileDynamicTokenSite(
+    qforge::Session &session, linalg::GenericOp contraction,
+    qforge::StrategyOptions options, StringRef name, qforge::StrategyPlan &plan,
+    llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
+  Location loc = contraction.getLoc();
+  Outlined outlined = outline(contraction, name);
+  func::FuncOp dispatcher = outlined.function;
+  FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(dispatcher);
+  if (failed(dims)) {
+    error = "the quantized matmul's token count cannot be dispatched on";
+    return failure();
+  }
+  // Batched chunk sizes: 8 rows fill the f32 micro-kernels' token tiles
+  // (8 on AVX-512, 6 on AVX2); the integer prefill needs more than 8.
+  SmallVector<int64_t> chunkSizes = {128, 32, options.int8Activations ? 16 : 8};
+  // At most this many rows left after the chunks go one by one through the
+  // decode path (each reads the weights once: cheaper than a padded chunk
+  // for so few).
+  constexpr int64_t kRowsBySingle = 2;
+  SmallVector<int64_t> allSizes = {1};
+  llvm::append_range(allSizes, chunkSizes);
+  SmallVector<qforge::TokenPath> paths;
+  for (int64_t tokens : allSizes) {
+    std::string specName = (name + "_m" + Twine(tokens)).str();
+    FailureOr<func::FuncOp> specialized =
+        qforge::specializeTokenCount(dispatcher, tokens, specName);
+    if (failed(specialized)) {
+      error = "the quantized matmul's token count cannot be dispatched on";
+      return failure();
+    }
+    qforge::StrategyOptions specOptions = options;
+    specOptions.tokens = tokens;
+    // The decode path reads the parameters packed as the batched one does.
+    if (tokens == 1 && specOptions.script.empty())
+      specOptions.packedWeights = true;
+    std::string why;
+    FailureOr<qforge::TransformScript> loaded =
+        session.loadStrategy(specOptions, why);
+    if (failed(loaded)) {
+      emitError(loc) << "no strategy for this quantized matmul at M = "
+                     << tokens << " (its token count is dynamic): " << why;
+      error = "no strategy for a quantized matmul of the module";
+      return failure();
+    }
+    const qforge::TransformScript &script =
+        scripts.try_emplace(loaded->getPath(), *loaded).first->second;
+    if (failed(applyToFunction(script, *specialized,
+                               qforge::TransformScript::kMainEntry))) {
+      emitError(loc) << "the strategy '" << script.getPath()
+                     << "' failed on this quantized matmul at M = " << tokens
+                     << " (outlined as @" << specName << ")";
+      error = "the transform script '" + script.getPath().str() +
+              "' failed (see above)";
+      return failure();
+    }
+    plan.kernelScripts.emplace_back(specName, script);
+    paths.push_back({tokens, *specialized});
+  }
+
+  // One packing for every path, or none.
+  SmallVector<func::FuncOp> packs;
+  for (const qforge::TokenPath &path : paths)
+    if (func::FuncOp pack = qforge::getPackWeightsFunction(path.function))
+      packs.push_back(pack);
+  SmallVector<Type> argumentTypes(dispatcher.getArgumentTypes());
+  if (!packs.empty()) {
+    if (packs.size() != paths.size() ||
+        !llvm::all_of(packs, [&](func::FuncOp pack) {
+          return packAlike(pack, packs.front());
+        })) {
+      emitError(loc) << "the strategies for M = 1 and for batches of this "
+                        "quantized matmul pack its parameters differently; "
+                        "a dynamic token count needs one packing for both "
+                        "(pass a --script that packs alike at every M)";
+      error = "no strategy for a quantized matmul of the module";
+      return failure();
+    }
+    for (int64_t position :
+         packs.front()
+             ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
+             .asArrayRef())
+      argumentTypes[position] =
+          paths.front().function.getArgumentTypes()[position];
+    std::string packName = (name + "_pack_weights").str();
+    packs.front().setSymName(packName);
+    for (func::FuncOp pack : llvm::drop_begin(packs))
+      pack.erase();
+    for (const qforge::TokenPath &path : paths)
+      path.function->removeAttr(qforge::kPackWeightsAttr);
+    dispatcher->setAttr(
+        qforge::kPackWeightsAttr,
+        FlatSymbolRefAttr::get(dispatcher.getContext(), packName));
+  }
+  qforge::buildTokenDispatch(dispatcher, *dims, ArrayRef(paths).drop_front(),
+                             paths.front(), kRowsBySingle, argumentTypes);
+  if (failed(liftParameterPacking(dispatcher, outlined.call))) {
+    error = "the weights of a quantized matmul cannot be packed ahead of "
+            "calls (see above)";
+    return failure();
+  }
+  // The dispatch moves into the caller: a function returning a tensor of
+  // dynamic shape cannot hand it back through a caller-allocated buffer
+  // (only the public kernel does, with its result passed in, docs/abi.md).
+  OpBuilder builder(outlined.call);
+  IRMapping mapping;
+  Block &body = dispatcher.getBody().front();
+  mapping.map(body.getArguments(), outlined.call.getOperands());
+  for (Operation &op : body.without_terminator())
+    builder.clone(op, mapping);
+  for (auto [result, returned] : llvm::zip(outlined.call.getResults(),
+                                           body.getTerminator()->getOperands()))
+    result.replaceAllUsesWith(mapping.lookup(returned));
+  outlined.call.erase();
+  dispatcher.erase();
+  return success();
+}
+
 } // namespace
 
 FailureOr<qforge::StrategyPlan>
@@ -354,16 +493,36 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     });
     return !walk.wasInterrupted();
   };
-  if (sites.empty() || (sites.size() == 1 && isAlone(sites.front()))) {
+  bool dynamicTokens = llvm::any_of(sites, [](MatmulSite site) {
+    return ShapedType::isDynamic(site.tokens);
+  });
+  auto isDynamic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && !shaped.hasStaticShape();
+  };
+  FunctionType kernelType = kernel.getFunctionType();
+  if (!dynamicTokens && (llvm::any_of(kernelType.getInputs(), isDynamic) ||
+                         llvm::any_of(kernelType.getResults(), isDynamic))) {
+    // At the first dynamic argument (or the function, for a result).
+    Location loc = kernel.getLoc();
+    for (BlockArgument argument : kernel.getArguments())
+      if (isDynamic(argument.getType())) {
+        loc = argument.getLoc();
+        break;
+      }
+    emitError(loc) << "@" << kernel.getSymName()
+                   << " has dynamic shapes but no quantized matmul with a "
+                      "dynamic token count: qforge compiles static shapes, "
+                      "and the token count M of quantized matmuls";
+    error = "nothing to compile a dynamic shape for";
+    return failure();
+  }
+  if (sites.empty() ||
+      (sites.size() == 1 && !dynamicTokens && isAlone(sites.front()))) {
     if (sites.size() == 1)
       options.tokens = sites.front().tokens;
     if (sites.size() == 1)
       options.groups = sites.front().groups;
-    if (options.tokens == ShapedType::kDynamic) {
-      error = "the quantized matmul has a dynamic token count; qforge "
-              "compiles static shapes only";
-      return failure();
-    }
     FailureOr<TransformScript> script = session.loadStrategy(options, error);
     if (failed(script))
       return failure();
@@ -385,16 +544,18 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     Location loc = site.contraction.getLoc();
-    if (ShapedType::isDynamic(site.tokens)) {
-      emitError(loc) << "this quantized matmul has a dynamic token count; "
-                        "qforge compiles static shapes only";
-      error = "no strategy for a quantized matmul of the module";
-      return failure();
-    }
     StrategyOptions siteOptions = options;
     siteOptions.tokens = site.tokens;
     siteOptions.groups = site.groups;
     siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
+    unsigned index = countByParent[parent.getSymName()]++;
+    std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
+    if (ShapedType::isDynamic(site.tokens)) {
+      if (failed(compileDynamicTokenSite(session, site.contraction, siteOptions,
+                                         name, plan, scripts, error)))
+        return failure();
+      continue;
+    }
     std::string why;
     FailureOr<TransformScript> loaded = session.loadStrategy(siteOptions, why);
     if (failed(loaded)) {
@@ -405,8 +566,6 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     }
     const TransformScript &script =
         scripts.try_emplace(loaded->getPath(), *loaded).first->second;
-    unsigned index = countByParent[parent.getSymName()]++;
-    std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
     Outlined outlined = outline(site.contraction, name);
     if (failed(applyToFunction(script, outlined.function,
                                TransformScript::kMainEntry))) {

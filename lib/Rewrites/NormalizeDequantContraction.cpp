@@ -31,7 +31,8 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
     if (auto groups =
             getReassociationIndicesForCollapse(shape, type.getShape()))
       return tensor::ExpandShapeOp::create(b, loc, target, value, *groups);
-  int64_t size = type.getNumElements();
+  int64_t size =
+      type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
   if (type.getRank() != 1) {
     ReassociationIndices all =
         llvm::to_vector<2>(llvm::seq<int64_t>(0, type.getRank()));
@@ -57,7 +58,9 @@ Value convertElements(OpBuilder &b, Location loc, Value value,
     return value;
   bool widen = elementType.getIntOrFloatBitWidth() >
                type.getElementType().getIntOrFloatBitWidth();
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
+  // Of the same sizes, a dynamic token count read off `value`.
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, value), elementType);
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{value}, ValueRange{init},
@@ -213,11 +216,19 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
   Value init;
   auto fill = oldInit.getDefiningOp<linalg::FillOp>();
   if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc, {1, m, n}, floatType);
+    // A dynamic token count is the activation's.
+    SmallVector<Value> dynamicSizes;
+    if (ShapedType::isDynamic(m))
+      dynamicSizes.push_back(
+          tensor::DimOp::create(rewriter, loc, activation, 1));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, {1, m, n}, floatType,
+                                          dynamicSizes);
     Value fillValue = fill.getInputs()[0];
+    // Folded when constant (the usual zero): the strategies read the fill
+    // value as a constant.
     if (fillValue.getType() != floatType)
-      fillValue =
-          arith::ExtFOp::create(rewriter, fill.getLoc(), floatType, fillValue);
+      fillValue = rewriter.createOrFold<arith::ExtFOp>(
+          fill.getLoc(), floatType, fillValue);
     init = linalg::FillOp::create(rewriter, fill.getLoc(), fillValue, empty)
                .getResult(0);
   } else {

@@ -7,9 +7,10 @@
 // RUN: not qforge-compile %t/kernel.mlir --entry=nope -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-FUNC
 // NO-FUNC: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: no function named 'nope' with a body in the input
 
-// Dynamic shapes are refused at the argument.
+// Dynamic shapes other than the token count of a quantized matmul are
+// refused at the argument.
 // RUN: not qforge-compile %t/dynamic.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: dynamic.mlir:1:20: error: argument #0 has dynamic shape 'tensor<?x128xi8>'; qforge compiles static shapes only
+// DYNAMIC: dynamic.mlir:1:20: error: @dynamic has dynamic shapes but no quantized matmul with a dynamic token count: qforge compiles static shapes, and the token count M of quantized matmuls
 
 // 4-bit arguments are stored two per byte for the generics that read them
 // (docs/abi.md); any other use is refused at the argument, not compiled into

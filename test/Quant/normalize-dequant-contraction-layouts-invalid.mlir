@@ -65,9 +65,37 @@ func.func @activation_k_outer(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: ten
 
 #id = affine_map<(n, g, k) -> (n, g, k)>
 #pg = affine_map<(n, g, k) -> (n, g)>
-// A dynamic token count (issue: half precision and dynamic M) is refused
-// here, at the contraction.
-func.func @dynamic_tokens(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: tensor<?x2x4xf32>, %acc: tensor<?x8xf32>) -> tensor<?x8xf32> {
+// Only the token count may be dynamic: weights of dynamic N are refused at
+// the contraction.
+func.func @dynamic_rows(%w: tensor<?x2x4xi8>, %s: tensor<?x2xf32>, %x: tensor<3x2x4xf32>, %acc: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %w, %c0 : tensor<?x2x4xi8>
+  %di = tensor.empty(%n) : tensor<?x2x4xf32>
+  %d = linalg.generic {indexing_maps = [#id, #pg, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<?x2x4xi8>, tensor<?x2xf32>) outs(%di : tensor<?x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<?x2x4xf32>
+  // expected-error @+1 {{a dequantization of dynamic size: only the token count may be dynamic (N, G and K must be static)}}
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, g, k) -> (m, g, k)>, affine_map<(m, n, g, k) -> (n, g, k)>, affine_map<(m, n, g, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<3x2x4xf32>, tensor<?x2x4xf32>) outs(%acc : tensor<3x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<3x?xf32>
+  return %r : tensor<3x?xf32>
+}
+
+// -----
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+#pg = affine_map<(n, g, k) -> (n, g)>
+// Two dynamic token dims (batch and sequence) would make M their product:
+// one may be dynamic.
+func.func @two_dynamic_token_dims(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: tensor<?x?x2x4xf32>, %acc: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
   %di = tensor.empty() : tensor<8x2x4xf32>
   %d = linalg.generic {indexing_maps = [#id, #pg, #id], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%w, %s : tensor<8x2x4xi8>, tensor<8x2xf32>) outs(%di : tensor<8x2x4xf32>) {
@@ -76,13 +104,13 @@ func.func @dynamic_tokens(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: tensor<
     %v = arith.mulf %f, %b : f32
     linalg.yield %v : f32
   } -> tensor<8x2x4xf32>
-  // expected-error @+1 {{a loop of dynamic size}}
-  %r = linalg.generic {indexing_maps = [affine_map<(m, n, g, k) -> (m, g, k)>, affine_map<(m, n, g, k) -> (n, g, k)>, affine_map<(m, n, g, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %d : tensor<?x2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<?x8xf32>) {
+  // expected-error @+1 {{several dynamic token loops (e.g. batch and sequence); one may be dynamic}}
+  %r = linalg.generic {indexing_maps = [affine_map<(b, m, n, g, k) -> (b, m, g, k)>, affine_map<(b, m, n, g, k) -> (n, g, k)>, affine_map<(b, m, n, g, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<?x?x2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<?x?x8xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %p = arith.mulf %a, %b : f32
     %q = arith.addf %p, %o : f32
     linalg.yield %q : f32
-  } -> tensor<?x8xf32>
-  return %r : tensor<?x8xf32>
+  } -> tensor<?x?x8xf32>
+  return %r : tensor<?x?x8xf32>
 }

@@ -5,7 +5,8 @@
 // [p, p, p, r, r] -- with reshapes (views) around it and no copy of the
 // weights. The inputs come from examples/gen_producer_kernel.py.
 // This file: layouts: the seed's own form (untouched), IREE's global-opt and batched
-// spellings, torch-mlir's (reshapes around the pair), several token dims.
+// spellings, torch-mlir's (reshapes around the pair), several token dims, a
+// dynamic token count.
 // RUN: qforge-opt --split-input-file --qforge-normalize-dequant-contraction %s | FileCheck %s
 
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -229,4 +230,35 @@ func.func @two_token_dims(%w: tensor<8x2x4xi8>, %s: tensor<8x2x1xf32>, %x: tenso
     linalg.yield %q : f32
   } -> tensor<2x3x8xf32>
   return %r : tensor<2x3x8xf32>
+}
+
+// -----
+
+// A token count known only at run time (torch-mlir's ?xK activation): the
+// activation and the result are expanded to 1 x ? x ..., their sizes read
+// from the tensors (tensor.dim), the weights untouched.
+// CHECK-LABEL: func.func @dynamic_tokens(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<?x2x4xf32>, %[[ACC:[a-z0-9]+]]: tensor<?x8xf32>)
+// CHECK:         %[[M:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x2x4xf32>
+// CHECK:         %[[X4:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0, 1], [2], [3]] output_shape [1, %[[M]], 2, 4] : tensor<?x2x4xf32> into tensor<1x?x2x4xf32>
+// CHECK:         %[[ACC3:.+]] = tensor.expand_shape %[[ACC]] {{\[\[}}0, 1], [2]] output_shape [1, %{{.+}}, 8] : tensor<?x8xf32> into tensor<1x?x8xf32>
+// CHECK:         %[[R:.+]] = linalg.generic {{.*}} ins(%[[X4]], %{{.+}} : tensor<1x?x2x4xf32>, tensor<8x2x4xf32>) outs(%[[ACC3]] : tensor<1x?x8xf32>)
+// CHECK:         tensor.collapse_shape %[[R]] {{\[\[}}0, 1], [2]] : tensor<1x?x8xf32> into tensor<?x8xf32>
+func.func @dynamic_tokens(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x: tensor<?x2x4xf32>, %acc: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (n, g, k)>, affine_map<(n, g, k) -> (n, g)>, affine_map<(n, g, k) -> (n, g, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<8x2x4xi8>, tensor<8x2xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, g, k) -> (m, g, k)>, affine_map<(m, n, g, k) -> (n, g, k)>, affine_map<(m, n, g, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<?x2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<?x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
 }

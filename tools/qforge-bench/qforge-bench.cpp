@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <unistd.h>
 
@@ -86,7 +87,63 @@ cl::opt<std::string> saveResults(
              "this file, e.g. to compare thread counts bit for bit"),
     cl::cat(qforge::optionCategory()), cl::init(""));
 
+cl::opt<std::string> dimValues(
+    "dim",
+    cl::desc("run-time sizes of a dynamic token count M, as M=V[,V...]: "
+             "each value is verified and timed in turn"),
+    cl::value_desc("M=values"), cl::cat(qforge::optionCategory()),
+    cl::init(""));
+
 using Clock = std::chrono::steady_clock;
+
+/// `type` with every dynamic dim (the token count) set to `tokens`.
+Type withTokens(Type type, int64_t tokens) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  SmallVector<int64_t> shape(tensor.getShape());
+  for (int64_t &size : shape)
+    if (ShapedType::isDynamic(size))
+      size = tokens;
+  return tensor.clone(shape);
+}
+
+FunctionType withTokens(FunctionType type, int64_t tokens) {
+  auto map = [&](TypeRange types) {
+    return llvm::map_to_vector(types,
+                               [&](Type t) { return withTokens(t, tokens); });
+  };
+  return FunctionType::get(type.getContext(), map(type.getInputs()),
+                           map(type.getResults()));
+}
+
+/// The values of --dim: "M=1,17,128" -> {1, 17, 128}; empty on error (with
+/// `error` set).
+std::vector<int64_t> parseTokenCounts(llvm::StringRef text,
+                                      std::string &error) {
+  std::vector<int64_t> values;
+  llvm::StringRef list = text;
+  if (!list.consume_front("M=")) {
+    error =
+        "--dim takes M=V[,V...] (the token count), not '" + text.str() + "'";
+    return {};
+  }
+  llvm::SmallVector<llvm::StringRef> parts;
+  list.split(parts, ',');
+  // More rows than this would not fit in memory with any real N.
+  constexpr int64_t kMaxTokens = int64_t(1) << 24;
+  for (llvm::StringRef part : parts) {
+    int64_t value;
+    if (part.trim().getAsInteger(10, value) || value < 1 ||
+        value > kMaxTokens) {
+      error = "--dim: '" + part.str() + "' is not a token count from 1 to " +
+              std::to_string(kMaxTokens);
+      return {};
+    }
+    values.push_back(value);
+  }
+  return values;
+}
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "qforge-bench: error: " << message << "\n";
@@ -145,18 +202,31 @@ llvm::json::Value finiteOrNull(double value) {
 
 /// Floating-point operations of one call of the kernel as given: 2 per
 /// iteration (a multiply and an add) of every linalg op with a reduction
-/// (the contraction), counted on its static loop ranges.
-double countFlops(func::FuncOp kernel) {
-  double flops = 0;
+/// (the contraction), counted on its loop ranges at `tokens` rows.
+/// As a function of the token count, which a dynamic loop is (the only
+/// dim that may be): read before the strategy transforms the kernel.
+std::function<double(int64_t)> countFlops(func::FuncOp kernel) {
+  // Each op's static iterations and its number of dynamic loops.
+  std::vector<std::pair<double, int>> terms;
   kernel.walk([&](linalg::LinalgOp op) {
     if (op.getNumReductionLoops() == 0)
       return;
     double iterations = 1;
-    for (int64_t range : op.getStaticLoopRanges())
-      iterations *= ShapedType::isDynamic(range) ? 0 : double(range);
-    flops += 2 * iterations;
+    int dynamicLoops = 0;
+    for (int64_t range : op.getStaticLoopRanges()) {
+      if (ShapedType::isDynamic(range))
+        ++dynamicLoops;
+      else
+        iterations *= double(range);
+    }
+    terms.push_back({iterations, dynamicLoops});
   });
-  return flops;
+  return [terms](int64_t tokens) {
+    double flops = 0;
+    for (auto [iterations, dynamicLoops] : terms)
+      flops += 2 * iterations * std::pow(double(tokens), dynamicLoops);
+    return flops;
+  };
 }
 
 /// Makes the reference's function `name` return the f32 values the
@@ -279,8 +349,30 @@ int main(int argc, char **argv) {
   if (failed(kernelFunc))
     return 1;
   std::string name = kernelFunc->getSymName().str();
-  FunctionType type = kernelFunc->getFunctionType();
-  double flopsPerCall = countFlops(*kernelFunc);
+  FunctionType dynamicType = kernelFunc->getFunctionType();
+  // A dynamic token count: verified and timed at each --dim value.
+  bool dynamicTokens =
+      llvm::any_of(llvm::concat<const Type>(dynamicType.getInputs(),
+                                            dynamicType.getResults()),
+                   [](Type t) {
+                     auto shaped = dyn_cast<ShapedType>(t);
+                     return shaped && !shaped.hasStaticShape();
+                   });
+  std::vector<int64_t> tokenCounts = {0};
+  if (!dimValues.empty()) {
+    if (!dynamicTokens)
+      return fail("--dim gives run-time sizes, but @" + name +
+                  " has static shapes only");
+    tokenCounts = parseTokenCounts(dimValues, error);
+    if (tokenCounts.empty())
+      return fail(error);
+  } else if (dynamicTokens) {
+    return fail("@" + name +
+                " has a dynamic token count: pass its run-time sizes with "
+                "--dim=M=V[,V...]");
+  }
+  FunctionType type = withTokens(dynamicType, tokenCounts.front());
+  std::function<double(int64_t)> flopsAt = countFlops(*kernelFunc);
   // Without --tolerance: what rounding each result to its type allows (an
   // f16 result is within 2^-11 of the exact sum relative to itself, a bf16
   // one within 2^-8), and 1e-5 for f32 sums in another order.
@@ -294,9 +386,12 @@ int main(int argc, char **argv) {
         acceptedError = std::max(acceptedError, 8e-3);
     }
 
-  qforge::KernelCall rawCall;
-  if (!qforge::KernelCall::create(type, rawCall, error))
-    return fail(error);
+  {
+    // Inputs the benchmark cannot build are refused before compiling.
+    qforge::KernelCall rawCall;
+    if (!qforge::KernelCall::create(type, rawCall, error))
+      return fail(error);
+  }
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
@@ -305,7 +400,7 @@ int main(int argc, char **argv) {
   // f16 or bf16 result, computed in f32) reads: the kernel's rounded result
   // is compared with the exact f32 sums (docs/numerics.md).
   func::FuncOp referenceFunc = skipResultRounding(*reference, name);
-  FunctionType referenceType = referenceFunc.getFunctionType();
+  FunctionType dynamicReferenceType = referenceFunc.getFunctionType();
 
   guard->setPhase("applying the transform strategy to @" + name);
   FailureOr<qforge::StrategyPlan> strategy =
@@ -319,12 +414,12 @@ int main(int argc, char **argv) {
   auto scripted = module->lookupSymbol<func::FuncOp>(name);
   if (!scripted)
     return fail("the transform script '" + script + "' removed @" + name);
-  FunctionType kernelType = scripted.getFunctionType();
+  FunctionType dynamicKernelType = scripted.getFunctionType();
   FailureOr<std::optional<qforge::WeightPacking>> packing =
-      qforge::findWeightPacking(scripted, type, error);
+      qforge::findWeightPacking(scripted, dynamicType, error);
   if (failed(packing))
     return fail(error);
-  if (!*packing && kernelType != type)
+  if (!*packing && dynamicKernelType != dynamicType)
     return fail("the transform script '" + script +
                 "' changed the signature "
                 "of @" +
@@ -341,180 +436,205 @@ int main(int argc, char **argv) {
     return fail(error);
   guard.reset();
 
-  // The raw inputs (those the reference takes), and the scripted kernel's.
-  for (auto [index, buffer] : llvm::enumerate(rawCall.inputs))
-    buffer.fillRandom(seed * 1000003ull + index);
-  qforge::KernelCall firstCall;
-  if (!qforge::KernelCall::create(kernelType, firstCall, error))
-    return fail(error);
-  if (*packing) {
-    progress("packing the parameters once with @" + (*packing)->functionName);
-    auto pack = kernel.lookup((*packing)->functionName, error);
-    if (!pack)
-      return fail(error);
-    qforge::packInputs(pack, **packing, rawCall, firstCall);
-  } else {
-    for (auto [to, from] : llvm::zip(firstCall.inputs, rawCall.inputs))
-      to.copyFrom(from);
-  }
-  // What one timed call reads: packed parameters (with any padding) when
-  // the kernel takes them.
-  size_t bytesPerCall = firstCall.getInputBytes();
-
-  bool verified = false;
-  double maxAbsError = NAN, normalizedError = NAN;
+  qforge::JitKernel oracle;
   if (verify) {
     progress("compiling the reference (linalg to loops)");
     guard.emplace("qforge-bench", inputFile);
     guard->setPhase("compiling the reference of @" + name);
     if (failed(qforge::lowerReferenceToLLVMDialect(*reference)))
       return fail("lowering the reference failed (see above)");
-    qforge::JitKernel oracle;
     if (!qforge::compileJitKernel(*reference, name, target, oracle, error))
       return fail(error);
     guard.reset();
-    qforge::KernelCall referenceCall;
-    if (!qforge::KernelCall::create(referenceType, referenceCall, error))
+  }
+
+  // Verifies and times the kernel at `tokens` rows (0: static shapes).
+  auto runAt = [&](int64_t tokens) -> int {
+    FunctionType type = withTokens(dynamicType, tokens);
+    FunctionType kernelType = withTokens(dynamicKernelType, tokens);
+    FunctionType referenceType = withTokens(dynamicReferenceType, tokens);
+    double flopsPerCall = flopsAt(tokens);
+    if (tokens)
+      llvm::outs() << "M = " << tokens << "\n";
+    qforge::KernelCall rawCall;
+    if (!qforge::KernelCall::create(type, rawCall, error))
       return fail(error);
-    for (auto [to, from] : llvm::zip(referenceCall.inputs, rawCall.inputs))
-      to.copyFrom(from);
-    progress("running the reference");
-    oracle.call(referenceCall.getPackedArguments());
-    kernel.call(firstCall.getPackedArguments());
-    auto [absError, magnitude] = compare(firstCall, referenceCall);
-    maxAbsError = absError;
-    normalizedError = magnitude > 0 ? absError / magnitude : absError;
-    verified = normalizedError <= acceptedError;
-    llvm::outs() << llvm::format(
-        "verify: max_abs_err %.3g, normalized %.3g (max |ref| %.4g, "
-        "tolerance %.3g): %s\n",
-        maxAbsError, normalizedError, magnitude, acceptedError,
-        verified ? "PASS" : "FAIL");
-  }
-
-  if (!saveResults.empty()) {
-    if (!verify)
-      kernel.call(firstCall.getPackedArguments());
-    std::error_code errorCode;
-    llvm::raw_fd_ostream out(saveResults, errorCode);
-    if (errorCode)
-      return fail("cannot write '" + saveResults + "': " + errorCode.message());
-    for (const qforge::TensorBuffer &result : firstCall.results)
-      out.write(static_cast<const char *>(result.getData()),
-                result.getNumBytes());
-    out.close();
-    if (out.has_error()) {
-      std::string message = out.error().message();
-      out.clear_error(); // reported here, not as a fatal error on exit
-      return fail("cannot write '" + saveResults + "': " + message);
+    // The raw inputs (those the reference takes), and the scripted kernel's.
+    for (auto [index, buffer] : llvm::enumerate(rawCall.inputs))
+      buffer.fillRandom(seed * 1000003ull + index);
+    qforge::KernelCall firstCall;
+    if (!qforge::KernelCall::create(kernelType, firstCall, error))
+      return fail(error);
+    if (*packing) {
+      progress("packing the parameters once with @" + (*packing)->functionName);
+      auto pack = kernel.lookup((*packing)->functionName, error);
+      if (!pack)
+        return fail(error);
+      qforge::packInputs(pack, **packing, rawCall, firstCall);
+    } else {
+      for (auto [to, from] : llvm::zip(firstCall.inputs, rawCall.inputs))
+        to.copyFrom(from);
     }
-  }
+    // What one timed call reads: packed parameters (with any padding) when
+    // the kernel takes them.
+    size_t bytesPerCall = firstCall.getInputBytes();
 
-  // The JSON fields every run reports, timed or not.
-  auto writeVerification = [&](llvm::json::OStream &out) {
-    out.attribute("func", name);
-    out.attribute("threads", threads);
-    out.attribute("verified", verified);
-    out.attribute("max_abs_err", finiteOrNull(maxAbsError));
-    out.attribute("max_rel_err", finiteOrNull(normalizedError));
-  };
-  if (!doTime) {
+    bool verified = false;
+    double maxAbsError = NAN, normalizedError = NAN;
+    if (verify) {
+      qforge::KernelCall referenceCall;
+      if (!qforge::KernelCall::create(referenceType, referenceCall, error))
+        return fail(error);
+      for (auto [to, from] : llvm::zip(referenceCall.inputs, rawCall.inputs))
+        to.copyFrom(from);
+      progress("running the reference");
+      oracle.call(referenceCall.getPackedArguments());
+      kernel.call(firstCall.getPackedArguments());
+      auto [absError, magnitude] = compare(firstCall, referenceCall);
+      maxAbsError = absError;
+      normalizedError = magnitude > 0 ? absError / magnitude : absError;
+      verified = normalizedError <= acceptedError;
+      llvm::outs() << llvm::format(
+          "verify: max_abs_err %.3g, normalized %.3g (max |ref| %.4g, "
+          "tolerance %.3g): %s\n",
+          maxAbsError, normalizedError, magnitude, acceptedError,
+          verified ? "PASS" : "FAIL");
+    }
+
+    if (!saveResults.empty()) {
+      if (!verify)
+        kernel.call(firstCall.getPackedArguments());
+      std::error_code errorCode;
+      llvm::raw_fd_ostream out(saveResults, errorCode);
+      if (errorCode)
+        return fail("cannot write '" + saveResults +
+                    "': " + errorCode.message());
+      for (const qforge::TensorBuffer &result : firstCall.results)
+        out.write(static_cast<const char *>(result.getData()),
+                  result.getNumBytes());
+      out.close();
+      if (out.has_error()) {
+        std::string message = out.error().message();
+        out.clear_error(); // reported here, not as a fatal error on exit
+        return fail("cannot write '" + saveResults + "': " + message);
+      }
+    }
+
+    // The JSON fields every run reports, timed or not.
+    auto writeVerification = [&](llvm::json::OStream &out) {
+      out.attribute("func", name);
+      if (tokens)
+        out.attribute("tokens", tokens);
+      out.attribute("threads", threads);
+      out.attribute("verified", verified);
+      out.attribute("max_abs_err", finiteOrNull(maxAbsError));
+      out.attribute("max_rel_err", finiteOrNull(normalizedError));
+    };
+    if (!doTime) {
+      if (json)
+        printJson([&](llvm::json::OStream &out) {
+          writeVerification(out);
+          out.attribute("bytes_per_call", int64_t(bytesPerCall));
+        });
+      return verify && !verified ? 1 : 0;
+    }
+
+    progress("timing, hot");
+    std::vector<qforge::KernelCall> hotCalls;
+    hotCalls.push_back(std::move(firstCall));
+    Timing hot = timeCalls(kernel, hotCalls);
+
+    size_t llcBytes = qforge::lastLevelCacheBytes();
+    size_t rotateBytes = rotateMiB ? size_t(rotateMiB) << 20
+                                   : std::max<size_t>(4 * llcBytes, 256u << 20);
+    size_t copies =
+        std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
+    // The copies must fit in memory beside everything else: at most half of
+    // it (an over-committed allocation would fail only in a page fault).
+    const double physicalBytes =
+        double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+    if (physicalBytes > 0 && double(copies) * bytesPerCall > physicalBytes / 2)
+      return fail(
+          "the cold regime needs " + std::to_string(copies) + " copies of " +
+          std::to_string(bytesPerCall >> 20) +
+          " MiB of inputs, more than half of this machine's " +
+          std::to_string(uint64_t(physicalBytes) >> 20) +
+          " MiB of memory; pass a smaller --rotate-mib or --time=false");
+    progress("allocating " + llvm::Twine(copies) + " input copies (" +
+             llvm::Twine((copies * bytesPerCall) >> 20) +
+             " MiB) for the cold regime");
+    if (copies * bytesPerCall < 4 * llcBytes)
+      progress("note: rotating over less than 4x the last-level cache (" +
+               llvm::Twine(llcBytes >> 20) +
+               " MiB): the cold figures are not DRAM-bound");
+    std::vector<qforge::KernelCall> coldCalls(copies);
+    std::vector<qforge::ReadRegion> regions;
+    for (qforge::KernelCall &call : coldCalls) {
+      if (!qforge::KernelCall::create(kernelType, call, error))
+        return fail("the cold regime's input copies: " + error);
+      for (auto [to, from] : llvm::zip(call.inputs, hotCalls.front().inputs)) {
+        to.copyFrom(from);
+        regions.push_back({to.getData(), to.getNumBytes()});
+      }
+    }
+    progress("measuring the memory read bandwidth");
+    double memoryGBps = qforge::measureReadBandwidth(regions, 5, threads);
+    progress("timing, cold");
+    Timing cold = timeCalls(kernel, coldCalls);
+
+    double hotGBps = bytesPerCall / hot.medianUs / 1e3;
+    double coldGBps = bytesPerCall / cold.medianUs / 1e3;
+    double coldBestGBps = bytesPerCall / cold.minUs / 1e3;
+    double fraction = coldGBps / memoryGBps;
+    double hotGFlops = flopsPerCall / hot.medianUs / 1e3;
+    double coldGFlops = flopsPerCall / cold.medianUs / 1e3;
+    progress("measuring the arithmetic peak");
+    double fmaPeakGflops = qforge::measureFmaPeakGflops(threads);
+    double dotPeakGops = qforge::measureInt8DotPeakGops(threads);
+    llvm::outs() << llvm::format(
+        "@%s: %.2f MB of inputs per call, %u thread(s)\n"
+        "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
+        "cold: min %.1f us, median %.1f us (%zu calls over %zu copies, %zu "
+        "MiB), "
+        "%.1f GB/s (best %.1f GB/s)\n"
+        "memory read bandwidth, same run: %.1f GB/s; cold median reaches "
+        "%.1f%%\n",
+        name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs,
+        hot.calls, hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
+        (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
+        100 * fraction);
+    llvm::outs() << llvm::format(
+        "compute: %.3g GFLOP per call (contraction, 2 per multiply-add); "
+        "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n"
+        "arithmetic peak, same run: f32 multiply-add %.1f GFLOP/s, int8 dot "
+        "product %.1f GOP/s (0: not on this CPU)\n",
+        flopsPerCall / 1e9, hotGFlops, coldGFlops, fmaPeakGflops, dotPeakGops);
     if (json)
       printJson([&](llvm::json::OStream &out) {
         writeVerification(out);
+        out.attribute("us_hot_min", hot.minUs);
+        out.attribute("us_hot_median", hot.medianUs);
+        out.attribute("us_cold_min", cold.minUs);
+        out.attribute("us_cold_median", cold.medianUs);
         out.attribute("bytes_per_call", int64_t(bytesPerCall));
+        out.attribute("gbps_hot", hotGBps);
+        out.attribute("gbps_cold", coldGBps);
+        out.attribute("gbps_cold_best", coldBestGBps);
+        out.attribute("mem_read_gbps", memoryGBps);
+        out.attribute("bw_fraction_cold", fraction);
+        out.attribute("rotate_bytes", int64_t(copies * bytesPerCall));
+        out.attribute("llc_bytes", int64_t(llcBytes));
+        out.attribute("flops_per_call", flopsPerCall);
+        out.attribute("gflops_hot", hotGFlops);
+        out.attribute("gflops_cold", coldGFlops);
+        out.attribute("fma_peak_gflops", fmaPeakGflops);
+        out.attribute("int8_dot_peak_gops", dotPeakGops);
       });
     return verify && !verified ? 1 : 0;
-  }
+  };
 
-  progress("timing, hot");
-  std::vector<qforge::KernelCall> hotCalls;
-  hotCalls.push_back(std::move(firstCall));
-  Timing hot = timeCalls(kernel, hotCalls);
-
-  size_t llcBytes = qforge::lastLevelCacheBytes();
-  size_t rotateBytes = rotateMiB ? size_t(rotateMiB) << 20
-                                 : std::max<size_t>(4 * llcBytes, 256u << 20);
-  size_t copies =
-      std::max<size_t>(2, (rotateBytes + bytesPerCall - 1) / bytesPerCall);
-  // The copies must fit in memory beside everything else: at most half of
-  // it (an over-committed allocation would fail only in a page fault).
-  const double physicalBytes =
-      double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
-  if (physicalBytes > 0 && double(copies) * bytesPerCall > physicalBytes / 2)
-    return fail("the cold regime needs " + std::to_string(copies) +
-                " copies of " + std::to_string(bytesPerCall >> 20) +
-                " MiB of inputs, more than half of this machine's " +
-                std::to_string(uint64_t(physicalBytes) >> 20) +
-                " MiB of memory; pass a smaller --rotate-mib or --time=false");
-  progress("allocating " + llvm::Twine(copies) + " input copies (" +
-           llvm::Twine((copies * bytesPerCall) >> 20) +
-           " MiB) for the cold regime");
-  if (copies * bytesPerCall < 4 * llcBytes)
-    progress("note: rotating over less than 4x the last-level cache (" +
-             llvm::Twine(llcBytes >> 20) +
-             " MiB): the cold figures are not DRAM-bound");
-  std::vector<qforge::KernelCall> coldCalls(copies);
-  std::vector<qforge::ReadRegion> regions;
-  for (qforge::KernelCall &call : coldCalls) {
-    if (!qforge::KernelCall::create(kernelType, call, error))
-      return fail("the cold regime's input copies: " + error);
-    for (auto [to, from] : llvm::zip(call.inputs, hotCalls.front().inputs)) {
-      to.copyFrom(from);
-      regions.push_back({to.getData(), to.getNumBytes()});
-    }
-  }
-  progress("measuring the memory read bandwidth");
-  double memoryGBps = qforge::measureReadBandwidth(regions, 5, threads);
-  progress("timing, cold");
-  Timing cold = timeCalls(kernel, coldCalls);
-
-  double hotGBps = bytesPerCall / hot.medianUs / 1e3;
-  double coldGBps = bytesPerCall / cold.medianUs / 1e3;
-  double coldBestGBps = bytesPerCall / cold.minUs / 1e3;
-  double fraction = coldGBps / memoryGBps;
-  double hotGFlops = flopsPerCall / hot.medianUs / 1e3;
-  double coldGFlops = flopsPerCall / cold.medianUs / 1e3;
-  progress("measuring the arithmetic peak");
-  double fmaPeakGflops = qforge::measureFmaPeakGflops(threads);
-  double dotPeakGops = qforge::measureInt8DotPeakGops(threads);
-  llvm::outs() << llvm::format(
-      "@%s: %.2f MB of inputs per call, %u thread(s)\n"
-      "hot : min %.1f us, median %.1f us (%zu calls), %.1f GB/s\n"
-      "cold: min %.1f us, median %.1f us (%zu calls over %zu copies, %zu MiB), "
-      "%.1f GB/s (best %.1f GB/s)\n"
-      "memory read bandwidth, same run: %.1f GB/s; cold median reaches "
-      "%.1f%%\n",
-      name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs,
-      hot.calls, hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
-      (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
-      100 * fraction);
-  llvm::outs() << llvm::format(
-      "compute: %.3g GFLOP per call (contraction, 2 per multiply-add); "
-      "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n"
-      "arithmetic peak, same run: f32 multiply-add %.1f GFLOP/s, int8 dot "
-      "product %.1f GOP/s (0: not on this CPU)\n",
-      flopsPerCall / 1e9, hotGFlops, coldGFlops, fmaPeakGflops, dotPeakGops);
-  if (json)
-    printJson([&](llvm::json::OStream &out) {
-      writeVerification(out);
-      out.attribute("us_hot_min", hot.minUs);
-      out.attribute("us_hot_median", hot.medianUs);
-      out.attribute("us_cold_min", cold.minUs);
-      out.attribute("us_cold_median", cold.medianUs);
-      out.attribute("bytes_per_call", int64_t(bytesPerCall));
-      out.attribute("gbps_hot", hotGBps);
-      out.attribute("gbps_cold", coldGBps);
-      out.attribute("gbps_cold_best", coldBestGBps);
-      out.attribute("mem_read_gbps", memoryGBps);
-      out.attribute("bw_fraction_cold", fraction);
-      out.attribute("rotate_bytes", int64_t(copies * bytesPerCall));
-      out.attribute("llc_bytes", int64_t(llcBytes));
-      out.attribute("flops_per_call", flopsPerCall);
-      out.attribute("gflops_hot", hotGFlops);
-      out.attribute("gflops_cold", coldGFlops);
-      out.attribute("fma_peak_gflops", fmaPeakGflops);
-      out.attribute("int8_dot_peak_gops", dotPeakGops);
-    });
-  return verify && !verified ? 1 : 0;
+  int status = 0;
+  for (int64_t tokens : tokenCounts)
+    status = std::max(status, runAt(tokens));
+  return status;
 }

@@ -1,0 +1,302 @@
+//===- TokenDispatch.cpp - a quantized matmul with a run-time token count -===//
+
+#include "Driver/TokenDispatch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+/// The only dynamic dim of `type`: -1 when it has none, -2 when several.
+static int64_t onlyDynamicDim(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return -1;
+  int64_t found = -1;
+  for (auto [dim, size] : llvm::enumerate(tensor.getShape()))
+    if (ShapedType::isDynamic(size)) {
+      if (found >= 0)
+        return -2;
+      found = dim;
+    }
+  return found;
+}
+
+FailureOr<qforge::TokenDims> qforge::findTokenDims(func::FuncOp function) {
+  TokenDims dims;
+  auto collect = [&](TypeRange types, SmallVector<int64_t> &into,
+                     StringRef what) -> LogicalResult {
+    for (auto [index, type] : llvm::enumerate(types)) {
+      int64_t dim = onlyDynamicDim(type);
+      if (dim == -2)
+        return function.emitError()
+               << what << " #" << index << " (" << type
+               << ") has more than one dynamic dim; only the token count "
+                  "of a quantized matmul may be dynamic";
+      into.push_back(dim);
+    }
+    return success();
+  };
+  if (failed(
+          collect(function.getArgumentTypes(), dims.arguments, "argument")) ||
+      failed(collect(function.getResultTypes(), dims.results, "result")))
+    return failure();
+  if (llvm::all_of(dims.arguments, [](int64_t dim) { return dim < 0; }))
+    return function.emitError()
+           << "no argument has a dynamic token count to read it from";
+  return dims;
+}
+
+/// `type` with its dynamic dims set to `tokens`.
+static Type withTokens(Type type, int64_t tokens) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  SmallVector<int64_t> shape(tensor.getShape());
+  for (int64_t &size : shape)
+    if (ShapedType::isDynamic(size))
+      size = tokens;
+  return tensor.clone(shape);
+}
+
+FailureOr<func::FuncOp> qforge::specializeTokenCount(func::FuncOp function,
+                                                     int64_t tokens,
+                                                     StringRef name) {
+  MLIRContext *context = function.getContext();
+  Location loc = function.getLoc();
+  auto mapTypes = [&](TypeRange types) {
+    return llvm::map_to_vector(
+        types, [&](Type type) { return withTokens(type, tokens); });
+  };
+  OpBuilder builder(function);
+  builder.setInsertionPointAfter(function);
+  auto specialized = func::FuncOp::create(
+      builder, loc, name,
+      builder.getFunctionType(mapTypes(function.getArgumentTypes()),
+                              mapTypes(function.getResultTypes())));
+  specialized.setPrivate();
+  Block *body = specialized.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  IRMapping mapping;
+  for (auto [original, argument] :
+       llvm::zip(function.getArguments(), body->getArguments())) {
+    Value value = argument;
+    if (argument.getType() != original.getType())
+      value = tensor::CastOp::create(builder, loc, original.getType(), value);
+    mapping.map(original, value);
+  }
+  Block &originalBody = function.getBody().front();
+  for (Operation &op : originalBody.without_terminator())
+    builder.clone(op, mapping);
+  SmallVector<Value> results;
+  for (auto [value, type] :
+       llvm::zip(originalBody.getTerminator()->getOperands(),
+                 specialized.getResultTypes())) {
+    Value result = mapping.lookup(value);
+    if (result.getType() != type)
+      result = tensor::CastOp::create(builder, loc, type, result);
+    results.push_back(result);
+  }
+  func::ReturnOp::create(builder, loc, results);
+
+  // The casts fold into their users (dims become constants, ops take the
+  // static types) until no dynamic shape is left.
+  RewritePatternSet patterns(context);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : context->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, context);
+  (void)applyPatternsGreedily(specialized, std::move(patterns));
+  WalkResult dynamic = specialized.walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto shaped = dyn_cast<ShapedType>(type);
+          shaped && !shaped.hasStaticShape())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (dynamic.wasInterrupted()) {
+    specialized.erase();
+    return function.emitError()
+           << "setting the dynamic dims to " << tokens
+           << " leaves dynamic shapes: only the token count of a quantized "
+              "matmul may be dynamic (N, G and K must be static)";
+  }
+  return specialized;
+}
+
+namespace {
+/// Builds the dispatcher's IR: slices of `dims`' token dims, calls, and the
+/// result's row chunks inserted into an accumulator.
+struct DispatchBuilder {
+  OpBuilder &builder;
+  Location loc;
+  const qforge::TokenDims &dims;
+  ValueRange arguments;
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+
+  /// Rows [offset, offset + size) of `value` along `dim`.
+  Value slice(Value value, int64_t dim, Value offset, OpFoldResult size) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes,
+        strides(type.getRank(), builder.getIndexAttr(1));
+    for (auto [d, extent] : llvm::enumerate(type.getShape()))
+      sizes.push_back(builder.getIndexAttr(extent));
+    offsets[dim] = offset;
+    sizes[dim] = size;
+    return tensor::ExtractSliceOp::create(builder, loc, value, offsets, sizes,
+                                          strides);
+  }
+
+  /// Rows [offset, offset + size) of every token-dim argument, padded with
+  /// zero rows to `tokens` when `size` is smaller; the others whole.
+  SmallVector<Value> callArguments(Value offset, OpFoldResult size,
+                                   int64_t tokens) {
+    SmallVector<Value> values;
+    for (auto [argument, dim] : llvm::zip(arguments, dims.arguments)) {
+      if (dim < 0) {
+        values.push_back(argument);
+        continue;
+      }
+      Value rows = slice(argument, dim, offset, size);
+      auto type = cast<RankedTensorType>(rows.getType());
+      if (!type.hasStaticShape()) {
+        auto padded = cast<RankedTensorType>(withTokens(type, tokens));
+        Value zero = arith::ConstantOp::create(
+            builder, loc, builder.getZeroAttr(type.getElementType()));
+        rows = tensor::createPadHighOp(padded, rows, zero, /*nofold=*/false,
+                                       loc, builder);
+      }
+      values.push_back(rows);
+    }
+    return values;
+  }
+
+  /// Calls `path` on rows [offset, offset + size) and inserts the first
+  /// `size` rows of each result into `accumulators`.
+  SmallVector<Value> callAndInsert(qforge::TokenPath path, Value offset,
+                                   OpFoldResult size, ValueRange accumulators) {
+    auto call = func::CallOp::create(builder, loc, path.function,
+                                     callArguments(offset, size, path.tokens));
+    SmallVector<Value> updated;
+    for (auto [result, accumulator, dim] :
+         llvm::zip(call.getResults(), accumulators, dims.results)) {
+      if (dim < 0) {
+        updated.push_back(result);
+        continue;
+      }
+      Value rows = result;
+      if (!getConstantIntValue(size))
+        rows = slice(result, dim, index(0), size);
+      auto type = cast<RankedTensorType>(accumulator.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        builder.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes,
+          strides(type.getRank(), builder.getIndexAttr(1));
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        sizes.push_back(
+            d == dim ? size
+                     : tensor::getMixedSize(builder, loc, accumulator, d));
+      offsets[dim] = offset;
+      updated.push_back(tensor::InsertSliceOp::create(
+          builder, loc, rows, accumulator, offsets, sizes, strides));
+    }
+    return updated;
+  }
+
+  /// for (i = start; i < end; i += path.tokens) acc = call(rows i..).
+  SmallVector<Value> loop(qforge::TokenPath path, Value start, Value end,
+                          ValueRange accumulators) {
+    auto forOp = scf::ForOp::create(
+        builder, loc, start, end, index(path.tokens), accumulators,
+        [&](OpBuilder &nested, Location, Value row, ValueRange iterArgs) {
+          OpBuilder::InsertionGuard guard(builder);
+          builder.setInsertionPointToStart(nested.getInsertionBlock());
+          SmallVector<Value> updated = callAndInsert(
+              path, row, builder.getIndexAttr(path.tokens), iterArgs);
+          scf::YieldOp::create(builder, loc, updated);
+        });
+    return forOp.getResults();
+  }
+};
+} // namespace
+
+void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
+                                ArrayRef<TokenPath> chunks, TokenPath single,
+                                int64_t rowsBySingle,
+                                ArrayRef<Type> argumentTypes) {
+  Location loc = function.getLoc();
+  Block &body = function.getBody().front();
+  body.clear();
+  for (auto [argument, type] : llvm::zip(body.getArguments(), argumentTypes))
+    argument.setType(type);
+  function.setFunctionType(FunctionType::get(
+      function.getContext(), argumentTypes, function.getResultTypes()));
+  OpBuilder builder = OpBuilder::atBlockEnd(&body);
+  DispatchBuilder dispatch{builder, loc, dims, body.getArguments()};
+
+  // M, read off the first argument that has it.
+  unsigned first =
+      llvm::find_if(dims.arguments, [](int64_t dim) { return dim >= 0; }) -
+      dims.arguments.begin();
+  Value tokens = tensor::DimOp::create(builder, loc, body.getArgument(first),
+                                       dims.arguments[first]);
+  SmallVector<Value> accumulators;
+  for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results)) {
+    auto tensor = cast<RankedTensorType>(type);
+    accumulators.push_back(tensor::EmptyOp::create(
+        builder, loc, tensor.getShape(), tensor.getElementType(),
+        dim >= 0 ? ValueRange{tokens} : ValueRange{}));
+  }
+
+  // Whole chunks, the largest first.
+  SmallVector<TokenPath> bySize(chunks);
+  llvm::sort(bySize, [](const TokenPath &a, const TokenPath &b) {
+    return a.tokens > b.tokens;
+  });
+  Value start = dispatch.index(0);
+  for (const TokenPath &chunk : bySize) {
+    Value size = dispatch.index(chunk.tokens);
+    Value left = arith::SubIOp::create(builder, loc, tokens, start);
+    Value count = arith::DivUIOp::create(builder, loc, left, size);
+    Value end = arith::AddIOp::create(
+        builder, loc, start, arith::MulIOp::create(builder, loc, count, size));
+    accumulators = dispatch.loop(chunk, start, end, accumulators);
+    start = end;
+  }
+
+  // The rows left: one at a time, or padded into the smallest chunk.
+  Value left = arith::SubIOp::create(builder, loc, tokens, start);
+  if (bySize.empty()) {
+    accumulators = dispatch.loop(single, start, tokens, accumulators);
+  } else {
+    Value few = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                      left, dispatch.index(rowsBySingle));
+    auto ifOp = scf::IfOp::create(
+        builder, loc, few,
+        [&](OpBuilder &nested, Location) {
+          OpBuilder::InsertionGuard guard(builder);
+          builder.setInsertionPoint(nested.getInsertionBlock(),
+                                    nested.getInsertionPoint());
+          scf::YieldOp::create(
+              builder, loc, dispatch.loop(single, start, tokens, accumulators));
+        },
+        [&](OpBuilder &nested, Location) {
+          OpBuilder::InsertionGuard guard(builder);
+          builder.setInsertionPoint(nested.getInsertionBlock(),
+                                    nested.getInsertionPoint());
+          scf::YieldOp::create(
+              builder, loc,
+              dispatch.callAndInsert(bySize.back(), start, left, accumulators));
+        });
+    accumulators = ifOp.getResults();
+  }
+  func::ReturnOp::create(builder, loc, accumulators);
+}

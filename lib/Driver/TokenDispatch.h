@@ -1,0 +1,60 @@
+//===- TokenDispatch.h - a quantized matmul with a run-time token count -*-===//
+//
+// Exported prefill graphs leave the token count M dynamic
+// (`tensor<1x?x4096xf32>`). The strategies tile and vectorize static
+// shapes, so a matmul whose M is dynamic is compiled as several static
+// specializations of its outlined function -- M = 1 (the decode path) and
+// a few batched chunk sizes -- and the function itself becomes a dispatcher
+// that runs, at run time, row chunks of the activation through them: the
+// largest chunks first, the last rows one at a time through the decode path
+// or padded with zero rows into the smallest chunk (docs/scripts.md).
+// Rows are independent in a matmul, so any split gives the same result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_DRIVER_TOKENDISPATCH_H
+#define QFORGE_DRIVER_TOKENDISPATCH_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace qforge {
+
+/// Which dim of each argument and result of `function` is the token count:
+/// the only dynamic dim of a tensor type (-1 for a fully static one).
+/// Fails, with a diagnostic at `function`, when a tensor has more than one
+/// dynamic dim or no argument has one.
+struct TokenDims {
+  llvm::SmallVector<int64_t> arguments, results;
+};
+mlir::FailureOr<TokenDims> findTokenDims(mlir::func::FuncOp function);
+
+/// A private copy `name` of `function` with every dynamic dim set to
+/// `tokens`: the body reads the arguments through tensor.casts to the
+/// original types and is canonicalized until its shapes are static. Fails,
+/// with a diagnostic, when a dynamic shape is left (a dynamic dim that is
+/// not the token count).
+mlir::FailureOr<mlir::func::FuncOp>
+specializeTokenCount(mlir::func::FuncOp function, int64_t tokens,
+                     llvm::StringRef name);
+
+/// One static specialization the dispatcher can call.
+struct TokenPath {
+  int64_t tokens;
+  mlir::func::FuncOp function;
+};
+
+/// Replaces the body of `function` by the dispatch over `chunks` (batched
+/// specializations, any order; may be empty) and `single` (M = 1): rows in
+/// chunks of the largest size while they last, then of the next; then the
+/// remaining rows one at a time through `single` when there are at most
+/// `rowsBySingle` of them, else padded with zero rows into the smallest
+/// chunk. The function takes `argumentTypes` (the specializations' types
+/// where they are static, e.g. packed parameters; the token dims stay
+/// dynamic).
+void buildTokenDispatch(mlir::func::FuncOp function, const TokenDims &dims,
+                        llvm::ArrayRef<TokenPath> chunks, TokenPath single,
+                        int64_t rowsBySingle,
+                        llvm::ArrayRef<mlir::Type> argumentTypes);
+
+} // namespace qforge
+
+#endif // QFORGE_DRIVER_TOKENDISPATCH_H

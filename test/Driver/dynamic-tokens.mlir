@@ -1,0 +1,71 @@
+// A quantized matmul whose token count M is dynamic (tensor<1x?x...>):
+// the driver compiles static specializations of it -- M = 1 (the packed
+// decode strategy) and batches of 128, 32 and 8 rows (the prefill
+// strategy) -- which read one packing of the parameters, and the kernel
+// dispatches row chunks to them at run time: the largest chunks first, at
+// most 2 rows left one at a time through the decode path, more padded with
+// zero rows (0.0, contributing nothing) into a chunk of 8.
+// RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
+
+// CHECK-LABEL: func.func @quantized_matmul(
+// CHECK-SAME:    %{{.+}}: tensor<2x3x32x64xi8>, %{{.+}}: tensor<2x3x1x64xf32>, %{{.+}}: tensor<2x3x1x64xf32>, %[[X:.+]]: tensor<1x?x3x32xf32>) -> tensor<1x?x100xf32>
+// CHECK-SAME:    qforge.pack_weights = @quantized_matmul_pack_weights
+// CHECK:         %[[M:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<1x?x3x32xf32>
+// CHECK:         scf.for {{.*}} step %c128
+// CHECK:           tensor.extract_slice %[[X]]{{.*}} to tensor<1x128x3x32xf32>
+// CHECK:           func.call @quantized_matmul_qmm0_m128(
+// CHECK:         scf.for {{.*}} step %c32
+// CHECK:           func.call @quantized_matmul_qmm0_m32(
+// CHECK:         scf.for {{.*}} step %c8
+// CHECK:           func.call @quantized_matmul_qmm0_m8(
+// CHECK:         %[[FEW:.+]] = arith.cmpi ule, %{{.+}}, %c2
+// CHECK:         scf.if %[[FEW]]
+// CHECK:           scf.for {{.*}} to %[[M]] step %c1
+// CHECK:             func.call @quantized_matmul_qmm0_m1(
+// CHECK:         } else {
+// CHECK:           %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:           tensor.pad
+// CHECK:             tensor.yield %[[ZERO]] : f32
+// CHECK:           } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
+// CHECK:           func.call @quantized_matmul_qmm0_m8(
+
+// One packing for every path: the parent's calls the first specialization's.
+// CHECK-LABEL: func.func @quantized_matmul_pack_weights(
+// CHECK:         call @quantized_matmul_qmm0_pack_weights(
+// CHECK-NOT:     call
+// The batched paths: the prefill strategy's 8-token micro-kernel.
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m8(
+// CHECK-SAME:    %{{.+}}: tensor<1x8x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x8x100xf32>
+// CHECK:         vector<1x1x1x8x64xf32>
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m32(
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m128(
+// The decode path on the same packed parameters.
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m1(
+// CHECK-SAME:    %{{.+}}: tensor<1x1x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x1x100xf32>
+// CHECK-NOT:   func.func private @quantized_matmul_qmm0_m{{[0-9]+}}_pack_weights
+
+// Run: every path and tail against the scalar reference (1e-5 normalized),
+// with the host's strategies.
+// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,17,31,32,33,127,128,129,500 | FileCheck %s --check-prefix=EXEC
+// EXEC-COUNT-11: verify: {{.*}}: PASS
+
+// torch-mlir's spelling (f16 throughout, the activation 1 x ? x G*K) and
+// IREE's (bf16, ? x G x K), normalized, then dispatched the same way;
+// tolerances of their result rounding (docs/numerics.md).
+// RUN: %python %examples/gen_producer_kernel.py torch 200 4 64 --dynamic --float f16 > %t.torch.mlir
+// RUN: qforge-bench %t.torch.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
+// RUN: %python %examples/gen_producer_kernel.py iree 200 4 64 --dynamic --float bf16 > %t.iree.mlir
+// RUN: qforge-bench %t.iree.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
+// FORMS-COUNT-4: verify: {{.*}}: PASS
+
+// The bench needs the run-time sizes, and only for a dynamic kernel.
+// RUN: not qforge-bench %t.mlir --time=false 2>&1 | FileCheck %s --check-prefix=NO-DIM
+// NO-DIM: qforge-bench: error: @quantized_matmul has a dynamic token count: pass its run-time sizes with --dim=M=V[,V...]
+// RUN: not qforge-bench %t.mlir --time=false --dim=M=0 2>&1 | FileCheck %s --check-prefix=BAD-DIM
+// BAD-DIM: qforge-bench: error: --dim: '0' is not a token count from 1 to 16777216
+// RUN: not qforge-bench %t.mlir --time=false --dim=N=3 2>&1 | FileCheck %s --check-prefix=BAD-NAME
+// BAD-NAME: qforge-bench: error: --dim takes M=V[,V...] (the token count), not 'N=3'
+// RUN: %gen_kernel 100 3 32 > %t.static.mlir
+// RUN: not qforge-bench %t.static.mlir --time=false --dim=M=3 2>&1 | FileCheck %s --check-prefix=STATIC
+// STATIC: qforge-bench: error: --dim gives run-time sizes, but @quantized_matmul has static shapes only
