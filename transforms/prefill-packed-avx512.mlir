@@ -17,7 +17,7 @@
 //   k block = 16  k of the activation's pack and sums per step.
 //   unroll = 8    k steps per iteration of the k loop.
 //   prefetch 1    the next group's weight tile.
-module attributes {transform.with_named_sequence} {
+module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @pack_8_tokens_64_rows(%contraction: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
   transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)

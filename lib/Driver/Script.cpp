@@ -114,3 +114,10 @@ LogicalResult qforge::TransformScript::apply(ModuleOp payload,
   return transform::applyTransformNamedSequence(payload, sequence, **module,
                                                 transform::TransformOptions());
 }
+
+std::optional<int64_t>
+qforge::TransformScript::getIntegerAttribute(StringRef name) const {
+  if (auto attr = (**module)->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return std::nullopt;
+}

@@ -18,6 +18,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,10 @@ public:
   mlir::LogicalResult apply(mlir::ModuleOp payload,
                             llvm::StringRef entry = kMainEntry) const;
   llvm::StringRef getPath() const { return path; }
+
+  /// An integer attribute of the script's module (e.g. qforge.token_tile,
+  /// which the driver's dispatch on a dynamic token count reads), if set.
+  std::optional<int64_t> getIntegerAttribute(llvm::StringRef name) const;
 
 private:
   std::string path;

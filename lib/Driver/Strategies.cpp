@@ -344,10 +344,19 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
   return print(a) == print(b);
 }
 
+/// Module attributes of a batched strategy's script that the dispatch on a
+/// dynamic token count reads (docs/scripts.md): the rows of its token tile,
+/// and at most how many rows left after the chunks go one at a time through
+/// the decode path instead of padded into a chunk.
+constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
+constexpr llvm::StringLiteral kRowsByDecodeAttr = "qforge.rows_by_decode";
+constexpr int64_t kDefaultTokenTile = 8;
+constexpr int64_t kDefaultRowsByDecode = 2;
+
 /// A quantized matmul whose token count M is known only at run time
 /// (docs/scripts.md): outlined as `name`, specialized to M = 1 (the decode
-/// path, packed like the batched one) and to batched chunks of
-/// kTokenChunks rows, each specialization given the strategy for its M;
+/// path, packed like the batched one) and to batched chunks of whole token
+/// tiles, each specialization given the strategy for its M;
 /// `name` then dispatches row chunks to them. Their parameter packings must
 /// be one (the same layout), which becomes `name`'s.
 LogicalResult compileDynamicTokenSite(
@@ -362,13 +371,34 @@ LogicalResult compileDynamicTokenSite(
     error = "the quantized matmul's token count cannot be dispatched on";
     return failure();
   }
-  // Batched chunk sizes: 8 rows fill the f32 micro-kernels' token tiles
-  // (8 on AVX-512, 6 on AVX2); the integer prefill needs more than 8.
-  SmallVector<int64_t> chunkSizes = {128, 32, options.int8Activations ? 16 : 8};
-  // At most this many rows left after the chunks go one by one through the
-  // decode path (each reads the weights once: cheaper than a padded chunk
-  // for so few).
-  constexpr int64_t kRowsBySingle = 2;
+  // The batched strategy's script says how it tiles the tokens: chunks of
+  // 16, 4 and 1 token tiles (no padding inside a whole chunk; the integer
+  // prefill needs more than 8 rows), and how many rows left over are
+  // cheaper one at a time on the decode path than padded into a chunk
+  // (each reads the weights once; a chunk computes all its rows).
+  qforge::StrategyOptions batchedOptions = options;
+  batchedOptions.tokens = 16;
+  std::string why;
+  FailureOr<qforge::TransformScript> batched =
+      session.loadStrategy(batchedOptions, why);
+  if (failed(batched)) {
+    emitError(loc) << "no batched strategy for this quantized matmul (its "
+                      "token count is dynamic): "
+                   << why;
+    error = "no strategy for a quantized matmul of the module";
+    return failure();
+  }
+  int64_t tokenTile =
+      std::max<int64_t>(1, batched->getIntegerAttribute(kTokenTileAttr)
+                               .value_or(kDefaultTokenTile));
+  int64_t rowsBySingle = batched->getIntegerAttribute(kRowsByDecodeAttr)
+                             .value_or(kDefaultRowsByDecode);
+  int64_t smallest = tokenTile;
+  while (options.int8Activations && smallest <= 8)
+    smallest += tokenTile;
+  SmallVector<int64_t> chunkSizes = {16 * tokenTile, 4 * tokenTile};
+  if (chunkSizes.back() > smallest)
+    chunkSizes.push_back(smallest);
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunkSizes);
   SmallVector<qforge::TokenPath> paths;
@@ -385,7 +415,6 @@ LogicalResult compileDynamicTokenSite(
     // The decode path reads the parameters packed as the batched one does.
     if (tokens == 1 && specOptions.script.empty())
       specOptions.packedWeights = true;
-    std::string why;
     FailureOr<qforge::TransformScript> loaded =
         session.loadStrategy(specOptions, why);
     if (failed(loaded)) {
@@ -444,7 +473,7 @@ LogicalResult compileDynamicTokenSite(
         FlatSymbolRefAttr::get(dispatcher.getContext(), packName));
   }
   qforge::buildTokenDispatch(dispatcher, *dims, ArrayRef(paths).drop_front(),
-                             paths.front(), kRowsBySingle, argumentTypes);
+                             paths.front(), rowsBySingle, argumentTypes);
   if (failed(liftParameterPacking(dispatcher, outlined.call))) {
     error = "the weights of a quantized matmul cannot be packed ahead of "
             "calls (see above)";

@@ -69,3 +69,17 @@
 // RUN: %gen_kernel 100 3 32 > %t.static.mlir
 // RUN: not qforge-bench %t.static.mlir --time=false --dim=M=3 2>&1 | FileCheck %s --check-prefix=STATIC
 // STATIC: qforge-bench: error: --dim gives run-time sizes, but @quantized_matmul has static shapes only
+
+// The chunk sizes follow the batched script's token tile (its module's
+// qforge.token_tile; qforge.rows_by_decode sets how many rows left over go
+// one at a time): AVX2's 6-token tile gives chunks of 96, 24 and 6 rows,
+// and up to 3 rows on the decode path.
+// RUN: qforge-compile %t.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=AVX2
+// AVX2-LABEL: func.func @quantized_matmul(
+// AVX2-SAME:    tensor<7x3x32x16xi8>
+// AVX2:         func.call @quantized_matmul_qmm0_m96(
+// AVX2:         func.call @quantized_matmul_qmm0_m24(
+// AVX2:         func.call @quantized_matmul_qmm0_m6(
+// AVX2:         arith.cmpi ule, %{{.+}}, %c3
+// AVX2:         func.call @quantized_matmul_qmm0_m1(
+// AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x6x3x32xf32>
