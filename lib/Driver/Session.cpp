@@ -75,7 +75,8 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   bool vnni = has("+avx512vnni") && has("+avx512bw");
   bool avx512 = has("+avx512f");
-  // The f32 packed strategies' AVX2 versions: 16-row tiles of 8-lane ymm.
+  // The f32-activation packed strategies' AVX2 versions: 16-row tiles of
+  // 8-lane ymm.
   bool avx2 = has("+avx2") && has("+fma");
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
@@ -93,9 +94,12 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
       return pick(vnni, "prefill-packed-int4-vnni.mlir",
                   "int4 prefill strategy with int8 activations", vnniNeeds,
                   dropInt8);
+    if (options.int4Weights && !avx512 && avx2)
+      return folder + "prefill-packed-int4-avx2.mlir";
     if (options.int4Weights)
       return pick(avx512, "prefill-packed-int4-avx512.mlir",
-                  "int4 prefill strategy", "AVX-512F", "pass --script");
+                  "int4 prefill strategy", "AVX-512F, or AVX2 and FMA",
+                  "pass --script");
     if (options.int8Activations)
       return pick(vnni, "prefill-packed-int8-vnni.mlir",
                   "integer prefill strategy", vnniNeeds, dropInt8);
@@ -110,9 +114,12 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return pick(vnni, "decode-packed-int4-vnni.mlir",
                 "int4 decode strategy with int8 activations", vnniNeeds,
                 dropInt8);
+  if (options.int4Weights && !avx512 && avx2)
+    return folder + "decode-packed-int4-avx2.mlir";
   if (options.int4Weights)
     return pick(avx512, "decode-packed-int4-avx512.mlir",
-                "int4 decode strategy", "AVX-512F", "pass --script");
+                "int4 decode strategy", "AVX-512F, or AVX2 and FMA",
+                "pass --script");
   if (options.int8Activations && options.packedWeights)
     return pick(vnni, "decode-packed-int8-vnni.mlir",
                 "packed int8 decode strategy", vnniNeeds, dropInt8);

@@ -33,11 +33,13 @@ namespace qforge {
 ///              decode-packed-avx2.mlir; with int8
 ///              activations, AVX512-VNNI + AVX512BW ->
 ///              decode-packed-int8-vnni.mlir;
-///   int4 weights: decode-packed-int4-avx512.mlir, with int8 activations
+///   int4 weights: decode-packed-int4-avx512.mlir (AVX2 + FMA:
+///              decode-packed-int4-avx2.mlir), with int8 activations
 ///              decode-packed-int4-vnni.mlir (AVX-VNNI CPUs without
 ///              AVX512-VNNI: decode-int8-avxvnni.mlir for 8-bit weights);
 ///   M > 1 activation rows (options.tokens): prefill-packed-avx512.mlir
-///              (AVX2 + FMA: prefill-packed-avx2.mlir),
+///              (AVX2 + FMA: prefill-packed-avx2.mlir, with int4 weights
+///              prefill-packed-int4-avx2.mlir),
 ///              prefill-packed-int8-vnni.mlir (M > 8),
 ///              prefill-packed-int4-avx512.mlir, prefill-packed-int4-vnni.mlir.
 /// Empty, with `error` set, when none fits.

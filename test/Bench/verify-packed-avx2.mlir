@@ -12,6 +12,13 @@
 // RUN: %gen_kernel 100 3 32 --batch 13 > %t.13.mlir
 // RUN: qforge-bench %t.13.mlir --script=%transforms/prefill-packed-avx2.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
 
+// 4-bit weights (byte pairs): decode-packed-int4-avx2.mlir and
+// prefill-packed-int4-avx2.mlir, the same tiles on N/16 x G x K/2 x 16 bytes.
+// RUN: %gen_kernel 4100 8 128 --int4 > %t.int4.mlir
+// RUN: qforge-bench %t.int4.mlir --script=%transforms/decode-packed-int4-avx2.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+// RUN: %gen_kernel 100 3 64 --int4 --batch 13 > %t.int4x13.mlir
+// RUN: qforge-bench %t.int4x13.mlir --script=%transforms/prefill-packed-int4-avx2.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+
 // CHECK: verify: max_abs_err {{.*}}, normalized {{[0-9.]+e-0[6-9]}} (max |ref| {{.*}}, tolerance 1e-05): PASS
 
 // Both read one packed layout, N/16 x G x K x 16 weights and N/16 x G x 1 x

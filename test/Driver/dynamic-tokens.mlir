@@ -57,6 +57,10 @@
 // RUN: qforge-bench %t.torch.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
 // RUN: %python %examples/gen_producer_kernel.py iree 200 4 64 --dynamic --float bf16 > %t.iree.mlir
 // RUN: qforge-bench %t.iree.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
+// IREE's f16 twin with 4-bit weights (byte pairs, N x G f16 scales): the
+// 4-bit packed strategies, dispatched alike.
+// RUN: %python %examples/gen_producer_kernel.py iree 100 3 128 --int4 --float f16 --dynamic > %t.int4.mlir
+// RUN: qforge-bench %t.int4.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
 // FORMS-COUNT-4: verify: {{.*}}: PASS
 
 // The bench needs the run-time sizes, and only for a dynamic kernel.

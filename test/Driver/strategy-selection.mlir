@@ -75,9 +75,12 @@
 // INT4: func.func @quantized_matmul(%{{.*}}: tensor<1x4x64x64xi8>, %{{.*}}: tensor<1x4x1x64xf32>, %{{.*}}: tensor<1x4x1x64xf32>, %{{.*}}: tensor<1x1x4x128xf32>)
 // INT4-SAME: qforge.pack_weights = @quantized_matmul_pack_weights
 // INT4: func.func @quantized_matmul_pack_weights(%{{.*}}: tensor<32x4x64xi8>
+// AVX2 + FMA without AVX-512: 16-row tiles, 32 rows are two.
+// RUN: qforge-compile %t.int4.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=INT4-AVX2
+// INT4-AVX2: func.func @quantized_matmul(%{{.*}}: tensor<2x4x64x16xi8>, %{{.*}}: tensor<2x4x1x16xf32>, %{{.*}}: tensor<2x4x1x16xf32>, %{{.*}}: tensor<1x1x4x128xf32>)
 // RUN: qforge-compile %t.int4.mlir --mcpu=sapphirerapids --int8-activations --emit=mlir -o - | FileCheck %s --check-prefix=INT4-VNNI
 // INT4-VNNI: func.func @quantized_matmul(%{{.*}}: tensor<2x4x16x16x4xi8>, %{{.*}}: tensor<2x4x1x16x1xf32>
-// RUN: not qforge-compile %t.int4.mlir --mcpu=haswell -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX2
-// INT4-AVX2: qforge-compile: error: the int4 decode strategy needs AVX-512F, which the target (CPU 'haswell') lacks; pass --script
+// RUN: not qforge-compile %t.int4.mlir --mcpu=sandybridge -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX
+// INT4-AVX: qforge-compile: error: the int4 decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; pass --script
 // RUN: not qforge-compile %t.int4.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI
 // INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script

@@ -1,0 +1,54 @@
+// Packed prefill strategy for 4-bit weights on AVX2 + FMA CPUs without
+// AVX-512: prefill-packed-int4-avx512.mlir with the 6 tokens x 16 rows
+// register tile of prefill-packed-avx2.mlir. Packed: weights
+// N/16 x G x K/2 x 16, the layout of decode-packed-int4-avx2.mlir; per call
+// the activation 1 x M/6 x G x K/2 x 2 x 6. Output: @f_pack_weights and @f
+// (docs/abi.md). Steps: lib/packed.mlir, docs/scripts.md.
+//
+// What sets the numbers:
+//   6 tokens x 16 rows  the pack and the result's unpack tiles: 12 ymm
+//                 accumulators (the module's qforge.token_tile, which the
+//                 dispatch on a dynamic token count reads).
+//   k block = 8   byte pairs (16 k) of the activation's pack and sums per
+//                 step.
+//   unroll = 4    byte steps per iteration (8 k steps); the nibble loop
+//                 inside unrolled whole.
+//   prefetch 1    the next group's weight tile.
+module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64, qforge.rows_by_decode = 3 : i64} {
+  transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_result_unpack(%kernel: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %tokens = transform.param.constant 6 : i64 -> !transform.param<i64>
+    %rows = transform.param.constant 16 : i64 -> !transform.param<i64>
+    %k_block = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // [0, %tokens, %rows, 0, 0, 0]: structured.pack takes no params in MLIR 22.
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 6, 16, 0, 0, 0]
+      : (!transform.any_op) -> !transform.any_op
+    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
+        (%module, %packed, %k_block)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_block)
+      : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
+    transform.include @tile_result_unpack failures(propagate) (%kernel, %tokens, %rows)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 16}
+      : !transform.any_op
+    transform.yield
+  }
+}
