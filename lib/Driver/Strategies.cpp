@@ -388,9 +388,9 @@ LogicalResult compileDynamicTokenSite(
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
-  int64_t tokenTile =
-      std::max<int64_t>(1, batched->getIntegerAttribute(kTokenTileAttr)
-                               .value_or(kDefaultTokenTile));
+  int64_t tokenTile = std::max<int64_t>(
+      1,
+      batched->getIntegerAttribute(kTokenTileAttr).value_or(kDefaultTokenTile));
   int64_t rowsBySingle = batched->getIntegerAttribute(kRowsByDecodeAttr)
                              .value_or(kDefaultRowsByDecode);
   int64_t smallest = tokenTile;

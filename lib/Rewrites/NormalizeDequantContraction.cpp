@@ -227,8 +227,8 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
     // Folded when constant (the usual zero): the strategies read the fill
     // value as a constant.
     if (fillValue.getType() != floatType)
-      fillValue = rewriter.createOrFold<arith::ExtFOp>(
-          fill.getLoc(), floatType, fillValue);
+      fillValue = rewriter.createOrFold<arith::ExtFOp>(fill.getLoc(), floatType,
+                                                       fillValue);
     init = linalg::FillOp::create(rewriter, fill.getLoc(), fillValue, empty)
                .getResult(0);
   } else {
