@@ -24,6 +24,11 @@ if [[ -z "$passed" || "$passed" -eq 0 ]]; then
   echo "qforge lit: no test ran" >&2
   exit 1
 fi
+# CI also builds the Debian package and lists it (scripts/package.sh; the
+# lit test Tools/package-deb.test checks its contents).
+if [[ "${CI:-}" == true && "$status" -eq 0 ]]; then
+  "$repo_root/scripts/package.sh" || status=$?
+fi
 if [[ "$format_status" -ne 0 ]]; then
   echo "qforge: C++ formatting check failed (see above)" >&2
   exit 1

@@ -17,6 +17,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 
 config.substitutions.append(("%qforge_src", config.qforge_src_root))
+config.substitutions.append(("%qforge_obj", config.qforge_obj_root))
 config.substitutions.append(
     ("%llvm_include", os.path.join(os.path.dirname(config.llvm_tools_dir), "include")))
 config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root, "transforms")))

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdlib>
 
@@ -36,8 +38,21 @@ bool declaresExternalSequences(ModuleOp script) {
 } // namespace
 
 std::string qforge::getTransformsDir() {
-  const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR");
-  return dir ? dir : QFORGE_TRANSFORMS_DIR;
+  if (const char *dir = std::getenv("QFORGE_TRANSFORMS_DIR"))
+    return dir;
+  // An installed tool (cmake --install, the .deb) reads the strategies
+  // installed beside it, <prefix>/bin/../share/qforge/transforms; a tool in
+  // the build tree, the source tree's.
+  std::string executable = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&qforge::getTransformsDir));
+  if (!executable.empty()) {
+    llvm::SmallString<256> installed(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable)));
+    llvm::sys::path::append(installed, "share", "qforge", "transforms");
+    if (llvm::sys::fs::is_directory(installed))
+      return std::string(installed);
+  }
+  return QFORGE_TRANSFORMS_DIR;
 }
 
 std::vector<std::string> qforge::getTransformLibraryPaths() {
