@@ -51,8 +51,7 @@ FailureOr<qforge::TokenDims> qforge::findTokenDims(func::FuncOp function) {
   return dims;
 }
 
-/// `type` with its dynamic dims set to `tokens`.
-static Type withTokens(Type type, int64_t tokens) {
+Type qforge::withTokenCount(Type type, int64_t tokens) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return type;
@@ -70,7 +69,7 @@ FailureOr<func::FuncOp> qforge::specializeTokenCount(func::FuncOp function,
   Location loc = function.getLoc();
   auto mapTypes = [&](TypeRange types) {
     return llvm::map_to_vector(
-        types, [&](Type type) { return withTokens(type, tokens); });
+        types, [&](Type type) { return withTokenCount(type, tokens); });
   };
   OpBuilder builder(function);
   builder.setInsertionPointAfter(function);
@@ -168,7 +167,8 @@ struct DispatchBuilder {
       Value rows = slice(argument, dim, offset, size);
       auto type = cast<RankedTensorType>(rows.getType());
       if (!type.hasStaticShape()) {
-        auto padded = cast<RankedTensorType>(withTokens(type, tokens));
+        auto padded =
+            cast<RankedTensorType>(qforge::withTokenCount(type, tokens));
         Value zero = arith::ConstantOp::create(
             builder, loc, builder.getZeroAttr(type.getElementType()));
         rows = tensor::createPadHighOp(padded, rows, zero, /*nofold=*/false,

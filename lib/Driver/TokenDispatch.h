@@ -27,6 +27,10 @@ struct TokenDims {
 };
 mlir::FailureOr<TokenDims> findTokenDims(mlir::func::FuncOp function);
 
+/// `type` with every dynamic dim (the token count) set to `tokens`; other
+/// types as they are.
+mlir::Type withTokenCount(mlir::Type type, int64_t tokens);
+
 /// A private copy `name` of `function` with every dynamic dim set to
 /// `tokens`: the body reads the arguments through tensor.casts to the
 /// original types and is canonicalized until its shapes are static. Fails,

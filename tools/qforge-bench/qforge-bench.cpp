@@ -27,6 +27,7 @@
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
 #include "Driver/Target.h"
+#include "Driver/TokenDispatch.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -97,21 +98,10 @@ cl::opt<std::string> dimValues(
 using Clock = std::chrono::steady_clock;
 
 /// `type` with every dynamic dim (the token count) set to `tokens`.
-Type withTokens(Type type, int64_t tokens) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return type;
-  SmallVector<int64_t> shape(tensor.getShape());
-  for (int64_t &size : shape)
-    if (ShapedType::isDynamic(size))
-      size = tokens;
-  return tensor.clone(shape);
-}
-
 FunctionType withTokens(FunctionType type, int64_t tokens) {
   auto map = [&](TypeRange types) {
-    return llvm::map_to_vector(types,
-                               [&](Type t) { return withTokens(t, tokens); });
+    return llvm::map_to_vector(
+        types, [&](Type t) { return qforge::withTokenCount(t, tokens); });
   };
   return FunctionType::get(type.getContext(), map(type.getInputs()),
                            map(type.getResults()));

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""A speed map of every path over N, K, groups and M: each cell a kernel of
+the seed's form (examples/gen_decode_kernel.py) compiled by the driver with
+the path's flags, verified against the scalar reference and timed by
+qforge-bench in the same run as the machine's read bandwidth and
+arithmetic peak.
+
+  scripts/speed-map.sh [--quick | --full] [--paths a,b] [--out F.jsonl]
+                       [--svg F.svg] [--min-time-ms T] [--shapes NxKxGS,...]
+                       [--ms M,...]
+
+Paths (the driver's flags; M > 1 picks the batched strategy of the same
+family, docs/scripts.md): f32 (no flag), packed (--packed-weights), int8
+(--int8-activations), packed-int8 (both), int4 (4-bit weights), int4-int8.
+A path the target cannot run (e.g. int8 without VNNI) is recorded as
+"unsupported", not as a hole. Each cell's figure is the fraction of the read
+bandwidth (M < 16, cold median) or of the arithmetic peak (M >= 16: f32
+multiply-adds, or int8 dot products for the int8 paths); the heat map
+colours each cell by its ratio to the best cell of its path and regime
+(decode M < 16, batched M >= 16): the issue's "no cliff" bar is 0.85.
+
+--quick: 2 shapes x M in {1, 17} (a few minutes); default: 4 shapes x M in
+{1, 2, 3, 8, 17, 128}; --full: the issue's grid (hours).
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("QFORGE_BUILD_DIR", os.path.join(ROOT, "build"))
+BENCH = os.path.join(BUILD, "bin", "qforge-bench")
+GEN = os.path.join(ROOT, "examples", "gen_decode_kernel.py")
+
+PATHS = {
+    "f32": ([], []),
+    "packed": (["--packed-weights"], []),
+    "int8": (["--int8-activations"], []),
+    "packed-int8": (["--packed-weights", "--int8-activations"], []),
+    "int4": ([], ["--int4"]),
+    "int4-int8": (["--int8-activations"], ["--int4"]),
+}
+INT8_PATHS = {"int8", "packed-int8", "int4-int8"}
+
+# (N, K, group size)
+QUICK_SHAPES = [(4096, 4096, 128), (4100, 4096, 64)]
+QUICK_M = [1, 17]
+DEFAULT_SHAPES = [(4096, 4096, 128), (4100, 4096, 128), (4096, 4096, 64),
+                  (11008, 4096, 128)]
+DEFAULT_M = [1, 2, 3, 8, 17, 128]
+FULL_SHAPES = [(n, k, gs) for n in (4096, 4100, 11008, 14336)
+               for k in (4096, 11008, 14336) for gs in (32, 64, 128)]
+FULL_M = [1, 2, 3, 4, 8, 16, 17, 32, 64, 128, 129, 512]
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def run_cell(path, n, k, gs, m, min_time_ms, folder):
+    flags, gen_extra = PATHS[path]
+    groups = k // gs
+    kernel = os.path.join(folder, f"{path}-{n}x{k}-g{gs}-m{m}.mlir")
+    gen = [sys.executable, GEN, str(n), str(groups), str(gs)] + gen_extra
+    if m > 1:
+        gen += ["--batch", str(m)]
+    with open(kernel, "w") as out:
+        subprocess.run(gen, stdout=out, check=True)
+    tolerance = ["--tolerance=1e-2"] if path in INT8_PATHS else []
+    command = [BENCH, kernel, "--verify", "--json",
+               f"--min-time-ms={min_time_ms}"] + flags + tolerance
+    cell = {"path": path, "n": n, "k": k, "group_size": gs, "m": m,
+            "command": " ".join(command[0:1] + ["KERNEL"] + command[2:]),
+            "generator": " ".join(["examples/gen_decode_kernel.py"] + gen[2:])}
+    result = subprocess.run(command, capture_output=True, text=True)
+    lines = [l for l in result.stdout.splitlines() if l.startswith("{")]
+    if not lines:
+        error = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        cell["status"] = ("unsupported" if "lacks" in error else "refused")
+        cell["error"] = error
+        return cell
+    figures = json.loads(lines[-1])
+    cell.update({key: figures.get(key) for key in (
+        "verified", "max_rel_err", "us_cold_median", "us_hot_median",
+        "mem_read_gbps", "bw_fraction_cold", "gflops_cold", "gflops_hot",
+        "fma_peak_gflops", "int8_dot_peak_gops", "bytes_per_call")})
+    if m < 16:
+        cell["metric"] = "bandwidth"
+        cell["value"] = figures["bw_fraction_cold"]
+    else:
+        peak = (figures["int8_dot_peak_gops"] if path in INT8_PATHS
+                else figures["fma_peak_gflops"])
+        cell["metric"] = "peak"
+        cell["value"] = figures["gflops_cold"] / peak if peak else None
+    cell["status"] = "pass" if figures["verified"] else "wrong"
+    return cell
+
+
+def colour(ratio):
+    if ratio is None:
+        return "#cccccc"
+    if ratio >= 0.85:
+        return "#54a24b"
+    if ratio >= 0.7:
+        return "#eeca3b"
+    return "#e45756"
+
+
+def write_svg(cells, path, title):
+    paths = [p for p in PATHS if any(c["path"] == p for c in cells)]
+    columns = []
+    for c in cells:
+        key = (c["m"], c["n"], c["k"], c["group_size"])
+        if key not in columns:
+            columns.append(key)
+    columns.sort()
+    best = {}
+    for c in cells:
+        if c["status"] == "pass" and c.get("value"):
+            regime = (c["path"], c["m"] >= 16)
+            best[regime] = max(best.get(regime, 0), c["value"])
+    cw, ch, left, top = 92, 40, 110, 70
+    width = left + cw * len(columns) + 20
+    height = top + ch * len(paths) + 70
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+           f'height="{height}" font-family="sans-serif" font-size="10">',
+           f'<text x="{width / 2}" y="18" text-anchor="middle" '
+           f'font-size="13">{title}</text>',
+           f'<text x="{width / 2}" y="34" text-anchor="middle">cell: fraction '
+           f'of the read bandwidth (M &lt; 16) or of the arithmetic peak '
+           f'(M &gt;= 16); colour: ratio to the best cell of its path and '
+           f'regime (green &gt;= 0.85, yellow &gt;= 0.7, red below, grey: '
+           f'refused / unsupported / wrong)</text>']
+    for j, (m, n, k, gs) in enumerate(columns):
+        x = left + j * cw + cw / 2
+        out.append(f'<text x="{x}" y="{top - 18}" text-anchor="middle">'
+                   f'{n}x{k}</text>')
+        out.append(f'<text x="{x}" y="{top - 6}" text-anchor="middle">'
+                   f'g{gs} M={m}</text>')
+    for i, p in enumerate(paths):
+        y = top + i * ch
+        out.append(f'<text x="{left - 8}" y="{y + ch / 2 + 4}" '
+                   f'text-anchor="end" font-size="12">{p}</text>')
+        for j, key in enumerate(columns):
+            x = left + j * cw
+            match = [c for c in cells if c["path"] == p and
+                     (c["m"], c["n"], c["k"], c["group_size"]) == key]
+            label, ratio = "", None
+            if match:
+                c = match[0]
+                if c["status"] == "pass" and c.get("value"):
+                    ratio = c["value"] / best[(p, c["m"] >= 16)]
+                    label = f'{c["value"]:.2f} ({ratio:.2f})'
+                else:
+                    label = c["status"]
+            out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cw - 2}" '
+                       f'height="{ch - 2}" fill="{colour(ratio)}"/>')
+            out.append(f'<text x="{x + cw / 2}" y="{y + ch / 2 + 4}" '
+                       f'text-anchor="middle">{label}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true")
+    mode.add_argument("--full", action="store_true")
+    parser.add_argument("--paths", default=",".join(PATHS))
+    parser.add_argument("--out", default=os.path.join(BUILD, "bench",
+                                                      "speed-map.jsonl"))
+    parser.add_argument("--svg", default=os.path.join(BUILD, "bench",
+                                                      "speed-map.svg"))
+    parser.add_argument("--min-time-ms", type=int, default=None)
+    parser.add_argument("--shapes", default=None,
+                        help="NxKxGROUPSIZE[,...] instead of the mode's")
+    parser.add_argument("--ms", default=None, help="M[,...] instead of the mode's")
+    args = parser.parse_args()
+    shapes, ms = ((QUICK_SHAPES, QUICK_M) if args.quick else
+                  (FULL_SHAPES, FULL_M) if args.full else
+                  (DEFAULT_SHAPES, DEFAULT_M))
+    try:
+        if args.shapes:
+            shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
+            if any(len(s) != 3 or s[1] % s[2] for s in shapes):
+                raise ValueError
+        if args.ms:
+            ms = [int(v) for v in args.ms.split(",")]
+    except ValueError:
+        parser.error("--shapes takes NxKxGROUPSIZE[,...] (K a multiple of the "
+                     "group size), --ms M[,...]")
+    min_time = args.min_time_ms or (200 if args.quick else 500)
+    paths = [p for p in args.paths.split(",") if p]
+    for p in paths:
+        if p not in PATHS:
+            parser.error(f"unknown path '{p}' (paths: {', '.join(PATHS)})")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    cells = []
+    machine = cpu_model()
+    with tempfile.TemporaryDirectory() as folder, open(args.out, "w") as out:
+        for p in paths:
+            unsupported = False
+            for (n, k, gs) in shapes:
+                for m in ms:
+                    if unsupported:
+                        continue
+                    cell = run_cell(p, n, k, gs, m, min_time, folder)
+                    cell["cpu"] = machine
+                    cells.append(cell)
+                    out.write(json.dumps(cell) + "\n")
+                    out.flush()
+                    value = (f'{cell["value"]:.3f} of the {cell["metric"]}'
+                             if cell.get("value") is not None else
+                             cell.get("error", ""))
+                    print(f'{p:12s} {n}x{k} g{gs} M={m:<4d} {cell["status"]:11s} '
+                          f'{value}', flush=True)
+                    # The target lacks the path's instructions: no other
+                    # cell of it can run either.
+                    unsupported = cell["status"] == "unsupported" and m == 1
+    bandwidth = [c["mem_read_gbps"] for c in cells if c.get("mem_read_gbps")]
+    title = (f"qforge speed map, {machine}, one thread, read bandwidth "
+             f"{min(bandwidth or [0]):.1f}-{max(bandwidth or [0]):.1f} GB/s")
+    write_svg(cells, args.svg, title)
+    print(f"speed map: {args.out}, {args.svg}")
+    bad = [c for c in cells if c["status"] in ("wrong", "refused")]
+    return 1 if any(c["status"] == "wrong" for c in bad) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
