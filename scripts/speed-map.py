@@ -13,11 +13,14 @@ Paths (the driver's flags; M > 1 picks the batched strategy of the same
 family, docs/scripts.md): f32 (no flag), packed (--packed-weights), int8
 (--int8-activations), packed-int8 (both), int4 (4-bit weights), int4-int8.
 A path the target cannot run (e.g. int8 without VNNI) is recorded as
-"unsupported", not as a hole. Each cell's figure is the fraction of the read
-bandwidth (M < 16, cold median) or of the arithmetic peak (M >= 16: f32
-multiply-adds, or int8 dot products for the int8 paths); the heat map
+"unsupported", not as a hole. Each cell records the fraction of the read
+bandwidth and of the arithmetic peak (f32 multiply-adds, or int8 dot
+products for the int8 paths) of its cold median, and its roofline fraction,
+the larger of the two (a batched kernel of 2-8 rows is bound by arithmetic,
+not by the weights' bytes). The heat map shows the roofline fraction and
 colours each cell by its ratio to the best cell of its path and regime
-(decode M < 16, batched M >= 16): the issue's "no cliff" bar is 0.85.
+(M < 16, M >= 16): the issue's "no cliff" bar is 0.85. --replot draws the
+map again from a JSON file without running anything.
 
 --quick: 2 shapes x M in {1, 17} (a few minutes); default: 4 shapes x M in
 {1, 2, 3, 8, 17, 128}; --full: the issue's grid (hours).
@@ -44,6 +47,8 @@ PATHS = {
     "int4-int8": (["--int8-activations"], ["--int4"]),
 }
 INT8_PATHS = {"int8", "packed-int8", "int4-int8"}
+# What the heat map shows and compares (add_value).
+KEY = "roofline_fraction"
 
 # (N, K, group size)
 QUICK_SHAPES = [(4096, 4096, 128), (4100, 4096, 64)]
@@ -93,15 +98,26 @@ def run_cell(path, n, k, gs, m, min_time_ms, folder):
         "verified", "max_rel_err", "us_cold_median", "us_hot_median",
         "mem_read_gbps", "bw_fraction_cold", "gflops_cold", "gflops_hot",
         "fma_peak_gflops", "int8_dot_peak_gops", "bytes_per_call")})
-    if m < 16:
-        cell["metric"] = "bandwidth"
-        cell["value"] = figures["bw_fraction_cold"]
-    else:
-        peak = (figures["int8_dot_peak_gops"] if path in INT8_PATHS
-                else figures["fma_peak_gflops"])
-        cell["metric"] = "peak"
-        cell["value"] = figures["gflops_cold"] / peak if peak else None
     cell["status"] = "pass" if figures["verified"] else "wrong"
+    return add_value(cell)
+
+
+def add_value(cell):
+    """The cell's figure: the fraction of the read bandwidth (M < 16) or of
+    the arithmetic peak (M >= 16), and its roofline fraction: the time the
+    slower of the two limits allows over the time measured (a batched kernel
+    of a few rows is bound by arithmetic, not by reading the weights)."""
+    if cell.get("status") != "pass":
+        return cell
+    peak = (cell["int8_dot_peak_gops"] if cell["path"] in INT8_PATHS
+            else cell["fma_peak_gflops"])
+    bandwidth = cell["bw_fraction_cold"]
+    compute = cell["gflops_cold"] / peak if peak else 0.0
+    cell["bandwidth_fraction"] = bandwidth
+    cell["peak_fraction"] = compute
+    cell["roofline_fraction"] = max(bandwidth, compute)
+    cell["metric"] = "bandwidth" if cell["m"] < 16 else "peak"
+    cell["value"] = bandwidth if cell["m"] < 16 else compute
     return cell
 
 
@@ -125,21 +141,23 @@ def write_svg(cells, path, title):
     columns.sort()
     best = {}
     for c in cells:
-        if c["status"] == "pass" and c.get("value"):
+        if c["status"] == "pass" and c.get(KEY):
             regime = (c["path"], c["m"] >= 16)
-            best[regime] = max(best.get(regime, 0), c["value"])
-    cw, ch, left, top = 92, 40, 110, 70
+            best[regime] = max(best.get(regime, 0), c[KEY])
+    cw, ch, left, top = 92, 40, 110, 84
     width = left + cw * len(columns) + 20
     height = top + ch * len(paths) + 70
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
            f'height="{height}" font-family="sans-serif" font-size="10">',
            f'<text x="{width / 2}" y="18" text-anchor="middle" '
            f'font-size="13">{title}</text>',
-           f'<text x="{width / 2}" y="34" text-anchor="middle">cell: fraction '
-           f'of the read bandwidth (M &lt; 16) or of the arithmetic peak '
-           f'(M &gt;= 16); colour: ratio to the best cell of its path and '
-           f'regime (green &gt;= 0.85, yellow &gt;= 0.7, red below, grey: '
-           f'refused / unsupported / wrong)</text>']
+           f'<text x="{width / 2}" y="34" text-anchor="middle">cell: roofline '
+           f'fraction (the larger of the fractions of the read bandwidth and '
+           f'of the arithmetic peak) and, in brackets, its ratio to the best '
+           f'cell of its path and regime (M &lt; 16, M &gt;= 16)</text>',
+           f'<text x="{width / 2}" y="48" text-anchor="middle">green &gt;= 0.85, '
+           f'yellow &gt;= 0.7, red below; grey: refused, unsupported or '
+           f'wrong</text>']
     for j, (m, n, k, gs) in enumerate(columns):
         x = left + j * cw + cw / 2
         out.append(f'<text x="{x}" y="{top - 18}" text-anchor="middle">'
@@ -157,9 +175,9 @@ def write_svg(cells, path, title):
             label, ratio = "", None
             if match:
                 c = match[0]
-                if c["status"] == "pass" and c.get("value"):
-                    ratio = c["value"] / best[(p, c["m"] >= 16)]
-                    label = f'{c["value"]:.2f} ({ratio:.2f})'
+                if c["status"] == "pass" and c.get(KEY):
+                    ratio = c[KEY] / best[(p, c["m"] >= 16)]
+                    label = f'{c[KEY]:.2f} ({ratio:.2f})'
                 else:
                     label = c["status"]
             out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cw - 2}" '
@@ -169,6 +187,16 @@ def write_svg(cells, path, title):
     out.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
+
+
+def title_of(cells):
+    bandwidth = [c["mem_read_gbps"] for c in cells if c.get("mem_read_gbps")]
+    peak = [c["fma_peak_gflops"] for c in cells if c.get("fma_peak_gflops")]
+    machine = cells[0].get("cpu", "unknown CPU") if cells else "unknown CPU"
+    return (f"qforge speed map, {machine}, one thread: read bandwidth "
+            f"{min(bandwidth or [0]):.1f}-{max(bandwidth or [0]):.1f} GB/s, "
+            f"f32 multiply-add peak {min(peak or [0]):.0f}-"
+            f"{max(peak or [0]):.0f} GFLOP/s (measured per cell)")
 
 
 def main():
@@ -185,7 +213,14 @@ def main():
     parser.add_argument("--shapes", default=None,
                         help="NxKxGROUPSIZE[,...] instead of the mode's")
     parser.add_argument("--ms", default=None, help="M[,...] instead of the mode's")
+    parser.add_argument("--replot", metavar="JSONL", default=None,
+                        help="only draw --svg from an earlier run's --out")
     args = parser.parse_args()
+    if args.replot:
+        cells = [add_value(json.loads(l)) for l in open(args.replot) if l.strip()]
+        write_svg(cells, args.svg, title_of(cells))
+        print(f"speed map: {args.svg}")
+        return 0
     shapes, ms = ((QUICK_SHAPES, QUICK_M) if args.quick else
                   (FULL_SHAPES, FULL_M) if args.full else
                   (DEFAULT_SHAPES, DEFAULT_M))
@@ -219,7 +254,8 @@ def main():
                     cells.append(cell)
                     out.write(json.dumps(cell) + "\n")
                     out.flush()
-                    value = (f'{cell["value"]:.3f} of the {cell["metric"]}'
+                    value = (f'{cell["value"]:.3f} of the {cell["metric"]}, '
+                             f'roofline {cell["roofline_fraction"]:.3f}'
                              if cell.get("value") is not None else
                              cell.get("error", ""))
                     print(f'{p:12s} {n}x{k} g{gs} M={m:<4d} {cell["status"]:11s} '
@@ -227,10 +263,7 @@ def main():
                     # The target lacks the path's instructions: no other
                     # cell of it can run either.
                     unsupported = cell["status"] == "unsupported" and m == 1
-    bandwidth = [c["mem_read_gbps"] for c in cells if c.get("mem_read_gbps")]
-    title = (f"qforge speed map, {machine}, one thread, read bandwidth "
-             f"{min(bandwidth or [0]):.1f}-{max(bandwidth or [0]):.1f} GB/s")
-    write_svg(cells, args.svg, title)
+    write_svg(cells, args.svg, title_of(cells))
     print(f"speed map: {args.out}, {args.svg}")
     bad = [c for c in cells if c["status"] in ("wrong", "refused")]
     return 1 if any(c["status"] == "wrong" for c in bad) else 0
