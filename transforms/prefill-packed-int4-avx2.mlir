@@ -8,7 +8,8 @@
 // What sets the numbers:
 //   6 tokens x 16 rows  the pack and the result's unpack tiles: 12 ymm
 //                 accumulators (the module's qforge.token_tile, which the
-//                 dispatch on a dynamic token count reads).
+//                 dispatch on a dynamic token count reads); fewer tokens
+//                 when M needs fewer (transform.qforge.pack_balanced).
 //   k block = 8   byte pairs (16 k) of the activation's pack and sums per
 //                 step.
 //   unroll = 4    byte steps per iteration (8 k steps); the nibble loop
@@ -22,14 +23,13 @@ module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64, q
   transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
-    %tokens = transform.param.constant 6 : i64 -> !transform.param<i64>
-    %rows = transform.param.constant 16 : i64 -> !transform.param<i64>
     %k_block = transform.param.constant 8 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // [0, %tokens, %rows, 0, 0, 0]: structured.pack takes no params in MLIR 22.
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 6, 16, 0, 0, 0]
-      : (!transform.any_op) -> !transform.any_op
+    // Up to 6 tokens, balanced to M (M = 2: 2; M = 8: two tiles of 4).
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 6, 16, 0, 0, 0] balance_dims = [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
     %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
         (%module, %packed, %k_block)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)

@@ -347,6 +347,47 @@ def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
 // Rewrites
 //===----------------------------------------------------------------------===//
 
+def PackBalancedOp : Op<Transform_Dialect, "qforge.pack_balanced",
+    [TransformOpInterface,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Pack a linalg op, with tiles of some dims balanced to its sizes";
+  let description = [{
+    `transform.structured.pack` with `packed_sizes` (one per loop, 0 for a
+    loop not packed), except along the loops listed in `balance_dims`:
+    there a size `s` is lowered, for the payload's static range `r`, to
+    `ceil(r / ceil(r / s))` -- as many tiles as `s` gives, each as small as
+    covers `r`. A batched micro-kernel's token tile then follows M instead
+    of padding it: a 6-token tile computes 2 rows for M = 2 (not 6), two
+    tiles of 4 for M = 8 (not 12), three of 6 for M = 17. The other sizes
+    (e.g. the rows, which are vector lanes) are kept.
+
+    Returns the packed op, and one param per nonzero entry of
+    `packed_sizes`, in order, with the size used (for the tiling of the
+    result's unpack, which must agree). MLIR 22's `structured.pack` takes
+    no params, hence this op.
+
+    Fails silenceably when a payload op is not a linalg op with one loop
+    per entry, or has a dynamic range along a balanced loop, or when
+    `linalg::pack` fails; consumes the target handle.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$packed_sizes,
+                       DenseI64ArrayAttr:$balance_dims);
+  let results = (outs TransformHandleTypeInterface:$packed,
+                      Variadic<TransformParamTypeInterface>:$sizes);
+  let assemblyFormat = [{
+    $target `packed_sizes` `=` $packed_sizes `balance_dims` `=` $balance_dims
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure apply(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::transform::TransformResults &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 def SplitParameterPackingOp : Op<Transform_Dialect,
     "qforge.split_parameter_packing",
     [DeclareOpInterfaceMethods<TransformOpInterface>,

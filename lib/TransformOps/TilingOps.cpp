@@ -1,10 +1,11 @@
-//===- TilingOps.cpp - transform.qforge.dividing_tile_size ----------------===//
+//===- TilingOps.cpp - dividing_tile_size, pack_balanced ------------------===//
 
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "Analysis/Divisors.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 using namespace mlir;
 
@@ -60,4 +61,96 @@ void transform::DividingTileSizeOp::getEffects(
   onlyReadsHandle(getTargetMutable(), effects);
   producesHandle(getOperation()->getOpResults(), effects);
   onlyReadsPayload(effects);
+}
+
+LogicalResult transform::PackBalancedOp::verify() {
+  ArrayRef<int64_t> sizes = getPackedSizes();
+  if (llvm::any_of(sizes, [](int64_t size) { return size < 0; }))
+    return emitOpError("packed_sizes must not be negative");
+  for (int64_t dim : getBalanceDims())
+    if (dim < 0 || dim >= static_cast<int64_t>(sizes.size()) ||
+        sizes[dim] == 0)
+      return emitOpError("balance_dims must name packed loops (a nonzero "
+                         "entry of packed_sizes)");
+  if (getSizes().size() !=
+      static_cast<size_t>(llvm::count_if(sizes, [](int64_t s) {
+        return s != 0;
+      })))
+    return emitOpError("expected one param result per nonzero entry of "
+                       "packed_sizes");
+  return success();
+}
+
+/// The smallest tile that covers `range` in as many tiles as `size` does.
+static int64_t balancedTile(int64_t range, int64_t size) {
+  int64_t tiles = (range + size - 1) / size;
+  return (range + tiles - 1) / tiles;
+}
+
+DiagnosedSilenceableFailure transform::PackBalancedOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  ArrayRef<int64_t> requested = getPackedSizes();
+  SmallVector<Operation *> packedOps;
+  // The sizes used, per nonzero entry: the same for every payload op (a
+  // param result holds one value per entry).
+  SmallVector<int64_t> used;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(target);
+    if (!linalgOp || linalgOp.getNumLoops() != requested.size()) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError()
+          << "expected a linalg op with " << requested.size() << " loops";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    SmallVector<int64_t> sizes(requested);
+    for (int64_t dim : getBalanceDims()) {
+      if (ShapedType::isDynamic(ranges[dim])) {
+        DiagnosedSilenceableFailure diag =
+            emitSilenceableError()
+            << "loop " << dim << " has a dynamic range: nothing to balance to";
+        diag.attachNote(target->getLoc()) << "payload op";
+        return diag;
+      }
+      sizes[dim] = balancedTile(ranges[dim], sizes[dim]);
+    }
+    SmallVector<int64_t> nonzero;
+    llvm::copy_if(sizes, std::back_inserter(nonzero),
+                  [](int64_t size) { return size != 0; });
+    if (!used.empty() && used != nonzero) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << "payload ops of different ranges would "
+                                    "take different tiles; pack them apart";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    used = nonzero;
+    rewriter.setInsertionPoint(linalgOp);
+    FailureOr<linalg::PackResult> packed = linalg::pack(
+        rewriter, linalgOp, getAsIndexOpFoldResult(getContext(), sizes));
+    if (failed(packed)) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << "linalg::pack failed";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    packedOps.push_back(packed->packedLinalgOp);
+  }
+  results.set(cast<OpResult>(getPacked()), packedOps);
+  for (auto [index, param] : llvm::enumerate(getSizes())) {
+    SmallVector<Attribute> values;
+    if (!used.empty())
+      values.push_back(rewriter.getI64IntegerAttr(used[index]));
+    results.setParams(cast<OpResult>(param), values);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::PackBalancedOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
 }
