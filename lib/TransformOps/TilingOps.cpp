@@ -68,14 +68,11 @@ LogicalResult transform::PackBalancedOp::verify() {
   if (llvm::any_of(sizes, [](int64_t size) { return size < 0; }))
     return emitOpError("packed_sizes must not be negative");
   for (int64_t dim : getBalanceDims())
-    if (dim < 0 || dim >= static_cast<int64_t>(sizes.size()) ||
-        sizes[dim] == 0)
+    if (dim < 0 || dim >= static_cast<int64_t>(sizes.size()) || sizes[dim] == 0)
       return emitOpError("balance_dims must name packed loops (a nonzero "
                          "entry of packed_sizes)");
-  if (getSizes().size() !=
-      static_cast<size_t>(llvm::count_if(sizes, [](int64_t s) {
-        return s != 0;
-      })))
+  if (getSizes().size() != static_cast<size_t>(llvm::count_if(
+                               sizes, [](int64_t s) { return s != 0; })))
     return emitOpError("expected one param result per nonzero entry of "
                        "packed_sizes");
   return success();
@@ -87,9 +84,10 @@ static int64_t balancedTile(int64_t range, int64_t size) {
   return (range + tiles - 1) / tiles;
 }
 
-DiagnosedSilenceableFailure transform::PackBalancedOp::apply(
-    transform::TransformRewriter &rewriter,
-    transform::TransformResults &results, transform::TransformState &state) {
+DiagnosedSilenceableFailure
+transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
+                                 transform::TransformResults &results,
+                                 transform::TransformState &state) {
   ArrayRef<int64_t> requested = getPackedSizes();
   SmallVector<Operation *> packedOps;
   // The sizes used, per nonzero entry: the same for every payload op (a
@@ -98,9 +96,9 @@ DiagnosedSilenceableFailure transform::PackBalancedOp::apply(
   for (Operation *target : state.getPayloadOps(getTarget())) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(target);
     if (!linalgOp || linalgOp.getNumLoops() != requested.size()) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableError()
-          << "expected a linalg op with " << requested.size() << " loops";
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "expected a linalg op with "
+                                         << requested.size() << " loops";
       diag.attachNote(target->getLoc()) << "payload op";
       return diag;
     }
@@ -131,8 +129,8 @@ DiagnosedSilenceableFailure transform::PackBalancedOp::apply(
     FailureOr<linalg::PackResult> packed = linalg::pack(
         rewriter, linalgOp, getAsIndexOpFoldResult(getContext(), sizes));
     if (failed(packed)) {
-      DiagnosedSilenceableFailure diag =
-          emitSilenceableError() << "linalg::pack failed";
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "linalg::pack failed";
       diag.attachNote(target->getLoc()) << "payload op";
       return diag;
     }
