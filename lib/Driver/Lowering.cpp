@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -430,9 +431,76 @@ static void dropResultsWrittenToArguments(ModuleOp module) {
   }
 }
 
+namespace {
+/// A vector.transfer_read of a splat constant tensor (a constant zero-point
+/// packed per call: 93 rows read into 96 lanes) becomes the constant it
+/// reads -- the splat, with the padding value in out-of-bounds lanes --
+/// instead of a masked read of a global, which the vector lowering unrolled
+/// without end.
+struct FoldTransferReadOfSplat : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr source;
+    if (!matchPattern(read.getBase(), m_Constant(&source)) ||
+        !source.isSplat() || read.getMask() ||
+        !read.getPermutationMap().isMinorIdentity())
+      return rewriter.notifyMatchFailure(read, "not a plain splat read");
+    VectorType type = read.getVectorType();
+    auto sourceType = cast<ShapedType>(read.getBase().getType());
+    // In-bounds lanes: those below the source's size along each dim, from
+    // constant indices.
+    SmallVector<int64_t> limits;
+    unsigned offset = sourceType.getRank() - type.getRank();
+    for (auto [dim, index] : llvm::enumerate(read.getIndices())) {
+      std::optional<int64_t> start = getConstantIntValue(index);
+      if (!start)
+        return rewriter.notifyMatchFailure(read, "non-constant index");
+      if (dim >= offset)
+        limits.push_back(sourceType.getDimSize(dim) - *start);
+    }
+    Attribute splat = source.getSplatValue<Attribute>();
+    bool allInBounds = llvm::all_of(
+        llvm::zip(limits, type.getShape()),
+        [](auto pair) { return std::get<0>(pair) >= std::get<1>(pair); });
+    if (allInBounds) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          read, DenseElementsAttr::get(type, splat));
+      return success();
+    }
+    Attribute padding;
+    if (!matchPattern(read.getPadding(), m_Constant(&padding)) ||
+        type.getNumElements() > (1 << 12))
+      return rewriter.notifyMatchFailure(read, "no constant padding");
+    SmallVector<Attribute> values;
+    SmallVector<int64_t> position(type.getRank(), 0);
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+      bool inBounds = true;
+      for (auto [lane, limit] : llvm::zip(position, limits))
+        inBounds &= lane < limit;
+      values.push_back(inBounds ? splat : padding);
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        if (++position[d] < type.getDimSize(d))
+          break;
+        position[d] = 0;
+      }
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        read, DenseElementsAttr::get(type, values));
+    return success();
+  }
+};
+} // namespace
+
 /// Tensors to buffers, the same for the scripted kernel and the oracle:
 /// read-only inputs, packs lowered first, strided copies as loops after.
 static LogicalResult bufferize(ModuleOp module) {
+  {
+    RewritePatternSet patterns(module.getContext());
+    patterns.add<FoldTransferReadOfSplat>(module.getContext());
+    (void)applyPatternsGreedily(module, std::move(patterns));
+  }
   markArgumentsReadOnly(module);
   passDynamicResultsAsArguments(module);
   if (failed(lowerRelayoutOps(module)) ||

@@ -1,0 +1,14 @@
+// A constant zero-point with one group per row (G = 1) on the packed
+// strategies: the splat zero-point is packed per call (93 rows into 96
+// lanes), and the masked read of that splat used to send the vector
+// lowering into an endless unrolling (stopped only by --compile-timeout).
+// The read now folds to the constant it reads before bufferization.
+// REQUIRES: avx2
+// RUN: %python %examples/gen_producer_kernel.py torch 93 1 256 --zero-point const > %t.mlir
+// RUN: qforge-bench %t.mlir --packed-weights --verify --time=false --compile-timeout=20 | FileCheck %s
+// CHECK: verify: {{.*}}: PASS
+// RUN: qforge-compile %t.mlir --packed-weights --mcpu=sapphirerapids --compile-timeout=20 --emit=obj -o %t.o
+// RUN: qforge-compile %t.mlir --packed-weights --mcpu=haswell --compile-timeout=20 --emit=lowered -o - | FileCheck %s --check-prefix=LOWERED
+// The zero-points are a constant of the packed rows (8.0, and 0.0 in the 3
+// padded lanes), not a read of a global.
+// LOWERED: llvm.mlir.constant(dense<[8.000000e+00, {{.*}}, 8.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]> : vector<96xf32>)
