@@ -461,9 +461,10 @@ struct FoldTransferReadOfSplat : OpRewritePattern<vector::TransferReadOp> {
         limits.push_back(sourceType.getDimSize(dim) - *start);
     }
     Attribute splat = source.getSplatValue<Attribute>();
-    bool allInBounds = llvm::all_of(
-        llvm::zip(limits, type.getShape()),
-        [](auto pair) { return std::get<0>(pair) >= std::get<1>(pair); });
+    bool allInBounds =
+        llvm::all_of(llvm::zip(limits, type.getShape()), [](auto pair) {
+          return std::get<0>(pair) >= std::get<1>(pair);
+        });
     if (allInBounds) {
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           read, DenseElementsAttr::get(type, splat));
