@@ -401,11 +401,24 @@ LogicalResult compileDynamicTokenSite(
     chunkSizes.push_back(smallest);
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunkSizes);
+  // Index arguments the caller passes the token count in: a tensor.dim of
+  // a dynamic dim (the only kind there is) that other ops of the caller
+  // share, so it stayed there.
+  SmallVector<bool> tokenCountArguments;
+  for (Value operand : outlined.call.getOperands()) {
+    auto dim = operand.getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> index =
+        dim ? dim.getConstantIndex() : std::optional<int64_t>();
+    auto source =
+        dim ? dyn_cast<RankedTensorType>(dim.getSource().getType()) : nullptr;
+    tokenCountArguments.push_back(source && index &&
+                                  source.isDynamicDim(*index));
+  }
   SmallVector<qforge::TokenPath> paths;
   for (int64_t tokens : allSizes) {
     std::string specName = (name + "_m" + Twine(tokens)).str();
-    FailureOr<func::FuncOp> specialized =
-        qforge::specializeTokenCount(dispatcher, tokens, specName);
+    FailureOr<func::FuncOp> specialized = qforge::specializeTokenCount(
+        dispatcher, tokens, specName, tokenCountArguments);
     if (failed(specialized)) {
       error = "the quantized matmul's token count cannot be dispatched on";
       return failure();

@@ -62,11 +62,28 @@ Type qforge::withTokenCount(Type type, int64_t tokens) {
   return tensor.clone(shape);
 }
 
-FailureOr<func::FuncOp> qforge::specializeTokenCount(func::FuncOp function,
-                                                     int64_t tokens,
-                                                     StringRef name) {
+FailureOr<func::FuncOp>
+qforge::specializeTokenCount(func::FuncOp function, int64_t tokens,
+                             StringRef name,
+                             ArrayRef<bool> tokenCountArguments) {
   MLIRContext *context = function.getContext();
   Location loc = function.getLoc();
+  // An expand_shape whose output_shape gives a number for a dynamic dim of
+  // its result passes the verifier, but folding the casts below into it
+  // crashes upstream's canonicalization: refuse it here, located.
+  WalkResult inconsistent = function.walk([](tensor::ExpandShapeOp expand) {
+    for (auto [dim, size] : llvm::enumerate(expand.getMixedOutputShape()))
+      if (expand.getResultType().isDynamicDim(dim) && isa<Attribute>(size)) {
+        expand.emitError() << "output_shape gives "
+                           << *getConstantIntValue(size) << " for dynamic dim "
+                           << dim << " of the result " << expand.getResultType()
+                           << "; a dynamic dim takes an SSA size";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (inconsistent.wasInterrupted())
+    return failure();
   auto mapTypes = [&](TypeRange types) {
     return llvm::map_to_vector(
         types, [&](Type type) { return withTokenCount(type, tokens); });
@@ -81,11 +98,13 @@ FailureOr<func::FuncOp> qforge::specializeTokenCount(func::FuncOp function,
   Block *body = specialized.addEntryBlock();
   builder.setInsertionPointToStart(body);
   IRMapping mapping;
-  for (auto [original, argument] :
-       llvm::zip(function.getArguments(), body->getArguments())) {
+  for (auto [index, original, argument] :
+       llvm::enumerate(function.getArguments(), body->getArguments())) {
     Value value = argument;
     if (argument.getType() != original.getType())
       value = tensor::CastOp::create(builder, loc, original.getType(), value);
+    else if (index < tokenCountArguments.size() && tokenCountArguments[index])
+      value = arith::ConstantIndexOp::create(builder, loc, tokens);
     mapping.map(original, value);
   }
   Block &originalBody = function.getBody().front();

@@ -33,12 +33,15 @@ mlir::Type withTokenCount(mlir::Type type, int64_t tokens);
 
 /// A private copy `name` of `function` with every dynamic dim set to
 /// `tokens`: the body reads the arguments through tensor.casts to the
-/// original types and is canonicalized until its shapes are static. Fails,
-/// with a diagnostic, when a dynamic shape is left (a dynamic dim that is
-/// not the token count).
+/// original types, and the index arguments marked in `tokenCountArguments`
+/// (the caller passes the token count there, e.g. a tensor.dim it shares
+/// with other ops) as the constant `tokens`, and is canonicalized until its
+/// shapes are static. Fails, with a diagnostic, when a dynamic shape is
+/// left (a dynamic dim that is not the token count).
 mlir::FailureOr<mlir::func::FuncOp>
 specializeTokenCount(mlir::func::FuncOp function, int64_t tokens,
-                     llvm::StringRef name);
+                     llvm::StringRef name,
+                     llvm::ArrayRef<bool> tokenCountArguments);
 
 /// One static specialization the dispatcher can call.
 struct TokenPath {

@@ -87,3 +87,18 @@
 // AVX2:         arith.cmpi ule, %{{.+}}, %c3
 // AVX2:         func.call @quantized_matmul_qmm0_m1(
 // AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x6x3x32xf32>
+
+// A whole block with a dynamic token count (gen_decoder_layer.py
+// --dynamic --mlp-only: gate, up, silu * up, down): each quantized matmul
+// dispatched, the elementwise ops between them on the dynamic rows. The
+// token count the parent shares between the pairs (one tensor.dim) is the
+// specializations' constant.
+// RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 512 --mlp-only --dynamic > %t.mlp.mlir
+// RUN: qforge-bench %t.mlp.mlir --verify --time=false --dim=M=1,3,17 | FileCheck %s --check-prefix=MLP
+// MLP-COUNT-3: verify: {{.*}}: PASS
+
+// An expand_shape giving a number for a dynamic dim passes the verifier
+// but would crash the specialization's folding: refused, located.
+// RUN: sed -e 's/output_shape \[%%tokens, /output_shape [3, /' %t.mlp.mlir > %t.bad.mlir
+// RUN: not qforge-compile %t.bad.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-EXPAND
+// BAD-EXPAND: error: output_shape gives 3 for dynamic dim 0 of the result 'tensor<?x2x128xf32>'; a dynamic dim takes an SSA size
