@@ -288,16 +288,17 @@ LogicalResult liftParameterPacking(func::FuncOp outlined, func::CallOp call) {
   return success();
 }
 
-/// The default for what is not a quantized matmul: every static,
-/// all-parallel linalg op (silu, products, fills, bias adds) is tiled to
-/// rows of at most 64 elements along its innermost dim (a divisor, so no
-/// partial tile) and vectorized, instead of becoming scalar loops.
+/// The default for what is not a quantized matmul: every all-parallel
+/// linalg op (silu, products, fills, bias adds) whose innermost dim is
+/// static is tiled to rows of at most 64 elements along it (a divisor, so no
+/// partial tile) and 1 along the others -- a dynamic token count among them
+/// -- and vectorized, instead of becoming scalar loops.
 void vectorizeElementwiseOps(func::FuncOp function) {
   SmallVector<linalg::LinalgOp> ops;
   function.walk([&](linalg::LinalgOp op) {
     if (op.getNumLoops() > 0 && op.getNumParallelLoops() == op.getNumLoops() &&
         op.hasPureTensorSemantics() &&
-        !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+        !ShapedType::isDynamic(op.getStaticLoopRanges().back()))
       ops.push_back(op);
   });
   IRRewriter rewriter(function.getContext());

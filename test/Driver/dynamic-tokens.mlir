@@ -96,6 +96,12 @@
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 512 --mlp-only --dynamic > %t.mlp.mlir
 // RUN: qforge-bench %t.mlp.mlir --verify --time=false --dim=M=1,3,17 | FileCheck %s --check-prefix=MLP
 // MLP-COUNT-3: verify: {{.*}}: PASS
+// The silu * up between them is vectorized on the dynamic rows: one row of
+// 64 lanes per tile (no scalar loop per element).
+// RUN: qforge-compile %t.mlp.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=MLP-IR
+// MLP-IR-LABEL: func.func @decoder_layer(
+// MLP-IR:         scf.for
+// MLP-IR:           math.exp %{{.+}} : vector<1x64xf32>
 
 // An expand_shape giving a number for a dynamic dim passes the verifier
 // but would crash the specialization's folding: refused, located.
