@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Pipelines.h"
+#include "Driver/TokenDispatch.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -388,10 +389,7 @@ static void passDynamicResultsAsArguments(ModuleOp module) {
   auto writable = BoolAttr::get(module.getContext(), true);
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func.isPublic() || func.isExternal() ||
-        llvm::all_of(func.getResultTypes(), [](Type type) {
-          auto shaped = dyn_cast<ShapedType>(type);
-          return !shaped || shaped.hasStaticShape();
-        }))
+        llvm::none_of(func.getResultTypes(), qforge::hasDynamicShape))
       continue;
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     OpBuilder builder(ret);

@@ -75,9 +75,16 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   bool vnni = has("+avx512vnni") && has("+avx512bw");
   bool avx512 = has("+avx512f");
-  // The f32-activation packed strategies' AVX2 versions: 16-row tiles of
-  // 8-lane ymm.
   bool avx2 = has("+avx2") && has("+fma");
+  // A packed strategy with f32 activations: its AVX-512 script, or on AVX2
+  // + FMA CPUs without AVX-512 its AVX2 twin (16-row tiles of 8-lane ymm).
+  auto pickPacked = [&](StringRef avx512Script, StringRef avx2Script,
+                        StringRef strategy, StringRef fix) -> std::string {
+    if (!avx512 && avx2)
+      return folder + avx2Script.str();
+    return pick(avx512, avx512Script, strategy, "AVX-512F, or AVX2 and FMA",
+                fix);
+  };
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
   // Several activation rows at once (prefill): the batched micro-kernels,
@@ -94,19 +101,15 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
       return pick(vnni, "prefill-packed-int4-vnni.mlir",
                   "int4 prefill strategy with int8 activations", vnniNeeds,
                   dropInt8);
-    if (options.int4Weights && !avx512 && avx2)
-      return folder + "prefill-packed-int4-avx2.mlir";
     if (options.int4Weights)
-      return pick(avx512, "prefill-packed-int4-avx512.mlir",
-                  "int4 prefill strategy", "AVX-512F, or AVX2 and FMA",
-                  "pass --script");
+      return pickPacked("prefill-packed-int4-avx512.mlir",
+                        "prefill-packed-int4-avx2.mlir",
+                        "int4 prefill strategy", "pass --script");
     if (options.int8Activations)
       return pick(vnni, "prefill-packed-int8-vnni.mlir",
                   "integer prefill strategy", vnniNeeds, dropInt8);
-    if (!avx512 && avx2)
-      return folder + "prefill-packed-avx2.mlir";
-    return pick(avx512, "prefill-packed-avx512.mlir", "prefill strategy",
-                "AVX-512F, or AVX2 and FMA", "pass --script");
+    return pickPacked("prefill-packed-avx512.mlir", "prefill-packed-avx2.mlir",
+                      "prefill strategy", "pass --script");
   }
   // Byte pairs are read only by the packed strategies (with or without
   // --packed-weights): rows are the lanes, a byte's two nibbles two k.
@@ -114,21 +117,17 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return pick(vnni, "decode-packed-int4-vnni.mlir",
                 "int4 decode strategy with int8 activations", vnniNeeds,
                 dropInt8);
-  if (options.int4Weights && !avx512 && avx2)
-    return folder + "decode-packed-int4-avx2.mlir";
   if (options.int4Weights)
-    return pick(avx512, "decode-packed-int4-avx512.mlir",
-                "int4 decode strategy", "AVX-512F, or AVX2 and FMA",
-                "pass --script");
+    return pickPacked("decode-packed-int4-avx512.mlir",
+                      "decode-packed-int4-avx2.mlir", "int4 decode strategy",
+                      "pass --script");
   if (options.int8Activations && options.packedWeights)
     return pick(vnni, "decode-packed-int8-vnni.mlir",
                 "packed int8 decode strategy", vnniNeeds, dropInt8);
-  if (options.packedWeights && !avx512 && avx2)
-    return folder + "decode-packed-avx2.mlir";
   if (options.packedWeights)
-    return pick(avx512, "decode-packed-avx512.mlir", "packed decode strategy",
-                "AVX-512F, or AVX2 and FMA",
-                "drop --packed-weights or pass --script");
+    return pickPacked("decode-packed-avx512.mlir", "decode-packed-avx2.mlir",
+                      "packed decode strategy",
+                      "drop --packed-weights or pass --script");
   // Without AVX512-VNNI, the VEX-encoded 256-bit vpdpbusd of AVX-VNNI.
   if (options.int8Activations && !vnni && has("+avxvnni") && has("+avx2"))
     return folder + "decode-int8-avxvnni.mlir";
@@ -142,12 +141,12 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   // compute-bound there. Rows split into group blocks keep them (without,
   // 4096x86x128 and groups of 64 are 25-50% slower; docs/benchmarks.md).
   constexpr int64_t kGroupsPerBlock = 48;
-  if (has("+avx512f") && StringRef(cpu).starts_with("znver") &&
-      options.groups > 0 && options.groups <= kGroupsPerBlock)
+  if (avx512 && StringRef(cpu).starts_with("znver") && options.groups > 0 &&
+      options.groups <= kGroupsPerBlock)
     return folder + "decode-factored-avx512-zen.mlir";
-  if (has("+avx512f"))
+  if (avx512)
     return folder + "decode-factored-avx512.mlir";
-  if (has("+avx2") && has("+fma"))
+  if (avx2)
     return folder + "decode-factored-avx2.mlir";
   error = "no shipped decode strategy for the target (" + targetName +
           "): they need AVX2 and FMA; pass --script";

@@ -424,13 +424,14 @@ LogicalResult compileDynamicTokenSite(
       error = "the quantized matmul's token count cannot be dispatched on";
       return failure();
     }
-    qforge::StrategyOptions specOptions = options;
-    specOptions.tokens = tokens;
-    // The decode path reads the parameters packed as the batched one does.
-    if (tokens == 1 && specOptions.script.empty())
-      specOptions.packedWeights = true;
+    // Every chunk takes the batched strategy loaded above; the decode path
+    // its own, reading the parameters packed as the batched one does.
+    qforge::StrategyOptions decodeOptions = options;
+    decodeOptions.tokens = 1;
+    if (decodeOptions.script.empty())
+      decodeOptions.packedWeights = true;
     FailureOr<qforge::TransformScript> loaded =
-        session.loadStrategy(specOptions, why);
+        tokens == 1 ? session.loadStrategy(decodeOptions, why) : batched;
     if (failed(loaded)) {
       emitError(loc) << "no strategy for this quantized matmul at M = "
                      << tokens << " (its token count is dynamic): " << why;
@@ -539,17 +540,14 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   bool dynamicTokens = llvm::any_of(sites, [](MatmulSite site) {
     return ShapedType::isDynamic(site.tokens);
   });
-  auto isDynamic = [](Type type) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    return shaped && !shaped.hasStaticShape();
-  };
   FunctionType kernelType = kernel.getFunctionType();
-  if (!dynamicTokens && (llvm::any_of(kernelType.getInputs(), isDynamic) ||
-                         llvm::any_of(kernelType.getResults(), isDynamic))) {
+  if (!dynamicTokens &&
+      (llvm::any_of(kernelType.getInputs(), hasDynamicShape) ||
+       llvm::any_of(kernelType.getResults(), hasDynamicShape))) {
     // At the first dynamic argument (or the function, for a result).
     Location loc = kernel.getLoc();
     for (BlockArgument argument : kernel.getArguments())
-      if (isDynamic(argument.getType())) {
+      if (hasDynamicShape(argument.getType())) {
         loc = argument.getLoc();
         break;
       }

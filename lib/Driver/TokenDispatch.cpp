@@ -48,7 +48,28 @@ FailureOr<qforge::TokenDims> qforge::findTokenDims(func::FuncOp function) {
   if (llvm::all_of(dims.arguments, [](int64_t dim) { return dim < 0; }))
     return function.emitError()
            << "no argument has a dynamic token count to read it from";
+  // An expand_shape whose output_shape gives a number for a dynamic dim of
+  // its result passes the verifier, but folding specializeTokenCount's
+  // casts into it crashes upstream's canonicalization: refuse it, located.
+  WalkResult inconsistent = function.walk([](tensor::ExpandShapeOp expand) {
+    for (auto [dim, size] : llvm::enumerate(expand.getMixedOutputShape()))
+      if (expand.getResultType().isDynamicDim(dim) && isa<Attribute>(size)) {
+        expand.emitError() << "output_shape gives "
+                           << *getConstantIntValue(size) << " for dynamic dim "
+                           << dim << " of the result " << expand.getResultType()
+                           << "; a dynamic dim takes an SSA size";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (inconsistent.wasInterrupted())
+    return failure();
   return dims;
+}
+
+bool qforge::hasDynamicShape(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && !shaped.hasStaticShape();
 }
 
 Type qforge::withTokenCount(Type type, int64_t tokens) {
@@ -68,22 +89,6 @@ qforge::specializeTokenCount(func::FuncOp function, int64_t tokens,
                              ArrayRef<bool> tokenCountArguments) {
   MLIRContext *context = function.getContext();
   Location loc = function.getLoc();
-  // An expand_shape whose output_shape gives a number for a dynamic dim of
-  // its result passes the verifier, but folding the casts below into it
-  // crashes upstream's canonicalization: refuse it here, located.
-  WalkResult inconsistent = function.walk([](tensor::ExpandShapeOp expand) {
-    for (auto [dim, size] : llvm::enumerate(expand.getMixedOutputShape()))
-      if (expand.getResultType().isDynamicDim(dim) && isa<Attribute>(size)) {
-        expand.emitError() << "output_shape gives "
-                           << *getConstantIntValue(size) << " for dynamic dim "
-                           << dim << " of the result " << expand.getResultType()
-                           << "; a dynamic dim takes an SSA size";
-        return WalkResult::interrupt();
-      }
-    return WalkResult::advance();
-  });
-  if (inconsistent.wasInterrupted())
-    return failure();
   auto mapTypes = [&](TypeRange types) {
     return llvm::map_to_vector(
         types, [&](Type type) { return withTokenCount(type, tokens); });
@@ -130,11 +135,9 @@ qforge::specializeTokenCount(func::FuncOp function, int64_t tokens,
     op.getCanonicalizationPatterns(patterns, context);
   (void)applyPatternsGreedily(specialized, std::move(patterns));
   WalkResult dynamic = specialized.walk([](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (auto shaped = dyn_cast<ShapedType>(type);
-          shaped && !shaped.hasStaticShape())
-        return WalkResult::interrupt();
-    return WalkResult::advance();
+    return llvm::any_of(op->getResultTypes(), hasDynamicShape)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   if (dynamic.wasInterrupted()) {
     specialized.erase();

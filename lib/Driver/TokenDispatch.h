@@ -21,11 +21,16 @@ namespace qforge {
 /// Which dim of each argument and result of `function` is the token count:
 /// the only dynamic dim of a tensor type (-1 for a fully static one).
 /// Fails, with a diagnostic at `function`, when a tensor has more than one
-/// dynamic dim or no argument has one.
+/// dynamic dim or no argument has one; and at the op, when a
+/// tensor.expand_shape gives a number for a dynamic dim of its result (the
+/// verifier accepts it, but specializing it crashes upstream's folding).
 struct TokenDims {
   llvm::SmallVector<int64_t> arguments, results;
 };
 mlir::FailureOr<TokenDims> findTokenDims(mlir::func::FuncOp function);
+
+/// Whether `type` is a shaped type with a dynamic dim.
+bool hasDynamicShape(mlir::Type type);
 
 /// `type` with every dynamic dim (the token count) set to `tokens`; other
 /// types as they are.

@@ -344,10 +344,7 @@ int main(int argc, char **argv) {
   bool dynamicTokens =
       llvm::any_of(llvm::concat<const Type>(dynamicType.getInputs(),
                                             dynamicType.getResults()),
-                   [](Type t) {
-                     auto shaped = dyn_cast<ShapedType>(t);
-                     return shaped && !shaped.hasStaticShape();
-                   });
+                   qforge::hasDynamicShape);
   std::vector<int64_t> tokenCounts = {0};
   if (!dimValues.empty()) {
     if (!dynamicTokens)
@@ -376,12 +373,11 @@ int main(int argc, char **argv) {
         acceptedError = std::max(acceptedError, 8e-3);
     }
 
-  {
-    // Inputs the benchmark cannot build are refused before compiling.
-    qforge::KernelCall rawCall;
-    if (!qforge::KernelCall::create(type, rawCall, error))
-      return fail(error);
-  }
+  // Inputs the benchmark cannot build are refused before compiling; the
+  // buffers serve the first run.
+  std::optional<qforge::KernelCall> firstRawCall(std::in_place);
+  if (!qforge::KernelCall::create(type, *firstRawCall, error))
+    return fail(error);
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
@@ -447,8 +443,12 @@ int main(int argc, char **argv) {
     if (tokens)
       llvm::outs() << "M = " << tokens << "\n";
     qforge::KernelCall rawCall;
-    if (!qforge::KernelCall::create(type, rawCall, error))
+    if (firstRawCall) {
+      rawCall = std::move(*firstRawCall);
+      firstRawCall.reset();
+    } else if (!qforge::KernelCall::create(type, rawCall, error)) {
       return fail(error);
+    }
     // The raw inputs (those the reference takes), and the scripted kernel's.
     for (auto [index, buffer] : llvm::enumerate(rawCall.inputs))
       buffer.fillRandom(seed * 1000003ull + index);
