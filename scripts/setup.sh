@@ -4,6 +4,7 @@
 #
 #   scripts/setup.sh            # install + configure + build into ./build
 #   QFORGE_BUILD_DIR=dir scripts/setup.sh
+#   scripts/setup.sh --packages-only   # install, build nothing
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,9 +12,12 @@ build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 
 # Debian's LLVM/MLIR 22.1 toolchain; libzstd-dev satisfies LLVMSupport's
 # exported link interface; libomp runs kernels whose strategy uses threads;
-# clang-format-22 checks the C++ formatting (scripts/check-format.sh).
+# clang-format-22 checks the C++ formatting (scripts/check-format.sh);
+# libclang-rt-22-dev holds the sanitizer and libFuzzer runtimes
+# (scripts/sanitize.sh, scripts/fuzz.sh).
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-          clang-format-22 libomp-22-dev cmake ninja-build libzstd-dev python3)
+          clang-format-22 libomp-22-dev libclang-rt-22-dev cmake ninja-build
+          libzstd-dev python3)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -28,6 +32,8 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+[[ "${1:-}" == --packages-only ]] && exit 0
 
 if [[ ! -f "$build_dir/build.ninja" ]]; then
   cmake -S "$repo_root" -B "$build_dir" -G Ninja

@@ -25,9 +25,12 @@ if [[ -z "$passed" || "$passed" -eq 0 ]]; then
   exit 1
 fi
 # CI also builds the Debian package and lists it (scripts/package.sh; the
-# lit test Tools/package-deb.test checks its contents).
+# lit test Tools/package-deb.test checks its contents), then the sanitizer
+# run: the ASan + UBSan build, the lit suite on it, and each libFuzzer
+# target for 60 s (scripts/sanitize.sh, docs/reliability.md).
 if [[ "${CI:-}" == true && "$status" -eq 0 ]]; then
   "$repo_root/scripts/package.sh" || status=$?
+  "$repo_root/scripts/sanitize.sh" --fuzz-seconds 60 || status=$?
 fi
 if [[ "$format_status" -ne 0 ]]; then
   echo "qforge: C++ formatting check failed (see above)" >&2

@@ -1,4 +1,5 @@
 # -*- Python -*-
+import glob
 import os
 import sys
 
@@ -36,6 +37,20 @@ config.substitutions.append(
 config.substitutions.append(
     ("%qforge_plugin", os.path.join(config.qforge_lib_dir, "QForgePlugin.so")))
 
+# A sanitizer build (QFORGE_SANITIZE, scripts/sanitize.sh): a report ends the
+# tool with an error; the stock mlir-opt, which is not instrumented, gets the
+# ASan runtime preloaded to load the instrumented plugin; the packaging
+# tests, about the release build, do not run.
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if config.qforge_sanitize:
+    config.available_features.add("sanitizers")
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    asan_runtime = glob.glob(os.path.join(
+        os.path.dirname(config.llvm_tools_dir), "lib", "clang", "*", "lib",
+        "linux", "libclang_rt.asan-x86_64.so"))[0]
+    mlir_opt = "env LD_PRELOAD=" + asan_runtime + " " + mlir_opt
+
 # qforge's own tools come first; FileCheck, not and the stock mlir-opt come
 # from the LLVM 22 install (none of them is on PATH on Debian).
 tool_dirs = [config.qforge_tools_dir, config.llvm_tools_dir]
@@ -46,7 +61,7 @@ tools = [
     "qforge-ab",
     "qforge-lsp-server",
     "qforge-reduce",
-    ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ToolSubst("mlir-opt", mlir_opt),
     ToolSubst("llvm-nm", os.path.join(config.llvm_tools_dir, "llvm-nm")),
     ToolSubst("mlir-tblgen", os.path.join(config.llvm_tools_dir, "mlir-tblgen")),
     ToolSubst("mlir-runner", os.path.join(config.llvm_tools_dir, "mlir-runner")),

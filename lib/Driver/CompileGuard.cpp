@@ -13,16 +13,29 @@
 using namespace llvm;
 
 namespace {
+// The default bounds are for a release build. A sanitizer build
+// (QFORGE_SANITIZE) runs the same compile 2-4x slower and holds shadow
+// memory beside the heap: its defaults scale so that what a release build
+// compiles within bounds, it does too.
+#ifndef __has_feature
+#define __has_feature(feature) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+constexpr unsigned kTimeScale = 4, kMemoryScale = 2;
+#else
+constexpr unsigned kTimeScale = 1, kMemoryScale = 1;
+#endif
+
 cl::opt<unsigned> compileTimeout(
     "compile-timeout",
     cl::desc("stop with an error when compiling the kernel takes longer than "
              "this many seconds (0: no bound)"),
-    cl::init(30), cl::cat(qforge::optionCategory()));
+    cl::init(30 * kTimeScale), cl::cat(qforge::optionCategory()));
 cl::opt<uint64_t> compileMemoryLimit(
     "compile-memory-limit",
     cl::desc("stop with an error when compiling the kernel holds more than "
              "this many MiB of memory (0: no bound)"),
-    cl::init(8192), cl::cat(qforge::optionCategory()));
+    cl::init(8192 * kMemoryScale), cl::cat(qforge::optionCategory()));
 
 /// Resident memory of this process, from /proc/self/statm (0 when unknown).
 uint64_t residentBytes() {
