@@ -61,6 +61,31 @@ std::vector<std::string> qforge::getTransformLibraryPaths() {
   return paths;
 }
 
+LogicalResult qforge::assembleTransformLibrary(MLIRContext *context,
+                                               ArrayRef<std::string> paths,
+                                               OwningOpRef<ModuleOp> &library) {
+  SmallVector<std::string> files;
+  if (failed(transform::detail::expandPathsToMLIRFiles(paths, context, files)))
+    return failure();
+  library = ModuleOp::create(
+      FileLineColLoc::get(context, "<transform-library>", 0, 0));
+  library->getOperation()->setAttr(
+      transform::TransformDialect::kWithNamedSequenceAttrName,
+      UnitAttr::get(context));
+  for (const std::string &file : files) {
+    OwningOpRef<ModuleOp> parsed;
+    if (failed(transform::detail::parseTransformModuleFromFile(context, file,
+                                                               parsed)))
+      return failure();
+    // mergeSymbolsInto has said what clashes (a sequence defined twice, or
+    // declared with another signature), at both places.
+    if (failed(transform::detail::mergeSymbolsInto(
+            *library, OwningOpRef<Operation *>(parsed.release()))))
+      return failure();
+  }
+  return success();
+}
+
 FailureOr<qforge::TransformScript>
 qforge::TransformScript::load(MLIRContext *context, StringRef path) {
   TransformScript script;
@@ -75,8 +100,8 @@ qforge::TransformScript::load(MLIRContext *context, StringRef path) {
     // defines everything itself (as before the library) is left alone, so a
     // name it shares with a library sequence does not clash.
     OwningOpRef<ModuleOp> library;
-    if (failed(transform::detail::assembleTransformLibraryFromPaths(
-            context, getTransformLibraryPaths(), library)))
+    if (failed(assembleTransformLibrary(context, getTransformLibraryPaths(),
+                                        library)))
       return failure();
     if (failed(transform::detail::mergeSymbolsInto(
             entry, OwningOpRef<Operation *>(library.release()))))

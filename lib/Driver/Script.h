@@ -32,6 +32,17 @@ std::string getTransformsDir();
 /// then the folders or files of --transform-library.
 std::vector<std::string> getTransformLibraryPaths();
 
+/// Parses the named-sequence libraries at `paths` (folders or .mlir files)
+/// and merges them into `library`, as upstream's
+/// transform::detail::assembleTransformLibraryFromPaths does -- which in
+/// MLIR 22 dereferences a moved-from module when two files clash (a
+/// sequence defined twice, or declared with another signature). Here the
+/// clash is a diagnostic at both places and a failure.
+mlir::LogicalResult
+assembleTransformLibrary(mlir::MLIRContext *context,
+                         llvm::ArrayRef<std::string> paths,
+                         mlir::OwningOpRef<mlir::ModuleOp> &library);
+
 /// A transform script (strategy), parsed once and applied by entry point.
 class TransformScript {
 public:
