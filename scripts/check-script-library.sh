@@ -89,12 +89,17 @@ strategies=(
   "decode-int8-vnni decode"
   "decode-int8-avxvnni decode --mcpu=alderlake"
   "decode-packed-avx512 decode"
+  "decode-packed-avx2 decode --mcpu=haswell"
+  "decode-factored-avx512-zen decode --mcpu=znver4"
   "decode-packed-int8-vnni decode"
   "decode-packed-int4-avx512 int4"
+  "decode-packed-int4-avx2 int4 --mcpu=haswell"
   "decode-packed-int4-vnni int4"
   "prefill-packed-avx512 prefill"
+  "prefill-packed-avx2 prefill --mcpu=haswell"
   "prefill-packed-int8-vnni prefill"
   "prefill-packed-int4-avx512 prefill-int4"
+  "prefill-packed-int4-avx2 prefill-int4 --mcpu=haswell"
   "prefill-packed-int4-vnni prefill-int4"
 )
 

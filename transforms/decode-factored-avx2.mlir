@@ -3,20 +3,15 @@
 // vectors. See that script, lib/decode.mlir and docs/scripts.md.
 //
 // What sets the numbers:
-//   8 lanes         f32 lanes of one 256-bit register. The group size must
-//                   be a multiple of it. The j loops are unrolled whole, by
-//                   16 for K = 128: both in @decode_f32_8_lanes.
-//   1 row per tile  one sequential weight stream per tile; the rows are the
-//                   threads' parallel loop.
-//   48 groups       at most per block (a divisor of the groups): a block's
-//                   f32 activation stays in L1 next to the weight stream.
-//   prefetch 1      one row ahead, one prefetch per 64-byte line.
+//   8 lanes         f32 lanes of one 256-bit register (the group size must
+//                   be a multiple of it); the j loops unrolled whole, by 16
+//                   for K = 128: both in @decode_f32_8_lanes.
+//   1 row per tile, at most 48 groups per block, prefetch 1 row ahead: as
+//                   in decode-factored-avx512.mlir, for the same reasons.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @vectorize_f32_decode(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_f32_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.include @vectorize_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
 

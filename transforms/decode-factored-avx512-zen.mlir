@@ -4,10 +4,8 @@
 // (docs/scripts.md "Which script runs", docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_f32_16_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @vectorize_f32_decode(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_f32_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.include @vectorize_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -1,32 +1,24 @@
 // Integer decode strategy (batch-1 group-quantized matvec) for AVX-512
-// VNNI CPUs: the activation is quantized per group to int8 once per call,
-// and the weights meet it in `vpdpbusd` (64 unsigned weight bytes x 64
-// signed activation bytes -> 16 i32 lanes, one instruction). Steps:
-// lib/decode.mlir, docs/scripts.md.
-//
-// Input: the seed form (weights NxGxK u8, scales and zero-points NxGx1 read
-// through (d0, d1, 0), activation 1x1xGxK f32, result 1x1xN f32).
+// VNNI CPUs, on the seed form with u8 weights: the activation, quantized
+// per group to int8 once per call, meets the weights in `vpdpbusd` (64
+// unsigned weight bytes x 64 signed activation bytes -> 16 i32 lanes).
 // Accuracy: the activation's int8 rounding (docs/numerics.md): verify with
-// --tolerance=1e-2.
+// --tolerance=1e-2. Steps: lib/decode.mlir, docs/scripts.md.
 //
 // What sets the numbers:
-//   16 lanes        i32 lanes of one 512-bit vpdpbusd; each sums 4 adjacent
-//                   bytes, so one step covers 64 weights. The group size
-//                   must be a multiple of 64. The step loops (K/64 steps of
-//                   a group) are unrolled whole, by 2 for K = 128: both in
-//                   @decode_int8_16_lanes.
+//   16 lanes        i32 lanes of one 512-bit vpdpbusd, 4 bytes each: a step
+//                   covers 64 weights (the group size must be a multiple of
+//                   64); the step loops unrolled whole, by 2 for K = 128:
+//                   both in @decode_int8_16_lanes.
 //   1 row per tile  as in decode-factored-avx512.mlir.
 //   prefetch 1      one row ahead, one prefetch per 64-byte line; locality 2
 //                   (prefetcht1, into L2) suits this loop's low compute per
 //                   byte better than 3 (see docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @vectorize_int8_decode(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @lower_int8_row_sums(%func: !transform.any_op {transform.readonly})
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.include @vectorize_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
 
@@ -36,9 +28,8 @@ module attributes {transform.with_named_sequence} {
     %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_int8_row_sums failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -1,22 +1,18 @@
-// Packed decode strategy (batch-1 group-quantized matvec) for AVX2 + FMA
-// CPUs without AVX-512: decode-packed-avx512.mlir with 16-row tiles (two
-// 8-lane ymm per k step). Output: @f_pack_weights and @f on the packed
-// parameters (docs/abi.md): weights N/16 x G x K x 16, scales and
-// zero-points N/16 x G x 1 x 16, N padded with zero rows -- the layout
-// prefill-packed-avx2.mlir reads, so one packing serves both (and the two
-// paths of a kernel with a dynamic token count). Steps: lib/packed.mlir,
-// docs/scripts.md.
+// Packed decode strategy for AVX2 + FMA CPUs without AVX-512:
+// decode-packed-avx512.mlir with 16-row tiles (two 8-lane ymm per k step):
+// weights N/16 x G x K x 16, scales and zero-points N/16 x G x 1 x 16 --
+// the layout prefill-packed-avx2.mlir reads, so one packing serves both
+// (and both paths of a dynamic token count). Steps: lib/packed.mlir.
 //
 // What sets the numbers:
-//   rows = 16     the lanes: 2 ymm of 8 f32 per k step (16 bytes of
-//                 weights); 4 tiles interleaved give 8 accumulators of 16.
+//   rows = 16     the lanes: 2 ymm of 8 f32 per k step (16 weight bytes);
+//                 4 tiles interleaved give 8 accumulators of 16.
 //   unroll = 8    k steps per iteration of the k loop.
 //   prefetch 4    k-loop iterations ahead, into the next group near a
 //                 group's end, for reads of a tile's 16 bytes.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @factor_packed_f32(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @vectorize_interleaved_tiles(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
@@ -24,10 +20,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 0]
       : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op

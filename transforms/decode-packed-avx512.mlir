@@ -1,27 +1,23 @@
 // Packed decode strategy (batch-1 group-quantized matvec) for AVX-512 CPUs:
-// data tiling of the seed kernel, the IREE issue's plan done end to end.
-// Input: the seed form (contraction dims (1, 1, n, g, k)). Output:
-// @f_pack_weights (weights, scales and zero-points packed once per model)
-// and @f, the per-call kernel on the packed parameters (docs/abi.md):
-// weights N/64 x G x K x 64 (k-major: a k step is 64 bytes, one per row),
-// scales and zero-points N/64 x G x 1 x 64, N padded with zero rows.
-// Steps: lib/packed.mlir, docs/scripts.md.
+// data tiling, the IREE issue's plan end to end. @f_pack_weights packs the
+// weights, scales and zero-points once per model and @f runs on them
+// (docs/abi.md): weights N/64 x G x K x 64 (a k step is one 64-byte line,
+// a byte per row), scales and zero-points N/64 x G x 1 x 64, N padded with
+// zero rows. Steps: lib/packed.mlir, docs/scripts.md.
 //
-// What sets the numbers:
+// What sets the numbers (measured in docs/benchmarks.md):
 //   rows = 64     the lanes: 4 zmm of 16 f32 per k step, one 64-byte line,
 //                 4 independent accumulators.
 //   tiles = 4     row tiles per forall iteration (3, 2 or 1 when 4 does not
 //                 divide them), their k steps interleaved: four streams keep
-//                 more reads in flight (in @tile_up_to_4_row_tiles_interleaved;
-//                 see docs/benchmarks.md).
+//                 more reads in flight (@tile_up_to_4_row_tiles_interleaved).
 //   unroll = 8    k steps per iteration of the k loop.
 //   prefetch 4    k-loop iterations ahead (2 KiB per tile, which stays in
-//                 L1; see docs/benchmarks.md), into the next group near a
-//                 group's end; none for the 4-byte activation reads.
+//                 L1), into the next group near a group's end; none for the
+//                 4-byte activation reads.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @factor_packed_f32(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @vectorize_interleaved_tiles(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
@@ -29,10 +25,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0]
       : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op

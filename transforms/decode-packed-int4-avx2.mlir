@@ -1,19 +1,16 @@
 // Packed decode strategy for 4-bit weights on AVX2 + FMA CPUs without
 // AVX-512: decode-packed-int4-avx512.mlir with 16-row tiles (two 8-lane ymm
-// per k step). Packed: weights N/16 x G x K/2 x 16 bytes, scales and
-// zero-points N/16 x G x 1 x 16 -- the layout prefill-packed-int4-avx2.mlir
-// reads. Steps: lib/packed.mlir, docs/scripts.md.
+// per k step): weights N/16 x G x K/2 x 16 bytes, scales and zero-points
+// N/16 x G x 1 x 16 -- the layout prefill-packed-int4-avx2.mlir reads.
+// Steps: lib/packed.mlir.
 //
 // What sets the numbers:
 //   rows = 16     the lanes: a byte step is 16 bytes, two k steps of 2 ymm
 //                 (low nibbles, then high ones) into the same accumulators.
-//   unroll = 4    byte steps per iteration (8 k steps); the nibble loop
-//                 inside unrolled whole.
-//   prefetch 1    one group ahead (rows x K/2 bytes).
+//   unroll = 4, prefetch 1 group ahead: as the AVX-512 script.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @factor_packed_f32(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_one_group_at_a_time(%op: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
@@ -23,10 +20,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 0, 0]
       : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums)
       : (!transform.any_op) -> !transform.any_op
     %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate)

@@ -1,10 +1,10 @@
-// Packed decode strategy for 4-bit weights (batch-1 group-quantized matvec)
-// on AVX-512 CPUs: decode-packed-avx512.mlir for weights stored two per
-// byte (the driver's qforge-store-int4-as-byte-pairs, docs/abi.md: the
-// contraction's dims are (1, 1, n, g, k/2, k%2)). The driver picks it for
-// any kernel with i4 weights. Packed: weights N/64 x G x K/2 x 64 bytes,
+// Packed decode strategy for 4-bit weights on AVX-512 CPUs (the driver's
+// choice for i4 weights): decode-packed-avx512.mlir on weights stored two
+// per byte (qforge-store-int4-as-byte-pairs, docs/abi.md: contraction dims
+// (1, 1, n, g, k/2, k%2)). Packed: weights N/64 x G x K/2 x 64 bytes,
 // scales and zero-points N/64 x G x 1 x 64. Steps: lib/packed.mlir,
-// docs/scripts.md.
+// docs/scripts.md. Compute-bound below the read bandwidth (8 extensions and
+// 8 conversions per line): decode-packed-int4-vnni.mlir is the fast one.
 //
 // What sets the numbers:
 //   rows = 64     the lanes, as for 8-bit weights: a byte step is one
@@ -13,12 +13,9 @@
 //   unroll = 4    byte steps per iteration (8 k steps, as the 8-bit
 //                 strategy's 8); the nibble loop inside unrolled whole.
 //   prefetch 1    one group ahead (rows x K/2 bytes).
-// This f32 path is compute-bound below the read bandwidth (8 extensions
-// and 8 conversions per line); decode-packed-int4-vnni.mlir is the fast one.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @factor_packed_f32(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_one_group_at_a_time(%op: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
@@ -28,10 +25,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0, 0]
       : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums)
       : (!transform.any_op) -> !transform.any_op
     %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate)

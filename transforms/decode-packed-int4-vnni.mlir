@@ -1,11 +1,10 @@
-// Packed integer decode strategy for 4-bit weights (batch-1 matvec) on
-// AVX-512 VNNI CPUs: decode-packed-int8-vnni.mlir for weights stored two per
-// byte (dims (1, 1, n, g, k/2, k%2)), the activation quantized per group to
-// int8 (opt-in, --int8-activations, docs/numerics.md). Packed: weights
-// N/16 x G x K/8 x 16 x 4 bytes (a 64-byte line = 16 rows x 4 byte pairs:
-// its low nibbles one vpdpbusd operand, its high nibbles another); the
-// activation packed alike per call (G x K/8 x 2 x 4 bytes); N and K padded
-// with zeros. Steps: lib/packed.mlir, docs/scripts.md.
+// Packed integer decode strategy for 4-bit weights on AVX-512 VNNI CPUs:
+// decode-packed-int8-vnni.mlir on weights stored two per byte (dims
+// (1, 1, n, g, k/2, k%2)), int8 activations (--int8-activations). Packed:
+// weights N/16 x G x K/8 x 16 x 4 bytes (a 64-byte line = 16 rows x 4 byte
+// pairs: low nibbles one vpdpbusd operand, high nibbles another), the
+// activation alike per call (G x K/8 x 2 x 4 bytes); N and K padded with
+// zeros. Steps: lib/packed.mlir, docs/scripts.md.
 //
 // What sets the numbers:
 //   rows = 16      the lanes of one 512-bit vpdpbusd (16 x i32).
@@ -16,22 +15,24 @@
 //   prefetch 4     groups ahead (see docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @bubble_tile_activation_pack_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @tile_in_k_blocks(%op: !transform.any_op {transform.consumed}, %k_block: !transform.param<i64> {transform.readonly})
   transform.named_sequence @quantize_and_factor_packed_decode(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
-  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %activation_tiles = transform.param.constant 4 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4, 0]
       : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_tile_activation_pack_and_prepack failures(propagate)
-        (%module, %packed, %activation_tiles)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
+    transform.include @tile_in_k_blocks failures(propagate) (%activation_pack, %activation_tiles)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %folded = transform.include @tile_row_tiles_and_fold failures(propagate) (%partials, %groups)
@@ -50,9 +51,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %group_loop {iterations = 4, line_bytes = 64, min_read_bytes = 64}
       : !transform.any_op
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_int8_reductions failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

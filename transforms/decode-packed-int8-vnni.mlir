@@ -1,19 +1,18 @@
 // Packed integer decode strategy (batch-1 group-quantized matvec) for
-// AVX-512 VNNI CPUs: the packed layout of decode-packed-avx512.mlir shaped
-// for vpdpbusd, the activation quantized per group to int8 (opt-in,
-// docs/numerics.md). Input: the seed form with unsigned 8-bit weights.
-// Packed: weights N/16 x G x K/4 x 16 x 4 (a 64-byte line = 16 rows x 4
-// bytes of k, one vpdpbusd operand), scales and zero-points
-// N/16 x G x 1 x 16 x 1; N and K padded with zeros. Output: @f_pack_weights
-// and @f (docs/abi.md). Steps: lib/packed.mlir, docs/scripts.md.
+// AVX-512 VNNI CPUs: decode-packed-avx512.mlir's data tiling shaped for
+// vpdpbusd, the activation quantized per group to int8 (opt-in,
+// docs/numerics.md); unsigned 8-bit weights. Packed: weights
+// N/16 x G x K/4 x 16 x 4 (a 64-byte line = 16 rows x 4 bytes of k, one
+// vpdpbusd operand), scales and zero-points N/16 x G x 1 x 16 x 1; N and K
+// padded with zeros. Steps: lib/packed.mlir, docs/scripts.md.
 //
 // What sets the numbers:
 //   rows = 16     the lanes of one 512-bit vpdpbusd (16 x i32).
 //   k tile = 4    the bytes one i32 lane sums.
 //   unroll = 8    k steps (64 bytes each) per iteration of the k loop.
 //   prefetch 1    one group ahead, locality 3 (L1) like the f32 packed
-//                 strategy. One accumulator chain per row tile:
-//                 vpdpbusd's latency bounds it hot (see docs/benchmarks.md).
+//                 strategy: one accumulator chain per row tile, bound by
+//                 vpdpbusd's latency when hot (docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
@@ -21,8 +20,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
-  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -48,9 +46,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64}
       : !transform.any_op
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_int8_reductions failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -1,41 +1,34 @@
 // Packed prefill strategy (batched group-quantized matmul) for AVX2 + FMA
 // CPUs without AVX-512: prefill-packed-avx512.mlir with a 6 tokens x 16
-// rows register tile. Output: @f_pack_weights in the layout of
-// decode-packed-avx2.mlir (weights N/16 x G x K x 16) and @f; per call
-// the activation is packed 1 x M/6 x G x K x 6, M and N padded with zeros.
-// Steps: lib/packed.mlir, docs/scripts.md.
+// rows register tile. @f_pack_weights packs as decode-packed-avx2.mlir
+// (weights N/16 x G x K x 16); per call the activation is packed
+// 1 x M/6 x G x K x 6, M and N padded with zeros. Steps: lib/packed.mlir.
 //
 // What sets the numbers:
-//   6 tokens x 16 rows  the pack and the result's unpack tiles: per k step
-//                 2 conversions, then 6 x 2 FMAs into 12 ymm accumulators
-//                 (of 16 registers: 2 weight vectors and a broadcast left);
-//                 fewer tokens when M needs fewer (transform.qforge.
-//                 pack_balanced: M = 2 -> 2, M = 8 -> 2 tiles of 4).
-//   k block = 16  k of the activation's pack and sums per step.
-//   unroll = 8    k steps per iteration of the k loop.
-//   prefetch 1    the next group's weight tile.
+//   6 tokens x 16 rows  the pack and the unpack tiles (qforge.token_tile):
+//                 per k step 2 conversions, then 6 x 2 FMAs into 12 ymm
+//                 accumulators (of 16 registers: 2 weight vectors and a
+//                 broadcast left); fewer tokens when M needs fewer
+//                 (pack_balanced: M = 2 -> 2, M = 8 -> 2 tiles of 4).
+//   k block = 16, unroll = 8, prefetch 1: as the AVX-512 script.
 module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64, qforge.rows_by_decode = 3 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_result_unpack(%kernel: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // Up to 6 tokens, balanced to M (M = 2: 2; M = 8: two tiles of 4).
     %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
         packed_sizes = [0, 6, 16, 0, 0] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
     %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
-        (%module, %packed, %k_block)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
-    transform.include @tile_result_unpack failures(propagate) (%kernel, %tokens, %rows)
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()

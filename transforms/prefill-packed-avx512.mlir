@@ -1,43 +1,39 @@
 // Packed prefill strategy (batched group-quantized matmul) for AVX-512 CPUs:
-// M activation rows (tokens) against the same weights, the compute-bound
-// case: each weight tile is converted once and reused across a block of
-// tokens held in registers. Input: the seed form with M rows (contraction
-// dims (1, m, n, g, k)). Output: @f_pack_weights (as in
-// decode-packed-avx512.mlir) and @f (docs/abi.md); per call the activation
-// is packed 1 x M/8 x G x K x 8 and the result 1 x M/8 x N/64 x 8 x 64,
-// unpacked at the end; M and N padded with zeros. Loops per 64-row tile:
-// groups, blocks of 8 tokens, k. Steps: lib/packed.mlir, docs/scripts.md.
+// M tokens against the same weights, compute-bound, so each weight tile is
+// converted once per block of tokens held in registers. Contraction dims
+// (1, m, n, g, k); @f_pack_weights as in decode-packed-avx512.mlir
+// (docs/abi.md); per call the activation packed 1 x M/8 x G x K x 8 and the
+// result 1 x M/8 x N/64 x 8 x 64 unpacked, M and N padded with zeros. Loops
+// per 64-row tile: groups, blocks of 8 tokens, k. Steps: lib/packed.mlir,
+// docs/scripts.md.
 //
 // What sets the numbers:
-//   8 tokens x 64 rows  the pack (@pack_8_tokens_64_rows) and the result's
-//                 unpack tiles: per k step 4 conversions, then 8 x 4 FMAs
-//                 into 32 zmm accumulators, the whole register file (LLVM
-//                 spills some; the fastest block measured, see
-//                 docs/benchmarks.md).
+//   8 tokens x 64 rows  the pack and the result's unpack tiles (8 is also
+//                 qforge.token_tile, for a dynamic token count): per k step
+//                 4 conversions, then 8 x 4 FMAs into 32 zmm accumulators,
+//                 the whole register file (LLVM spills some; the fastest
+//                 block measured, docs/benchmarks.md).
 //   k block = 16  k of the activation's pack and sums per step.
 //   unroll = 8    k steps per iteration of the k loop.
 //   prefetch 1    the next group's weight tile.
 module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @pack_8_tokens_64_rows(%contraction: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_result_unpack(%kernel: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows failures(propagate) (%contraction)
+    %packed, %m_tile, %n_tile = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 8, 64, 0, 0] balance_dims = []
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
     %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
-        (%module, %packed, %k_block)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        (%module, %packed, %k_block, %m_tile, %n_tile) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
-    transform.include @tile_result_unpack failures(propagate) (%kernel, %m_tile, %n_tile)
-      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()

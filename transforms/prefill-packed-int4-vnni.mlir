@@ -1,25 +1,23 @@
-// Packed integer prefill strategy for 4-bit weights (batched matmul) on
-// AVX-512 VNNI CPUs: prefill-packed-int8-vnni.mlir for weights stored two
-// per byte (dims (1, m, n, g, k/2, k%2)), the activation quantized per row
-// and group to int8 (opt-in, docs/numerics.md). Input: M > 8 rows. Packed:
-// weights N/32 x G x K/8 x 32 x 4 bytes (a byte step is two 64-byte lines,
-// each two vpdpbusd operands: low and high nibbles). Steps:
-// lib/packed.mlir, docs/scripts.md.
+// Packed integer prefill strategy for 4-bit weights on AVX-512 VNNI CPUs:
+// prefill-packed-int8-vnni.mlir (M > 8 rows, int8 activations) on weights
+// stored two per byte (dims (1, m, n, g, k/2, k%2)). Packed: weights
+// N/32 x G x K/8 x 32 x 4 bytes (a byte step is two 64-byte lines, each
+// two vpdpbusd operands: low and high nibbles). Steps: lib/packed.mlir,
+// docs/scripts.md.
 //
 // What sets the numbers:
 //   8 tokens x 32 rows, byte pairs by 4  the pack, the unpack tiles and the
 //                 unrolls of tokens and lines, in
 //                 @prefill_int4_8_tokens_32_rows, with the nibble loop
 //                 outside the byte loop so that the accumulators stay in
-//                 registers (see docs/benchmarks.md).
+//                 registers (docs/benchmarks.md).
 //   4 steps       (32 k) x 8 tokens of the int8 activation's pack at a time.
 //   prefetch 1    the next group's weight tile.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
-  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
-  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %xq_steps = transform.param.constant 4 : i64 -> !transform.param<i64>
     %folded = transform.include @prefill_int4_8_tokens_32_rows failures(propagate) (%module, %xq_steps)
@@ -29,17 +27,16 @@ module attributes {transform.with_named_sequence} {
   }
 
   // After bufferization, as prefill-packed-int8-vnni.mlir: the prefetch,
-  // the vpdpbusd (on the bytes masked to each nibble), then the broadcasts,
-  // transposes and reductions.
+  // the vpdpbusd (on the bytes masked to each nibble) and the reductions,
+  // then the broadcasts and transposes.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64}
       : !transform.any_op
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%func) : (!transform.any_op) -> ()
-    transform.include @lower_int8_reductions failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -1,28 +1,27 @@
 // Packed integer prefill strategy (batched group-quantized matmul) for
-// AVX-512 VNNI CPUs: the vpdpbusd layout of decode-packed-int8-vnni.mlir with
+// AVX-512 VNNI CPUs: decode-packed-int8-vnni.mlir's vpdpbusd layout with
 // the activation rows blocked by 8 tokens and two weight lines per k step,
-// each line used by 8 vpdpbusd; the activation quantized per row and group
-// to int8 (opt-in, docs/numerics.md). Input: the seed form with M > 8 rows
-// (fewer fold the token-block dim away and the script fails: use the
-// decode strategies), 8-bit weights. Packed: weights N/32 x G x K/4 x 32 x 4;
-// per call the activation 1 x M/8 x G x K/4 x 8 x 4 and the result
-// 1 x M/8 x N/32 x 8 x 32. Steps: lib/packed.mlir, docs/scripts.md.
+// each line used by 8 vpdpbusd; int8 activations per row and group
+// (opt-in, docs/numerics.md); 8-bit weights. Input: M > 8 rows (fewer fold
+// the token-block dim away and the script fails: use a decode strategy).
+// Packed: weights N/32 x G x K/4 x 32 x 4; per call the activation
+// 1 x M/8 x G x K/4 x 8 x 4 and the result 1 x M/8 x N/32 x 8 x 32.
+// Steps: lib/packed.mlir, docs/scripts.md.
 //
 // What sets the numbers:
-//   8 tokens x 32 rows, k by 4  the pack, the result's unpack tiles and the
-//                 unrolls of tokens (8) and lines (2): all in
-//                 @prefill_int8_8_tokens_32_rows. 2 x 8 = 16 independent
+//   8 tokens x 32 rows, k by 4  the pack, the unpack tiles and the unrolls
+//                 of tokens (8) and lines (2), in
+//                 @prefill_int8_8_tokens_32_rows: 16 independent
 //                 accumulators (vpdpbusd's latency on two ports) + 2 weight
-//                 lines + 1 broadcast fit the 32 zmm (other row counts: see
+//                 lines + 1 broadcast fit the 32 zmm (other row counts:
 //                 docs/benchmarks.md). The k steps are not unrolled.
 //   4 k steps     (16 k) x 8 tokens of the int8 activation's pack at a time.
 //   prefetch 1    the next group's weight tile.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
-  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
-  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %xq_steps = transform.param.constant 4 : i64 -> !transform.param<i64>
     %folded = transform.include @prefill_int8_8_tokens_32_rows failures(propagate) (%module, %xq_steps)
@@ -31,20 +30,18 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // After bufferization: the prefetch, then one vpdpbusd per product sum,
-  // and only then the token broadcasts of the group sums and the
-  // activation pack's transposes (lowered before, the broadcast of the
-  // activation bytes would hide the product from the vpdpbusd pattern),
-  // then the reductions.
+  // After bufferization: the prefetch, one vpdpbusd per product sum and
+  // the reductions, and only then the token broadcasts of the group sums
+  // and the activation pack's transposes (lowered before, the broadcast of
+  // the activation bytes would hide the product from the vpdpbusd pattern).
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64}
       : !transform.any_op
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%func) : (!transform.any_op) -> ()
-    transform.include @lower_int8_reductions failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -1,47 +1,36 @@
-// Each sequence of transforms/lib/after-bufferization.mlir run alone,
-// through an entry point of this file, on the tensor IR of an integer
-// decode strategy (the patterns do not need the bufferized form; the
+// The sequence of transforms/lib/after-bufferization.mlir run alone,
+// through an entry point of this file, on the tensor IR of the integer
+// decode strategies (the patterns do not need the bufferized form; the
 // driver runs them after bufferization because the vpdpbusd intrinsic call
 // they make is not accepted by bufferization's analysis).
 // RUN: %gen_kernel 64 2 128 > %t.mlir
 // RUN: qforge-opt %t.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_x86_int8_dot_products | FileCheck %s --check-prefix=DOT
+// RUN:   --transform-interpreter=entry-point=test_x86_int8_dot_products_and_reductions \
+// RUN:   | FileCheck %s --check-prefix=UNPACKED --implicit-check-not=vector.multi_reduction
 // RUN: qforge-opt %t.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_lower_int8_row_sums \
-// RUN:   | FileCheck %s --check-prefix=ROWS --implicit-check-not=vector.multi_reduction
-// RUN: qforge-opt %t.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_lower_int8_reductions \
-// RUN:   | FileCheck %s --check-prefix=RED --implicit-check-not=vector.multi_reduction --implicit-check-not=vector.shape_cast
+// RUN:   --transform-interpreter=entry-point=test_x86_int8_dot_products_and_reductions_packed \
+// RUN:   | FileCheck %s --check-prefix=PACKED --implicit-check-not=vector.multi_reduction --implicit-check-not=vector.shape_cast
 
-// @x86_int8_dot_products: each 16 x 4 byte product summed over the 4 bytes
-// (the unpacked strategy's two steps of a group) is one vpdpbusd; the other
-// reductions are left.
-// DOT-LABEL: func.func @quantized_matmul
-// DOT:       %[[ACC:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
-// DOT:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %{{.+}}, %{{.+}})
-// DOT-NOT:   vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1, 5]
-// DOT:       vector.multi_reduction <add>, %{{.+}}, %{{.+}} [3] : vector<1x1x1x16xf32> to vector<1x1x1xf32>
+// @x86_int8_dot_products_and_reductions, unpacked integer decode: each
+// 16 x 4 byte product summed over the 4 bytes (the two steps of a group)
+// is one vpdpbusd; the activation's per-group maximum and the rows' sums
+// become reassociable reductions.
+// UNPACKED-LABEL: func.func @quantized_matmul
+// UNPACKED:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
+// UNPACKED:       %[[ACC:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// UNPACKED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %{{.+}}, %{{.+}})
+// UNPACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
 
-// @lower_int8_row_sums: the rows' sums (and the activation's per-group
-// maximum and sums) become reassociable reductions.
-// ROWS-LABEL: func.func @quantized_matmul
-// ROWS:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
-// ROWS:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// ROWS:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
-
-// @lower_int8_reductions (packed integer decode): the per-group activation
-// reductions reassociable, the shape casts around the vpdpbusd gone.
-// RED-LABEL: func.func @quantized_matmul(
-// RED:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
-// RED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
-// RED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// Packed integer decode: the per-group activation reductions reassociable,
+// one vpdpbusd per k step, the shape casts around it gone.
+// PACKED-LABEL: func.func @quantized_matmul(
+// PACKED:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
+// PACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
+// PACKED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @lower_int8_row_sums(%func: !transform.any_op {transform.readonly})
-  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @vectorize_int8_decode(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @quantize_and_factor_packed_decode(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
@@ -49,15 +38,18 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
 
-  // The unpacked integer decode strategy up to its vectorization.
-  transform.named_sequence @unpacked_int8_decode(%module: !transform.any_op {transform.readonly}) {
+  // The unpacked integer decode strategy (decode-int8-vnni.mlir), then
+  // the sequence.
+  transform.named_sequence @test_x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.include @vectorize_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 
-  // The packed integer decode strategy up to its vectorization.
-  transform.named_sequence @packed_int8_decode(%module: !transform.any_op {transform.readonly}) {
+  // The packed integer decode strategy (decode-packed-int8-vnni.mlir),
+  // then the sequence.
+  transform.named_sequence @test_x86_int8_dot_products_and_reductions_packed(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4]
@@ -71,29 +63,8 @@ module attributes {transform.with_named_sequence} {
     %k_loop = transform.include @tile_int8_decode_k_steps failures(propagate) (%folded)
       : (!transform.any_op) -> !transform.any_op
     transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
-    transform.yield
-  }
-
-  transform.named_sequence @test_x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) {
-    transform.include @unpacked_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
-    transform.yield
-  }
-
-  transform.named_sequence @test_lower_int8_row_sums(%module: !transform.any_op {transform.readonly}) {
-    transform.include @unpacked_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_int8_row_sums failures(propagate) (%func) : (!transform.any_op) -> ()
-    transform.yield
-  }
-
-  transform.named_sequence @test_lower_int8_reductions(%module: !transform.any_op {transform.readonly}) {
-    transform.include @packed_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()
-    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_int8_reductions failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -92,10 +92,22 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @vectorize_and_hoist(%func: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @lower_reductions_as_trees(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
-  transform.named_sequence @decode_f32_16_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @pack_8_tokens_64_rows(%contraction: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_f32_rows_in_group_blocks(%sums: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %rows: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
+
+  // The f32 decode tiling with 16 lanes (lib/decode.mlir's
+  // @decode_f32_16_lanes up to its vectorization).
+  transform.named_sequence @tiled_f32_decode(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sums, %partials, %groups, %rows = transform.qforge.factor_dequant_contraction %dequant, %contraction {lanes = 16}
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %chunks = transform.include @tile_f32_rows_in_group_blocks failures(propagate) (%sums, %partials, %groups, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %chunks {factor = 8} : !transform.any_op
+    transform.yield
+  }
 
   transform.named_sequence @test_match_and_simplify_dequant(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
@@ -147,7 +159,7 @@ module attributes {transform.with_named_sequence} {
   // The f32 decode tiling (lib/decode.mlir), then vectorize_children and
   // the hoisting alone: each row's accumulator becomes a vector iter_arg.
   transform.named_sequence @test_hoist_loop_invariants(%module: !transform.any_op {transform.readonly}) {
-    transform.include @decode_f32_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.include @tiled_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_children failures(propagate) (%func)
       : (!transform.any_op) -> !transform.any_op
@@ -156,7 +168,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_vectorize_and_hoist(%module: !transform.any_op {transform.readonly}) {
-    transform.include @decode_f32_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.include @tiled_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%func)
       : (!transform.any_op) -> !transform.any_op
@@ -164,7 +176,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_lower_reductions_as_trees(%module: !transform.any_op {transform.readonly}) {
-    transform.include @decode_f32_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.include @tiled_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%func)
       : (!transform.any_op) -> !transform.any_op
@@ -179,11 +191,11 @@ module attributes {transform.with_named_sequence} {
     %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows failures(propagate) (%contraction)
+    %packed, %m_tile, %n_tile = transform.qforge.pack_balanced %contraction packed_sizes = [0, 8, 64, 0, 0] balance_dims = []
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
     %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
-        (%module, %packed, %k_block)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+        (%module, %packed, %k_block, %m_tile, %n_tile) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)

@@ -17,17 +17,19 @@
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_int8_rows_and_groups | FileCheck %s --check-prefix=ROWS8
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_decode_f32_16_lanes | FileCheck %s --check-prefix=F16
+// RUN:   --transform-interpreter=entry-point=test_decode_f32_16_lanes \
+// RUN:   | FileCheck %s --check-prefix=F16 --implicit-check-not=linalg.
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_decode_f32_8_lanes | FileCheck %s --check-prefix=F8
+// RUN:   --transform-interpreter=entry-point=test_decode_f32_8_lanes \
+// RUN:   | FileCheck %s --check-prefix=F8 --implicit-check-not=linalg.
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_decode_int8_16_lanes | FileCheck %s --check-prefix=I16
+// RUN:   --transform-interpreter=entry-point=test_decode_int8_16_lanes \
+// RUN:   | FileCheck %s --check-prefix=I16 --implicit-check-not=linalg.
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_decode_int8_8_lanes | FileCheck %s --check-prefix=I8
+// RUN:   --transform-interpreter=entry-point=test_decode_int8_8_lanes \
+// RUN:   | FileCheck %s --check-prefix=I8 --implicit-check-not=linalg.
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_vectorize_f32_decode | FileCheck %s --check-prefix=VF
-// RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_vectorize_int8_decode | FileCheck %s --check-prefix=VI
 
 // @generalize_and_match_dequant: the sub-channel matvec (a linalg.matmul on
 // NxK weights reshaped from NxGxB) is a generic contraction over (groups,
@@ -67,11 +69,16 @@
 // QUANT-SAME:        ins(%{{.+}} : tensor<1x1x1x1x16x4xi8>) outs(%{{.+}} : tensor<1x1x1x16xf32>)
 // QUANT:         } {returned}
 
-// @tile_f32_rows_in_group_blocks, 86 groups: the fill a row at a time; two
-// blocks of 43 groups; in each, a row per iteration of the tagged forall,
-// the block's partial sums fused in; a group per iteration; a 16-lane
-// chunk per step (returned); the rows' sums in their own forall.
+// @tile_f32_rows_in_group_blocks, 86 groups: xs one group and one chunk at
+// a time; the fill a row at a time; two blocks of 43 groups; in each, a row
+// per iteration of the tagged forall, the block's partial sums fused in; a
+// group per iteration; a 16-lane chunk per step; both chunk loops returned;
+// the rows' sums in their own forall.
 // BLOCKS-LABEL: func.func @quantized_matmul
+// BLOCKS:       scf.for {{.*}} -> (tensor<1x1x86x16xf32>)
+// BLOCKS-NEXT:    scf.for {{.*}} -> (tensor<1x1x86x16xf32>)
+// BLOCKS:             ins(%{{.+}} : tensor<1x1x1x1x16xf32>) outs(%{{.+}} : tensor<1x1x1x16xf32>)
+// BLOCKS:         } {returned}
 // BLOCKS:       scf.forall (%{{.+}}) in (64)
 // BLOCKS:         linalg.fill {{.*}} -> tensor<1x1x1x16xf32>
 // BLOCKS:       scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x1x64x16xf32>)
@@ -90,10 +97,14 @@
 // BLOCKS:         linalg.generic
 // BLOCKS-SAME:      ins(%{{.+}} : tensor<1x1x1x16xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
 
-// @tile_int8_rows_and_groups: a row per iteration of the tagged forall
+// @tile_int8_rows_and_groups: the activation quantized and summed as in
+// @quantize_activation_per_group; a row per iteration of the tagged forall
 // (group sums, partial sums and fills fused in), a group per iteration, a
-// step of 16 lanes x 4 bytes at a time (returned).
+// step of 16 lanes x 4 bytes at a time; both step loops returned.
 // ROWS8-LABEL: func.func @quantized_matmul
+// ROWS8:       scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
+// ROWS8-NEXT:    scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
+// ROWS8:         } {returned}
 // ROWS8:       scf.forall (%{{.+}}) in (64)
 // ROWS8:         linalg.fill {{.*}} -> tensor<1x1x1x2x16xi32>
 // ROWS8:         scf.for {{.*}} -> (tensor<1x1x1x16xf32>)
@@ -104,51 +115,59 @@
 // ROWS8:           } {returned}
 // ROWS8:       } {qforge.weight_rows}
 
-// @decode_f32_16_lanes: factored with 16 lanes, tiled as above, both j
-// loops unrolled by 8: 8 chunks of the activation sums, 8 of a row's group.
+// @decode_f32_16_lanes, the whole f32 strategy: no linalg op left; both j
+// loops unrolled by 8 (8 chunks of the activation sums; 8 converts and
+// FMAs per group of a row, into a vector iter_arg); the rows' sums
+// reassociable reductions.
 // F16-LABEL:   func.func @quantized_matmul
 // F16:         scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
-// F16-COUNT-8:   ins(%{{.+}} : tensor<1x1x1x1x16xf32>) outs(%{{.+}} : tensor<1x1x1x16xf32>)
+// F16-COUNT-8:   vector.transfer_read {{.*}} : tensor<1x1x2x8x16xf32>, vector<16xf32>
 // F16:         scf.forall (%{{.+}}) in (64)
-// F16:           scf.for {{.*}} -> (tensor<1x1x1x16xf32>)
-// F16-COUNT-8:     ins(%{{.+}}, %{{.+}} : tensor<1x1x1x1x16xf32>, tensor<1x1x1x16xi8>)
-// F16-NOT:         tensor<1x1x1x1x16xf32>, tensor<1x1x1x16xi8>
+// F16:           scf.for {{.*}} -> (vector<1x1x1x16xf32>)
+// F16-COUNT-8:     arith.uitofp %{{.+}} : vector<16xi8> to vector<16xf32>
+// F16-NOT:         arith.uitofp
 // F16:         } {qforge.weight_rows}
+// F16:         vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
 
 // @decode_f32_8_lanes: 8 lanes, the j loops unrolled by 16.
 // F8-LABEL:    func.func @quantized_matmul
 // F8:          scf.for {{.*}} -> (tensor<1x1x2x8xf32>)
-// F8-COUNT-16:   ins(%{{.+}} : tensor<1x1x1x1x8xf32>) outs(%{{.+}} : tensor<1x1x1x8xf32>)
+// F8-COUNT-16:   vector.transfer_read {{.*}} : tensor<1x1x2x16x8xf32>, vector<8xf32>
 // F8:          scf.forall (%{{.+}}) in (64)
-// F8:            scf.for {{.*}} -> (tensor<1x1x1x8xf32>)
-// F8-COUNT-16:     ins(%{{.+}}, %{{.+}} : tensor<1x1x1x1x8xf32>, tensor<1x1x1x8xi8>)
-// F8-NOT:          tensor<1x1x1x1x8xf32>, tensor<1x1x1x8xi8>
+// F8:            scf.for {{.*}} -> (vector<1x1x1x8xf32>)
+// F8-COUNT-16:     arith.uitofp %{{.+}} : vector<8xi8> to vector<8xf32>
+// F8-NOT:          arith.uitofp
 // F8:          } {qforge.weight_rows}
+// F8:          vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
 
-// @decode_int8_16_lanes: 16 i32 lanes of 4 bytes, the step loops unrolled
-// by 2.
+// @decode_int8_16_lanes, the whole integer strategy up to bufferization:
+// vectorized and hoisted; the step loops unrolled by 2; the byte products'
+// sums (16 lanes x 4 bytes) left as multi_reductions for
+// @x86_int8_dot_products_and_reductions.
 // I16-LABEL:   func.func @quantized_matmul
+// I16:         vector.multi_reduction <maximumf>, %{{.+}}, %{{.+}} [3] : vector<1x1x1x128xf32> to vector<1x1x1xf32>
 // I16:         scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
-// I16-COUNT-2:   ins(%{{.+}} : tensor<1x1x1x1x16x4xi8>) outs(%{{.+}} : tensor<1x1x1x16xf32>)
+// I16-COUNT-2:   vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1, 5] : vector<1x1x1x1x16x4xf32> to vector<1x1x1x16xf32>
 // I16:         scf.forall (%{{.+}}) in (64)
-// I16:           scf.for {{.*}} -> (tensor<1x1x1x16xf32>)
-// I16-COUNT-2:     ins(%{{.+}}, %{{.+}} : tensor<1x1x1x1x16x4xi8>, tensor<1x1x1x16x4xi8>) outs(%{{.+}} : tensor<1x1x1x1x16xi32>)
-// I16-NOT:         tensor<1x1x1x1x16x4xi8>, tensor<1x1x1x16x4xi8>
+// I16:           scf.for {{.*}} -> (vector<1x1x1x16xf32>)
+// I16-COUNT-2:     vector.multi_reduction <add>, %{{.+}}, %{{.+}} [2, 6] : vector<1x1x1x1x1x16x4xi32> to vector<1x1x1x1x16xi32>
+// I16-NOT:         vector<1x1x1x1x1x16x4xi32>
 // I16:         } {qforge.weight_rows}
 
 // @decode_int8_8_lanes: 8 i32 lanes of 4 bytes, the step loops unrolled
 // by 4.
 // I8-LABEL:    func.func @quantized_matmul
 // I8:          scf.for {{.*}} -> (tensor<1x1x2x8xf32>)
-// I8-COUNT-4:    ins(%{{.+}} : tensor<1x1x1x1x8x4xi8>) outs(%{{.+}} : tensor<1x1x1x8xf32>)
+// I8-COUNT-4:    vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1, 5] : vector<1x1x1x1x8x4xf32> to vector<1x1x1x8xf32>
 // I8:          scf.forall (%{{.+}}) in (64)
-// I8:            scf.for {{.*}} -> (tensor<1x1x1x8xf32>)
-// I8-COUNT-4:      ins(%{{.+}}, %{{.+}} : tensor<1x1x1x1x8x4xi8>, tensor<1x1x1x8x4xi8>) outs(%{{.+}} : tensor<1x1x1x1x8xi32>)
-// I8-NOT:          tensor<1x1x1x1x8x4xi8>, tensor<1x1x1x8x4xi8>
+// I8:            scf.for {{.*}} -> (vector<1x1x1x8xf32>)
+// I8-COUNT-4:      vector.multi_reduction <add>, %{{.+}}, %{{.+}} [2, 6] : vector<1x1x1x1x1x8x4xi32> to vector<1x1x1x1x8xi32>
+// I8-NOT:          vector<1x1x1x1x1x8x4xi32>
 // I8:          } {qforge.weight_rows}
 
-// @vectorize_f32_decode: no linalg op left; the row's accumulator a vector
-// iter_arg of the group loop; the row's sum a reassociable reduction.
+// @vectorize_f32_decode (on @decode_f32_16_lanes's tiled IR): no linalg op
+// left; the row's accumulator a vector iter_arg of the group loop; the
+// row's sum a reassociable reduction.
 // VF-LABEL: func.func @quantized_matmul
 // VF-NOT:   linalg.
 // VF:       scf.forall
@@ -157,28 +176,17 @@
 // VF:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
 // VF-NOT:   vector.multi_reduction
 
-// @vectorize_int8_decode: vectorized and hoisted; the byte products' sums
-// (16 lanes x 4 bytes) stay multi_reductions for @x86_int8_dot_products.
-// VI-LABEL: func.func @quantized_matmul
-// VI-NOT:   linalg.
-// VI:       vector.multi_reduction <maximumf>, %{{.+}}, %{{.+}} [3] : vector<1x1x1x128xf32> to vector<1x1x1xf32>
-// VI:       scf.forall
-// VI:         scf.for {{.*}} -> (vector<1x1x1x16xf32>)
-// VI:           vector.multi_reduction <add>, %{{.+}}, %{{.+}} [2, 6] : vector<1x1x1x1x1x16x4xi32> to vector<1x1x1x1x16xi32>
-// VI:       } {qforge.weight_rows}
-
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @generalize_and_match_dequant(%module: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_activation_sums_per_chunk(%sums: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @quantize_activation_per_group(%quantization: !transform.any_op {transform.readonly}, %sums: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @tile_f32_rows_in_group_blocks(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %rows: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @tile_int8_rows_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %rows: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_f32_rows_in_group_blocks(%sums: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %rows: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_int8_rows_and_groups(%quantization: !transform.any_op {transform.readonly}, %sums: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %rows: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @decode_f32_16_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_f32_decode(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @vectorize_int8_decode(%module: !transform.any_op {transform.readonly})
 
   transform.named_sequence @test_generalize_and_match_dequant(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
@@ -230,8 +238,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_tile_f32_rows_in_group_blocks(%module: !transform.any_op {transform.readonly}) {
     %sums, %partials, %groups, %rows = transform.include @factor_16_lanes failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %chunks = transform.include @tile_f32_rows_in_group_blocks failures(propagate) (%partials, %groups, %rows)
-      : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    %chunks = transform.include @tile_f32_rows_in_group_blocks failures(propagate) (%sums, %partials, %groups, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
     transform.annotate %chunks "returned" : !transform.any_op
     transform.yield
   }
@@ -239,8 +247,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_tile_int8_rows_and_groups(%module: !transform.any_op {transform.readonly}) {
     %quantization, %sums, %partials, %groups, %rows = transform.include @quantize_and_factor_16_lanes failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %steps = transform.include @tile_int8_rows_and_groups failures(propagate) (%partials, %groups, %rows)
-      : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    %steps = transform.include @tile_int8_rows_and_groups failures(propagate) (%quantization, %sums, %partials, %groups, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
     transform.annotate %steps "returned" : !transform.any_op
     transform.yield
   }
@@ -265,15 +273,14 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // @decode_f32_16_lanes up to its vectorization.
   transform.named_sequence @test_vectorize_f32_decode(%module: !transform.any_op {transform.readonly}) {
-    transform.include @decode_f32_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    %sums, %partials, %groups, %rows = transform.include @factor_16_lanes failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %chunks = transform.include @tile_f32_rows_in_group_blocks failures(propagate) (%sums, %partials, %groups, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %chunks {factor = 8} : !transform.any_op
     transform.include @vectorize_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.yield
-  }
-
-  transform.named_sequence @test_vectorize_int8_decode(%module: !transform.any_op {transform.readonly}) {
-    transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.include @vectorize_int8_decode failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
 }

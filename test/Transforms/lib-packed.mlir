@@ -10,17 +10,11 @@
 // RUN: %gen_kernel 64 2 128 --int4 | qforge-opt --qforge-store-int4-as-byte-pairs > %t.int4.mlir
 // RUN: %gen_kernel 64 2 128 --int4 --batch 16 | qforge-opt --qforge-store-int4-as-byte-pairs > %t.prefill4.mlir
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_bubble_packs | FileCheck %s --check-prefix=BUBBLE
-// RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_prepack_parameters_once | FileCheck %s --check-prefix=PREPACK
-// RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_bubble_and_prepack | FileCheck %s --check-prefix=BANDP
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_in_k_blocks | FileCheck %s --check-prefix=KBLOCKS
-// RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_bubble_tile_activation_pack_and_prepack | FileCheck %s --check-prefix=BTAP
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_factor_packed_f32 | FileCheck %s --check-prefix=FACTOR
+// RUN:   --transform-interpreter=entry-point=test_prepack_and_factor_f32 | FileCheck %s --check-prefix=FACTOR
 // RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_one_group_at_a_time | FileCheck %s --check-prefix=ONEGROUP
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -29,14 +23,10 @@
 // RUN:   --transform-interpreter=entry-point=test_quantize_activation_rows_and_factor | FileCheck %s --check-prefix=QROWS
 // RUN: qforge-opt %t.rows256.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_row_tiles | FileCheck %s --check-prefix=ROWTILES
-// RUN: qforge-opt %t.rows256.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_tile_one_row_tile_per_iteration | FileCheck %s --check-prefix=ONEROW
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_row_tiles_and_fold | FileCheck %s --check-prefix=FOLD
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_row_tiles_and_groups | FileCheck %s --check-prefix=RTG
-// RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_tile_prefill_f32_blocks | FileCheck %s --check-prefix=PBLOCKS
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_prefill_f32_prepack_factor_and_tile | FileCheck %s --check-prefix=PFRONT
 // RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -53,10 +43,6 @@
 // RUN:   --transform-interpreter=entry-point=test_tile_int8_prefill_blocks | FileCheck %s --check-prefix=I8BLOCKS
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_result_unpack | FileCheck %s --check-prefix=UNPACK
-// RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_pack_8_tokens_64_rows 2>&1 | FileCheck %s --check-prefix=PACK864
-// RUN: qforge-opt %t.prefill4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_pack_8_tokens_64_rows_of_byte_pairs 2>&1 | FileCheck %s --check-prefix=PACK864BP
 // RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_vectorize_packed_f32 | FileCheck %s --check-prefix=VPF32
 // RUN: qforge-opt %t.rows256.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -70,34 +56,21 @@
 // RUN: qforge-opt %t.prefill4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_prefill_int4_8_tokens_32_rows | FileCheck %s --check-prefix=P4
 
-// @bubble_packs: the rows' pack of the contraction moved through the
-// dequant to the i8 weights, the scales and the zero-points; the result's
-// unpack a reshape (64 divides N).
-// BUBBLE-LABEL: func.func @quantized_matmul
-// BUBBLE:       linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<64x2x128xi8> -> tensor<1x2x128x64xi8>
-// BUBBLE:       linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<64x2x1xf32> -> tensor<1x2x1x64xf32>
-// BUBBLE:       linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<64x2x1xf32> -> tensor<1x2x1x64xf32>
-// BUBBLE:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<1x2x128x64xi8>, tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>) outs(%{{.+}} : tensor<1x2x128x64xf32>)
-// BUBBLE-NOT:   linalg.unpack
-// BUBBLE:       tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<1x1x1x64xf32> into tensor<1x1x64xf32>
-
-// @prepack_parameters_once: the three packs in @quantized_matmul_pack_weights;
-// the kernel (returned) takes the packed tensors.
-// PREPACK-LABEL: func.func @quantized_matmul(
-// PREPACK-SAME:    %{{.+}}: tensor<1x2x128x64xi8>, %{{.+}}: tensor<1x2x1x64xf32>, %{{.+}}: tensor<1x2x1x64xf32>, %{{.+}}: tensor<1x1x2x128xf32>)
-// PREPACK-SAME:    attributes {qforge.pack_weights = @quantized_matmul_pack_weights, returned}
-// PREPACK-NOT:     linalg.pack
-// PREPACK-LABEL: func.func @quantized_matmul_pack_weights(
-// PREPACK-SAME:    -> (tensor<1x2x128x64xi8>, tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>)
-// PREPACK-COUNT-3: linalg.pack
-
-// @bubble_and_prepack: both.
-// BANDP-LABEL: func.func @quantized_matmul(
-// BANDP-SAME:    %{{.+}}: tensor<1x2x128x64xi8>,
-// BANDP-SAME:    attributes {qforge.pack_weights = @quantized_matmul_pack_weights, returned}
-// BANDP:         linalg.generic {{.*}}ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<1x2x128x64xi8>, tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>)
-// BANDP-LABEL: func.func @quantized_matmul_pack_weights(
-// BANDP-COUNT-3: linalg.pack
+// @bubble_and_prepack: the rows' pack of the contraction moved through the
+// dequant to the i8 weights, the scales and the zero-points, and those three
+// packs moved into @quantized_matmul_pack_weights; the kernel (returned)
+// takes the packed tensors; the result's unpack a reshape (64 divides N).
+// BANDP-LABEL:   func.func @quantized_matmul(
+// BANDP-SAME:      %{{.+}}: tensor<1x2x128x64xi8>, %{{.+}}: tensor<1x2x1x64xf32>, %{{.+}}: tensor<1x2x1x64xf32>, %{{.+}}: tensor<1x1x2x128xf32>)
+// BANDP-SAME:      attributes {qforge.pack_weights = @quantized_matmul_pack_weights, returned}
+// BANDP-NOT:       linalg.pack
+// BANDP:           linalg.generic {{.*}}ins(%{{.+}}, %{{.+}}, %{{.+}} : tensor<1x2x128x64xi8>, tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>) outs(%{{.+}} : tensor<1x2x128x64xf32>)
+// BANDP-NOT:       linalg.unpack
+// BANDP:           tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<1x1x1x64xf32> into tensor<1x1x64xf32>
+// BANDP-LABEL:   func.func @quantized_matmul_pack_weights(
+// BANDP-SAME:      -> (tensor<1x2x128x64xi8>, tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>)
+// BANDP:           linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<64x2x128xi8> -> tensor<1x2x128x64xi8>
+// BANDP-COUNT-2:   linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [64] into %{{.+}} : tensor<64x2x1xf32> -> tensor<1x2x1x64xf32>
 
 // @tile_in_k_blocks: the prefill's activation pack 16 k at a time.
 // KBLOCKS-LABEL: func.func @quantized_matmul
@@ -107,18 +80,12 @@
 // KBLOCKS-NEXT:        scf.for
 // KBLOCKS:               linalg.pack %{{.+}} inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x8x1x16xf32> -> tensor<1x1x1x16x8xf32>
 
-// @bubble_tile_activation_pack_and_prepack (4-bit weights, int8 layout):
-// the activation's pack 4 byte-pair tiles at a time, the weights' packs in
-// @quantized_matmul_pack_weights.
-// BTAP-LABEL: func.func @quantized_matmul(
-// BTAP-SAME:    %{{.+}}: tensor<4x2x16x16x4xi8>, %{{.+}}: tensor<4x2x1x16x1xf32>, %{{.+}}: tensor<4x2x1x16x1xf32>,
-// BTAP:         linalg.pack %{{.+}} inner_dims_pos = [3] inner_tiles = [4] into %{{.+}} : tensor<1x1x1x16x2xf32> -> tensor<1x1x1x4x2x4xf32>
-// BTAP-LABEL: func.func @quantized_matmul_pack_weights(
-// BTAP:         linalg.pack %{{.+}} inner_dims_pos = [0, 2] inner_tiles = [16, 4] into %{{.+}} : tensor<64x2x64xi8> -> tensor<4x2x16x16x4xi8>
-
-// @factor_packed_f32: xs[g], the partial sums on the packed weights (k
-// reduced, the rows as lanes), the group sums.
+// @prepack_and_factor_f32: on the packed parameters (the kernel returned),
+// xs[g], the partial sums on the packed weights (k reduced, the rows as
+// lanes), the group sums.
 // FACTOR-LABEL: func.func @quantized_matmul(
+// FACTOR-SAME:    %{{.+}}: tensor<1x2x128x64xi8>, %{{.+}}: tensor<1x2x1x64xf32>, %{{.+}}: tensor<1x2x1x64xf32>, %{{.+}}: tensor<1x1x2x128xf32>)
+// FACTOR-SAME:    returned
 // FACTOR:       linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x2x128xf32>) outs(%{{.+}} : tensor<1x1x2xf32>)
 // FACTOR:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel", "parallel"]{{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x1x2x128xf32>, tensor<1x2x128x64xi8>) outs(%{{.+}} : tensor<1x2x1x1x64xf32>)
 // FACTOR:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>, tensor<1x1x2xf32>, tensor<1x2x1x1x64xf32>)
@@ -179,12 +146,6 @@
 // ROWTILES-SAME:      outs(%{{.+}} : tensor<1x1x2x64xf32>)
 // ROWTILES:       } {qforge.weight_rows}
 
-// @tile_one_row_tile_per_iteration: a forall over the 4 row tiles.
-// ONEROW-LABEL: func.func @quantized_matmul(
-// ONEROW:       scf.forall (%{{.+}}) in (4)
-// ONEROW:         linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x1x2x128xf32>, tensor<1x2x128x64xi8>) outs(%{{.+}} : tensor<1x2x1x1x64xf32>)
-// ONEROW:       } {qforge.weight_rows}
-
 // @tile_row_tiles_and_fold: inside the forall over the 4 tiles of 16 rows,
 // the unit dims folded: partial sums (g, k/4, row, 4), group sums (g, row);
 // the returned handle is the function.
@@ -205,27 +166,23 @@
 // RTG:         } {qforge.weight_groups}
 // RTG:       } {qforge.weight_rows}
 
-// @tile_prefill_f32_blocks: in each group, one block of 8 tokens per
-// iteration, the partial sums an 8 x 64 tile.
-// PBLOCKS-LABEL: func.func @quantized_matmul(
-// PBLOCKS:       scf.forall (%{{.+}}) in (1)
-// PBLOCKS:         scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
-// PBLOCKS:           scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
-// PBLOCKS:             linalg.fill {{.*}} -> tensor<1x1x1x1x8x64xf32>
-// PBLOCKS-NEXT:        linalg.generic
-// PBLOCKS-SAME:          ins(%{{.+}}, %{{.+}} : tensor<1x1x1x128x8xf32>, tensor<1x1x128x64xi8>) outs(%{{.+}} : tensor<1x1x1x1x8x64xf32>)
-// PBLOCKS:         } {qforge.weight_groups}
-// PBLOCKS:       } {qforge.weight_rows}
-// PBLOCKS:       linalg.unpack
-
 // @prefill_f32_prepack_factor_and_tile: the activation's pack and sums 16 k
-// x 8 tokens at a time; the blocks' partial sums returned.
+// x 8 tokens at a time; a row tile per iteration, in it a group, in it a
+// block of 8 tokens, whose partial sums (8 x 64) are returned; the result's
+// unpack one 8 x 64 tile at a time.
 // PFRONT-LABEL: func.func @quantized_matmul(
 // PFRONT:         linalg.pack %{{.+}} inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x8x1x16xf32> -> tensor<1x1x1x16x8xf32>
 // PFRONT:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x16x8xf32>) outs(%{{.+}} : tensor<1x1x1x8xf32>)
 // PFRONT:       scf.forall (%{{.+}}) in (1)
-// PFRONT:             linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x1x1x128x8xf32>, tensor<1x1x128x64xi8>) outs(%{{.+}} : tensor<1x1x1x1x8x64xf32>) attrs = {returned}
+// PFRONT:         scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
+// PFRONT:           scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
+// PFRONT:             linalg.fill {{.*}} -> tensor<1x1x1x1x8x64xf32>
+// PFRONT-NEXT:        linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x1x1x128x8xf32>, tensor<1x1x128x64xi8>) outs(%{{.+}} : tensor<1x1x1x1x8x64xf32>) attrs = {returned}
+// PFRONT:         } {qforge.weight_groups}
 // PFRONT:       } {qforge.weight_rows}
+// PFRONT:       scf.for
+// PFRONT-NEXT:    scf.for
+// PFRONT:           linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 64] into %{{.+}} : tensor<1x1x1x8x64xf32> -> tensor<1x8x64xf32>
 
 // @tile_byte_steps_and_nibbles: one byte step (64 bytes) per iteration of
 // the returned loop, its two nibbles unrolled.
@@ -245,7 +202,8 @@
 // INTERLEAVE:           } {qforge.weight_k, returned}
 // INTERLEAVE:         } {qforge.weight_rows}
 
-// @tile_int8_groups: after the fold, one group per iteration (tagged
+// @tile_int8_groups (the partial sums matched after the fold): one group
+// per iteration of the group sums that consume them (tagged
 // qforge.weight_groups), the partial sums fused in.
 // I8GROUPS-LABEL: func.func @quantized_matmul(
 // I8GROUPS:       scf.forall (%{{.+}}) in (4)
@@ -282,24 +240,9 @@
 
 // @tile_result_unpack: the result's unpack one 8 x 64 tile at a time.
 // UNPACK-LABEL: func.func @quantized_matmul(
-// UNPACK:       } {qforge.weight_rows}
 // UNPACK:       scf.for
 // UNPACK-NEXT:    scf.for
 // UNPACK:           linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 64] into %{{.+}} : tensor<1x1x1x8x64xf32> -> tensor<1x8x64xf32>
-
-// @pack_8_tokens_64_rows: the contraction packed by 8 tokens and 64 rows;
-// both sizes handed on as params.
-// PACK864:       remark: m tile 8 : i64
-// PACK864:       remark: n tile 64 : i64
-// PACK864-LABEL: func.func @quantized_matmul(
-// PACK864:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x2x2x128x8xf32>, tensor<1x2x128x64xf32>) outs(%{{.+}} : tensor<1x2x1x8x64xf32>)
-// PACK864:       linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 64]
-
-// @pack_8_tokens_64_rows_of_byte_pairs: the same on (k/2, k%2).
-// PACK864BP:       remark: m tile 8 : i64
-// PACK864BP:       remark: n tile 64 : i64
-// PACK864BP-LABEL: func.func @quantized_matmul(
-// PACK864BP:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x2x2x64x2x8xf32>, tensor<1x2x64x2x64xf32>) outs(%{{.+}} : tensor<1x2x1x8x64xf32>)
 
 // @vectorize_packed_f32: no linalg op left; the group's and the byte
 // loop's accumulators vector iter_args; xs a reassociable reduction.
@@ -364,31 +307,23 @@
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_one_group_per_iteration(%row: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @bubble_packs(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @prepack_parameters_once(%packed: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @tile_in_k_blocks(%op: !transform.any_op {transform.consumed}, %k_block: !transform.param<i64> {transform.readonly})
-  transform.named_sequence @bubble_tile_activation_pack_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @factor_packed_f32(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_one_group_at_a_time(%op: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @quantize_and_factor_packed_decode(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @quantize_activation_rows_and_factor(%kernel: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_row_tiles(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %tiles: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_one_row_tile_per_iteration(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_prefill_f32_blocks(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @tile_int8_groups(%groups: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_int8_groups(%partials: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @tile_int8_prefill_blocks(%rows: !transform.any_op {transform.readonly}, %partials: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_int8_prefill_blocks(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_result_unpack(%kernel: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
-  transform.named_sequence @pack_8_tokens_64_rows(%contraction: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-  transform.named_sequence @pack_8_tokens_64_rows_of_byte_pairs(%contraction: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
   transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @vectorize_interleaved_tiles(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
@@ -396,28 +331,58 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
 
-  // Fronts of the packed strategies, as their entry scripts start: the
-  // pack, the bubbling and the parameters packed once; the kernel returned.
-  transform.named_sequence @front_f32(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  // The packs of the packed strategies' entry scripts (decode, 64 rows;
+  // 4-bit decode; int8 decode, 16 rows x 4 bytes; prefill, 8 tokens x 64
+  // rows; int8 prefill, 8 tokens x 32 rows x 4 bytes).
+  transform.named_sequence @pack_f32(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0] : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.yield %kernel : !transform.any_op
+    transform.yield %packed : !transform.any_op
   }
-  transform.named_sequence @front_int4_f32(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  transform.named_sequence @pack_int4_f32(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0, 0] : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.yield %kernel : !transform.any_op
+    transform.yield %packed : !transform.any_op
   }
-  transform.named_sequence @front_int8(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+  transform.named_sequence @pack_int8(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4] : (!transform.any_op) -> !transform.any_op
+    transform.yield %packed : !transform.any_op
+  }
+  transform.named_sequence @pack_prefill_f32(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 64, 0, 0] : (!transform.any_op) -> !transform.any_op
+    transform.yield %packed : !transform.any_op
+  }
+  transform.named_sequence @pack_prefill_int8(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4] : (!transform.any_op) -> !transform.any_op
+    transform.yield %packed : !transform.any_op
+  }
+
+  // Fronts of the packed strategies, as their entry scripts start: the
+  // pack, the parameters packed once, the factoring.
+  transform.named_sequence @front_f32(%module: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    %packed = transform.include @pack_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield %kernel, %sums, %partials, %groups : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+  }
+  transform.named_sequence @front_int4_f32(%module: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    %packed = transform.include @pack_int4_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield %kernel, %sums, %partials, %groups : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
+  }
+  transform.named_sequence @front_int8(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %packed = transform.include @pack_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
     %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.yield %kernel : !transform.any_op
@@ -427,8 +392,11 @@ module attributes {transform.with_named_sequence} {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4, 0] : (!transform.any_op) -> !transform.any_op
-    %kernel = transform.include @bubble_tile_activation_pack_and_prepack failures(propagate) (%module, %packed, %four)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
+    transform.include @tile_in_k_blocks failures(propagate) (%activation_pack, %four)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield %kernel : !transform.any_op
   }
   // The int8 decode fronts up to the fold.
@@ -440,74 +408,46 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.yield %folded : !transform.any_op
   }
-  // The f32 prefill up to its token blocks.
-  transform.named_sequence @prefill_f32_blocks(%module: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op) {
-    %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows failures(propagate) (%contraction)
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
-        (%module, %packed, %k_block)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    transform.yield %kernel, %partials_in_block : !transform.any_op, !transform.any_op
-  }
-
-  transform.named_sequence @test_bubble_packs(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0] : (!transform.any_op) -> !transform.any_op
-    transform.include @bubble_packs failures(propagate) (%module) : (!transform.any_op) -> ()
-    transform.yield
-  }
-
-  transform.named_sequence @test_prepack_parameters_once(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0] : (!transform.any_op) -> !transform.any_op
-    transform.include @bubble_packs failures(propagate) (%module) : (!transform.any_op) -> ()
-    %kernel = transform.include @prepack_parameters_once failures(propagate) (%packed)
-      : (!transform.any_op) -> !transform.any_op
-    transform.annotate %kernel "returned" : !transform.any_op
-    transform.yield
+  // The int8 prefill up to the fold.
+  transform.named_sequence @folded_prefill_int8(%module: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %thirty_two = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %packed = transform.include @pack_prefill_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate) (%module, %packed, %four, %eight, %thirty_two)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    transform.yield %folded : !transform.any_op
   }
 
   transform.named_sequence @test_bubble_and_prepack(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %packed = transform.include @pack_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.annotate %kernel "returned" : !transform.any_op
     transform.yield
   }
 
   transform.named_sequence @test_tile_in_k_blocks(%module: !transform.any_op {transform.readonly}) {
     %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows failures(propagate) (%contraction)
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    transform.include @bubble_packs failures(propagate) (%module) : (!transform.any_op) -> ()
+    %packed = transform.include @pack_prefill_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
     transform.include @tile_in_k_blocks failures(propagate) (%activation_pack, %sixteen)
       : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  transform.named_sequence @test_bubble_tile_activation_pack_and_prepack(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_int4_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+  transform.named_sequence @test_prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}) {
+    %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.annotate %kernel "returned" : !transform.any_op
     transform.yield
   }
 
-  transform.named_sequence @test_factor_packed_f32(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield
-  }
-
   transform.named_sequence @test_tile_one_group_at_a_time(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_int4_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_int4_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %loop = transform.include @tile_one_group_at_a_time failures(propagate) (%sums) : (!transform.any_op) -> !transform.any_op
     transform.annotate %loop "returned" : !transform.any_op
     transform.yield
@@ -522,9 +462,7 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @test_quantize_activation_rows_and_factor(%module: !transform.any_op {transform.readonly}) {
     %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4] : (!transform.any_op) -> !transform.any_op
+    %packed = transform.include @pack_prefill_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
     %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %partials, %groups = transform.include @quantize_activation_rows_and_factor failures(propagate) (%kernel, %four)
@@ -534,20 +472,10 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @test_tile_row_tiles(%module: !transform.any_op {transform.readonly}) {
     %two = transform.param.constant 2 : i64 -> !transform.param<i64>
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %row_tile, %partials_in_row, %fill_in_row = transform.include @tile_row_tiles failures(propagate) (%partials, %groups, %two)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield
-  }
-
-  transform.named_sequence @test_tile_one_row_tile_per_iteration(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %row_tile, %partials_in_row, %fill_in_row = transform.include @tile_one_row_tile_per_iteration failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
@@ -558,40 +486,28 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_tile_row_tiles_and_groups(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
-  transform.named_sequence @test_tile_prefill_f32_blocks(%module: !transform.any_op {transform.readonly}) {
-    %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows failures(propagate) (%contraction)
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %partials_in_block = transform.include @tile_prefill_f32_blocks failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.yield
-  }
-
   transform.named_sequence @test_prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}) {
-    %kernel, %partials_in_block = transform.include @prefill_f32_blocks failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
+    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %sixty_four = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %packed = transform.include @pack_prefill_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
+        (%module, %packed, %sixteen, %eight, %sixty_four) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.annotate %partials_in_block "returned" : !transform.any_op
     transform.yield
   }
 
   transform.named_sequence @test_tile_byte_steps_and_nibbles(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_int4_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_int4_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_group)
@@ -601,9 +517,8 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_tile_up_to_4_row_tiles_interleaved(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.annotate %k_loop "returned" : !transform.any_op
@@ -612,16 +527,11 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @test_tile_int8_groups(%module: !transform.any_op {transform.readonly}) {
     %folded = transform.include @folded_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %folded
-      : (!transform.any_op) -> !transform.any_op
-    %groups = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
-      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %group, %partials_in_group, %fill_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group, %partials_in_group, %fill_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
@@ -644,21 +554,12 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_tile_int8_prefill_blocks(%module: !transform.any_op {transform.readonly}) {
-    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %thirty_two = transform.param.constant 32 : i64 -> !transform.param<i64>
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4] : (!transform.any_op) -> !transform.any_op
-    %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate) (%module, %packed, %four, %eight, %thirty_two)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %folded
-      : (!transform.any_op) -> !transform.any_op
+    %folded = transform.include @folded_prefill_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%rows, %partials)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%partials)
+      : (!transform.any_op) -> !transform.any_op
     transform.annotate %partials_in_block "returned" : !transform.any_op
     transform.yield
   }
@@ -666,37 +567,17 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_tile_result_unpack(%module: !transform.any_op {transform.readonly}) {
     %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
     %sixty_four = transform.param.constant 64 : i64 -> !transform.param<i64>
-    %kernel, %partials_in_block = transform.include @prefill_f32_blocks failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.include @pack_prefill_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.include @tile_result_unpack failures(propagate) (%kernel, %eight, %sixty_four)
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  transform.named_sequence @test_pack_8_tokens_64_rows(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows failures(propagate) (%contraction)
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    transform.debug.emit_param_as_remark %m_tile, "m tile" : !transform.param<i64>
-    transform.debug.emit_param_as_remark %n_tile, "n tile" : !transform.param<i64>
-    transform.yield
-  }
-
-  transform.named_sequence @test_pack_8_tokens_64_rows_of_byte_pairs(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed, %m_tile, %n_tile = transform.include @pack_8_tokens_64_rows_of_byte_pairs failures(propagate) (%contraction)
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    transform.debug.emit_param_as_remark %m_tile, "m tile" : !transform.param<i64>
-    transform.debug.emit_param_as_remark %n_tile, "n tile" : !transform.param<i64>
-    transform.yield
-  }
-
   transform.named_sequence @test_vectorize_packed_f32(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_int4_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_int4_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums) : (!transform.any_op) -> !transform.any_op
     %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -707,9 +588,8 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_vectorize_interleaved_tiles(%module: !transform.any_op {transform.readonly}) {
-    %kernel = transform.include @front_f32 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.include @vectorize_interleaved_tiles failures(propagate) (%kernel) : (!transform.any_op) -> ()
@@ -724,14 +604,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @test_prefill_int8_prepack_and_fold(%module: !transform.any_op {transform.readonly}) {
-    %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %eight = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %thirty_two = transform.param.constant 32 : i64 -> !transform.param<i64>
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4] : (!transform.any_op) -> !transform.any_op
-    %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate) (%module, %packed, %four, %eight, %thirty_two)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    %folded = transform.include @folded_prefill_int8 failures(propagate) (%module) : (!transform.any_op) -> !transform.any_op
     transform.annotate %folded "returned" : !transform.any_op
     transform.yield
   }

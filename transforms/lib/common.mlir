@@ -34,9 +34,9 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Inside a row (or a row tile): one group per iteration (the groups are
-  // its second dim), the group's partial sums (and
-  // their zero fill) fused in, so the row's accumulator is the loop's
-  // carried value. Returns the fused partial sums.
+  // its second dim), the group's partial sums (and their zero fill) fused
+  // in, so the row's accumulator is the loop's carried value. Returns the
+  // fused partial sums.
   transform.named_sequence @tile_one_group_per_iteration(%row: !transform.any_op {transform.consumed},
       %partials: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed})
       -> !transform.any_op {
@@ -73,7 +73,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The vectorization every strategy but decode-packed-avx512 uses:
+  // The vectorization of every strategy but the interleaved packed decode:
   // vectorize, hoist the accumulators, then remove the broadcast +
   // transpose pairs the vectorizer emits for the (d0, d1, 0) reads and the
   // leading unit dims.

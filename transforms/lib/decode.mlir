@@ -1,12 +1,10 @@
 // Script library: the unpacked decode strategies (batch-1 matvec on the
-// seed's layout): decode-factored-avx512/-avx2 (f32) and
-// decode-int8-vnni/-avxvnni (activation quantized to int8). Each factors
-// the scale and zero-point out of the k sum with k split as (j, l), l the
-// vector lanes, and streams one weight row per iteration of an scf.forall.
-//
-// The lane count fixes the unroll factors (K/lanes steps of a group,
-// unrolled whole, K = 128 assumed); both are attributes, so the sequences
-// are specialised per lane count, the number in their name.
+// seed's layout), f32 (decode-factored-*) and int8 activations
+// (decode-int8-*): scale and zero-point factored out of the k sum, k split
+// as (j, l) with l the vector lanes; one weight row per iteration of an
+// scf.forall. The lane count, an attribute of the factoring, fixes the
+// unroll factors (K/lanes steps of a group, unrolled whole, K = 128
+// assumed), so each strategy is specialised per lane count (in its name).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @fuse_with_its_fill(%producer: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}, %loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -15,9 +13,8 @@ module attributes {transform.with_named_sequence} {
 
   // Named matmuls become generics, and a sub-channel dequantize lowered to
   // NxGxB weights collapsed to NxK (docs/quantization.md) carries its split
-  // into the matmul: a contraction over (groups, elements), as in the seed.
-  // Nothing changes for kernels already in that form. Then the pair is
-  // found and its dequant body shortened.
+  // into the matmul, as in the seed (which nothing changes); then the pair
+  // is matched (@match_and_simplify_dequant).
   transform.named_sequence @generalize_and_match_dequant(%module: !transform.any_op {transform.readonly})
       -> (!transform.any_op, !transform.any_op) {
     %named = transform.structured.match ops{["linalg.matmul", "linalg.matvec", "linalg.batch_matmul"]} in %module
@@ -34,7 +31,7 @@ module attributes {transform.with_named_sequence} {
 
   // xs[g, l] = Σ_j x[g, j, l], once per call: one group and one chunk of
   // lanes at a time, so that every reduction is elementwise. Returns the
-  // chunk loop (j), for the caller to unroll.
+  // chunk loop (j).
   transform.named_sequence @tile_activation_sums_per_chunk(%sums: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %tiled, %per_group, %per_chunk = transform.structured.tile_using_for %sums
@@ -57,18 +54,18 @@ module attributes {transform.with_named_sequence} {
     transform.yield %per_step : !transform.any_op
   }
 
-  // f32 decode: blocks of at most 48 groups (48 x 128 x 4 bytes of
-  // activation stay in L1; a divisor of the groups, so shapes stay static);
-  // in each, one output row per iteration of an scf.forall (the threads:
-  // each streams a contiguous range of rows, in a fixed order), tagged
-  // qforge.weight_rows, its partial sums fused in across the transposed map;
-  // a group per iteration; a chunk of lanes per step (convert + FMA). The
-  // accumulators' fill goes a row at a time (whole, LLVM cannot lower it),
-  // the rows' sums in their own scf.forall. Returns the chunk loop.
-  transform.named_sequence @tile_f32_rows_in_group_blocks(
-      %partials: !transform.any_op {transform.consumed},
-      %groups: !transform.any_op {transform.consumed},
+  // f32 decode (docs/scripts.md, steps 2-3): xs per chunk as above; blocks
+  // of at most 48 groups (the block's activation stays in L1; a divisor, so
+  // shapes stay static); in each, one row per iteration of an scf.forall
+  // (the threads), tagged qforge.weight_rows, its partial sums fused in; a
+  // group per iteration; a chunk of lanes per step. The accumulators' fill
+  // a row at a time (whole, LLVM cannot lower it), the rows' sums in their
+  // own scf.forall. Returns both chunk loops, for the caller to unroll.
+  transform.named_sequence @tile_f32_rows_in_group_blocks(%sums: !transform.any_op {transform.consumed},
+      %partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed},
       %rows: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %sum_chunks = transform.include @tile_activation_sums_per_chunk failures(propagate) (%sums)
+      : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     // The fill's dims are the accumulator tensor's: (1, 1, n, l).
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
@@ -94,17 +91,21 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.yield %chunk_loop : !transform.any_op
+    %chunk_loops = transform.merge_handles %sum_chunks, %chunk_loop : !transform.any_op
+    transform.yield %chunk_loops : !transform.any_op
   }
 
-  // Integer decode, step 3: one output row per iteration of an scf.forall
-  // (as above, no blocks), the group sums, the partial sums and their fills
-  // fused in, tagged qforge.weight_rows; one group per iteration; one step
-  // of lanes x 4 bytes (one vpdpbusd) at a time. Returns the step loop.
-  transform.named_sequence @tile_int8_rows_and_groups(
-      %partials: !transform.any_op {transform.consumed},
-      %groups: !transform.any_op {transform.consumed},
-      %rows: !transform.any_op {transform.consumed}) -> !transform.any_op {
+  // Integer decode: the activation quantized and summed as above; one row
+  // per iteration of an scf.forall (no blocks), tagged qforge.weight_rows,
+  // the group sums, the partial sums and their fills fused in; one group per
+  // iteration; one step of lanes x 4 bytes (one vpdpbusd) at a time.
+  // Returns both step loops, for the caller to unroll.
+  transform.named_sequence @tile_int8_rows_and_groups(%quantization: !transform.any_op {transform.readonly},
+      %sums: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed},
+      %groups: !transform.any_op {transform.consumed}, %rows: !transform.any_op {transform.consumed})
+      -> !transform.any_op {
+    %sum_steps = transform.include @quantize_activation_per_group failures(propagate) (%quantization, %sums)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %row, %row_loop = transform.structured.tile_using_forall %rows tile_sizes [1]
@@ -121,79 +122,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
     %chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.yield %chunk_loop : !transform.any_op
-  }
-
-  // f32 decode with 16 lanes (AVX-512), k = 16·j + l (docs/scripts.md):
-  //   p[n, g, l] = Σ_j x[g, j, l] · w[n, g, j, l];  xs[g, l] = Σ_j x[g, j, l];
-  //   out[n] = Σ_l Σ_g s[n, g] · (p[n, g, l] − z[n, g] · xs[g, l]),
-  // both j loops unrolled by K/16 = 8.
-  transform.named_sequence @decode_f32_16_lanes(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %sums, %partials, %groups, %rows = transform.qforge.factor_dequant_contraction
-        %dequant, %contraction {lanes = 16} : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %sum_chunks = transform.include @tile_activation_sums_per_chunk failures(propagate) (%sums)
-      : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %sum_chunks {factor = 8} : !transform.any_op
-    %chunks = transform.include @tile_f32_rows_in_group_blocks failures(propagate) (%partials, %groups, %rows)
-      : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %chunks {factor = 8} : !transform.any_op
-    transform.yield
-  }
-
-  // f32 decode with 8 lanes (one 256-bit register, AVX2): as
-  // @decode_f32_16_lanes, the j loops unrolled by K/8 = 16.
-  transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %sums, %partials, %groups, %rows = transform.qforge.factor_dequant_contraction
-        %dequant, %contraction {lanes = 8} : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %sum_chunks = transform.include @tile_activation_sums_per_chunk failures(propagate) (%sums)
-      : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %sum_chunks {factor = 16} : !transform.any_op
-    %chunks = transform.include @tile_f32_rows_in_group_blocks failures(propagate) (%partials, %groups, %rows)
-      : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %chunks {factor = 16} : !transform.any_op
-    transform.yield
-  }
-
-  // Integer decode with 16 i32 lanes (one 512-bit vpdpbusd, 64 weights per
-  // step): the activation quantized per group to int8, k = (j, l, q), i32
-  // sums of u8 x s8 products; both step loops unrolled by K/64 = 2.
-  transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
-        %dequant, %contraction {lanes = 16} : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %sum_steps = transform.include @quantize_activation_per_group failures(propagate) (%quantization, %sums)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %sum_steps {factor = 2} : !transform.any_op
-    %steps = transform.include @tile_int8_rows_and_groups failures(propagate) (%partials, %groups, %rows)
-      : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %steps {factor = 2} : !transform.any_op
-    transform.yield
-  }
-
-  // Integer decode with 8 i32 lanes (one 256-bit VEX vpdpbusd, AVX-VNNI:
-  // 32 weights per step): as @decode_int8_16_lanes, the step loops
-  // unrolled by K/32 = 4.
-  transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
-        %dequant, %contraction {lanes = 8} : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %sum_steps = transform.include @quantize_activation_per_group failures(propagate) (%quantization, %sums)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %sum_steps {factor = 4} : !transform.any_op
-    %steps = transform.include @tile_int8_rows_and_groups failures(propagate) (%partials, %groups, %rows)
-      : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %steps {factor = 4} : !transform.any_op
-    transform.yield
+    %step_loops = transform.merge_handles %sum_steps, %chunk_loop : !transform.any_op
+    transform.yield %step_loops : !transform.any_op
   }
 
   // f32 decode: vectorize and hoist, lower the reductions (only the rows'
@@ -221,10 +151,73 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Integer decode, step 4: vectorize and hoist; the byte-product
-  // reductions stay until after bufferization, where they become vpdpbusd
-  // (@x86_int8_dot_products).
-  transform.named_sequence @vectorize_int8_decode(%module: !transform.any_op {transform.readonly}) {
+  // The f32 decode strategy with 16 lanes (AVX-512), k = 16·j + l:
+  //   p[n, g, l] = Σ_j x[g, j, l] · w[n, g, j, l];  xs[g, l] = Σ_j x[g, j, l];
+  //   out[n] = Σ_l Σ_g s[n, g] · (p[n, g, l] − z[n, g] · xs[g, l]),
+  // both j loops unrolled by K/16 = 8.
+  transform.named_sequence @decode_f32_16_lanes(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sums, %partials, %groups, %rows = transform.qforge.factor_dequant_contraction
+        %dequant, %contraction {lanes = 16} : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %chunk_loops = transform.include @tile_f32_rows_in_group_blocks failures(propagate)
+        (%sums, %partials, %groups, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %chunk_loops {factor = 8} : !transform.any_op
+    transform.include @vectorize_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // With 8 lanes (one 256-bit register, AVX2): as @decode_f32_16_lanes,
+  // the j loops unrolled by K/8 = 16.
+  transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sums, %partials, %groups, %rows = transform.qforge.factor_dequant_contraction
+        %dequant, %contraction {lanes = 8} : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %chunk_loops = transform.include @tile_f32_rows_in_group_blocks failures(propagate)
+        (%sums, %partials, %groups, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %chunk_loops {factor = 16} : !transform.any_op
+    transform.include @vectorize_f32_decode failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The integer decode strategy with 16 i32 lanes (one 512-bit vpdpbusd, 64
+  // weights per step): the activation quantized per group to int8,
+  // k = (j, l, q), i32 sums of u8 x s8 products (vectorized as multiply +
+  // reduce: vpdpbusd after bufferization); both step loops unrolled by
+  // K/64 = 2.
+  transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
+        %dequant, %contraction {lanes = 16} : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %step_loops = transform.include @tile_int8_rows_and_groups failures(propagate)
+        (%quantization, %sums, %partials, %groups, %rows) : (!transform.any_op, !transform.any_op,
+        !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %step_loops {factor = 2} : !transform.any_op
+    %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%func)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+
+  // With 8 i32 lanes (one 256-bit VEX vpdpbusd, AVX-VNNI: 32 weights per
+  // step): as @decode_int8_16_lanes, the step loops unrolled by K/32 = 4.
+  transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
+        %dequant, %contraction {lanes = 8} : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %step_loops = transform.include @tile_int8_rows_and_groups failures(propagate)
+        (%quantization, %sums, %partials, %groups, %rows) : (!transform.any_op, !transform.any_op,
+        !transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %step_loops {factor = 4} : !transform.any_op
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%func)
       : (!transform.any_op) -> !transform.any_op

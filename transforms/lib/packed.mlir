@@ -1,14 +1,10 @@
 // Script library: the packed strategies (data tiling: decode-packed-*,
-// prefill-packed-*). Their common recipe: pack the contraction, move the
-// packs up through the dequant to the quantized parameters and pack those
-// once per model (@<f>_pack_weights, docs/abi.md), factor scale and
-// zero-point out of the k sum on the packed layout, tile row tiles
-// (scf.forall, the threads), groups and k steps, vectorize.
-//
-// Pack sizes and unroll factors take no params: a decode entry script
-// writes its pack; the prefill packs, whose sizes also tile the unpack, are
-// specialised per size here (sizes in the name, handed on as params); the
-// integer prefill, whose sizes also fix unrolls, is specialised whole.
+// prefill-packed-*): pack the contraction, move the packs up to the
+// quantized parameters and pack those once per model (docs/abi.md), factor
+// scale and zero-point out of the k sum on the packed layout, tile row
+// tiles (scf.forall, the threads), groups and k steps, vectorize. Tile
+// sizes come as params; pack sizes and unroll factors are attributes, so
+// the integer prefill, whose pack fixes its unrolls, is specialised whole.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @fuse_with_its_fill(%producer: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}, %loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -17,14 +13,16 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @hoist_loop_invariants(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_and_hoist(%func: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @lower_reductions_as_trees(%vectorized: !transform.any_op {transform.readonly})
-  transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
 
   // After the contraction's pack: the weights' pack moves up through the
-  // dequant to the quantized weights, scales and zero-points; non-dividing
-  // tiles pad with zeros, never poison (they dequantize to zero, and zero
-  // activation rows are cut by the unpack); an unpack that only drops dims
-  // becomes a reshape.
-  transform.named_sequence @bubble_packs(%module: !transform.any_op {transform.readonly}) {
+  // dequant to the quantized weights, scales and zero-points (padding with
+  // zeros, never poison: they dequantize to zero, and the unpack cuts padded
+  // rows; an unpack that only drops dims becomes a reshape); those packs
+  // read only parameters, so they move into @<f>_pack_weights, run once per
+  // model. Returns the kernel function.
+  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly},
+                                               %packed: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
     %funcs = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {
       transform.apply_patterns.qforge.pad_packs_with_zeros
@@ -32,27 +30,9 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.qforge.fold_into_packs
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    transform.yield
-  }
-
-  // The packs of weights, scales and zero-points read only model
-  // parameters: they move into @<f>_pack_weights, run once per model, not
-  // on every call. Returns the kernel function.
-  transform.named_sequence @prepack_parameters_once(%packed: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
     %packed_dequant = transform.get_producer_of_operand %packed[1] : (!transform.any_op) -> !transform.any_op
     %pack_functions = transform.qforge.split_parameter_packing %packed_dequant : (!transform.any_op) -> !transform.any_op
     %kernel = transform.get_parent_op %packed {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-    transform.yield %kernel : !transform.any_op
-  }
-
-  // @bubble_packs, then @prepack_parameters_once: returns the kernel.
-  transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly},
-                                               %packed: !transform.any_op {transform.readonly})
-      -> !transform.any_op {
-    transform.include @bubble_packs failures(propagate) (%module) : (!transform.any_op) -> ()
-    %kernel = transform.include @prepack_parameters_once failures(propagate) (%packed)
-      : (!transform.any_op) -> !transform.any_op
     transform.yield %kernel : !transform.any_op
   }
 
@@ -69,34 +49,25 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // @bubble_and_prepack, with the per-call activation pack tiled by
-  // @tile_in_k_blocks before the parameters' packs move out.
-  transform.named_sequence @bubble_tile_activation_pack_and_prepack(%module: !transform.any_op {transform.readonly},
-      %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly})
-      -> !transform.any_op {
-    transform.include @bubble_packs failures(propagate) (%module) : (!transform.any_op) -> ()
-    %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
-    transform.include @tile_in_k_blocks failures(propagate) (%activation_pack, %k_block)
-      : (!transform.any_op, !transform.param<i64>) -> ()
-    %kernel = transform.include @prepack_parameters_once failures(propagate) (%packed)
-      : (!transform.any_op) -> !transform.any_op
-    transform.yield %kernel : !transform.any_op
-  }
-
-  // f32 activations: scale and zero-point out of the k sum, the rows as
-  // the lanes (no split of k):   xs[g] = Σ_k x[g, k], once per call;
+  // @bubble_and_prepack, then, for f32 activations, scale and zero-point
+  // out of the k sum, the rows as the lanes (no split of k):
+  //   xs[g] = Σ_k x[g, k], once per call;
   //   p[tile, g, lanes] = Σ_k x[g, k] · w[tile, g, k, lanes];
   //   out[tile, lanes] += Σ_g s · (p − z · xs).
-  // The generics keep the packed dims, lanes innermost; no unit dim is
-  // folded, so N <= one row tile tiles the same way.
-  transform.named_sequence @factor_packed_f32(%kernel: !transform.any_op {transform.readonly})
-      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+  // No unit dim is folded, so N <= one row tile tiles the same way.
+  // Returns the kernel function, xs, the partial sums and the group sums.
+  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly},
+                                                   %packed: !transform.any_op {transform.readonly})
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %dequant, %contraction = transform.qforge.match_dequant_contraction %kernel
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
         %dequant, %contraction : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield %sums, %partials, %groups : !transform.any_op, !transform.any_op, !transform.any_op
+    transform.yield %kernel, %sums, %partials, %groups
+      : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
   }
 
   // One group at a time (an op whose first three dims are unit or
@@ -111,7 +82,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Decode with int8 activations: the activation quantized per group to
-  // int8 (amax, xq: once per call, one group at a time; the loops tagged
+  // int8 (amax, xq: once per call, one group at a time, in loops tagged
   // qforge.activation_groups, whose reductions are lowered early), and
   // scale, zero-point and activation scale out of the k sum:
   //   xs[g] = Σ_k xq[g, k];  p[tile, g, row] = Σ_k w · xq  (i32, exact);
@@ -123,22 +94,19 @@ module attributes {transform.with_named_sequence} {
     %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
         %dequant, %contraction : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %q_loop = transform.include @tile_one_group_at_a_time failures(propagate) (%quantization)
+    %per_call = transform.merge_handles %quantization, %sums : !transform.any_op
+    %group_loops = transform.include @tile_one_group_at_a_time failures(propagate) (%per_call)
       : (!transform.any_op) -> !transform.any_op
-    %s_loop = transform.include @tile_one_group_at_a_time failures(propagate) (%sums)
-      : (!transform.any_op) -> !transform.any_op
-    transform.annotate %q_loop "qforge.activation_groups" : !transform.any_op
-    transform.annotate %s_loop "qforge.activation_groups" : !transform.any_op
+    transform.annotate %group_loops "qforge.activation_groups" : !transform.any_op
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
   // Prefill with int8 activations: the factoring quantizes the activation
   // before its pack (amax, xq and xs per row and group on the unpacked
   // rows, where a group's values are contiguous) and packs the results,
-  // tagged by role. Every row and every pack's block of rows is one
-  // iteration of an scf.forall (the threads share the per-call work), one
-  // group at a time; the int8 pack (a transpose of bytes) %xq_steps k steps
-  // x the block's rows at a time, in registers.
+  // tagged by role. All of it in scf.foralls over rows and blocks of rows
+  // (the threads share it), one group at a time; the int8 pack (a
+  // transpose of bytes) %xq_steps k steps x the block's rows at a time.
   //   xs[m, g] = Σ_k xq[m, g, k];  p[tile, g, m, row] = Σ_k w · xq  (i32);
   //   out[m, tile, row] += Σ_g s · amax[m, g] / 127 · (p − z · xs).
   transform.named_sequence @quantize_activation_rows_and_factor(%kernel: !transform.any_op {transform.readonly},
@@ -148,16 +116,12 @@ module attributes {transform.with_named_sequence} {
     %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
         %dequant, %contraction : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %q_rows, %q_forall = transform.structured.tile_using_forall %quantization tile_sizes [1, 1]
+    %per_call = transform.merge_handles %quantization, %sums : !transform.any_op
+    %rows, %row_forall = transform.structured.tile_using_forall %per_call tile_sizes [1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %q_tiles, %q_loop = transform.structured.tile_using_for %q_rows tile_sizes [0, 0, 1]
+    %groups_tiles, %group_loops = transform.structured.tile_using_for %rows tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %s_rows, %s_forall = transform.structured.tile_using_forall %sums tile_sizes [1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %s_tiles, %s_loop = transform.structured.tile_using_for %s_rows tile_sizes [0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.annotate %q_loop "qforge.activation_groups" : !transform.any_op
-    transform.annotate %s_loop "qforge.activation_groups" : !transform.any_op
+    transform.annotate %group_loops "qforge.activation_groups" : !transform.any_op
     // No xs pack without a zero-point and with unsigned weights.
     %xq_pack = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xq"} in %kernel
       : (!transform.any_op) -> !transform.any_op
@@ -176,7 +140,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // %tiles row tiles per iteration of an scf.forall (OpenMP: each thread
-  // streams a contiguous range of tiles; results do not depend on the
+  // streams a contiguous range of tiles, in an order independent of the
   // thread count), tagged qforge.weight_rows, the partial sums and both
   // zero fills fused in. Returns the group sums, partial sums and fill.
   transform.named_sequence @tile_row_tiles(%partials: !transform.any_op {transform.consumed},
@@ -196,45 +160,35 @@ module attributes {transform.with_named_sequence} {
     transform.yield %row_tile, %partials_in_row, %pf_in_row : !transform.any_op, !transform.any_op, !transform.any_op
   }
 
-  // @tile_row_tiles with one row tile per iteration.
-  transform.named_sequence @tile_one_row_tile_per_iteration(%partials: !transform.any_op {transform.consumed},
-                                                            %groups: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
-    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
-        (%partials, %groups, %one) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield %row_tile, %partials_in_row, %pf_in_row : !transform.any_op, !transform.any_op, !transform.any_op
-  }
-
-  // Int8 activations: one row tile per iteration (@tile_row_tiles); then
-  // the unit dims are folded (linalg-fold-unit-extent-dims): inside the
-  // forall the row tile is always 1, so every N folds alike, and the
-  // packed scale's trailing unit dim goes (read through a broadcast as
-  // vector<rows x 1>, a form the fixed lowering cannot reduce). Returns the
-  // folded kernel function (handles to it from before are invalidated).
+  // Int8 activations: one row tile per iteration, then the unit dims
+  // folded: inside the forall the row tile is 1, so every N folds alike,
+  // and the packed scale's trailing unit dim goes (read through a broadcast
+  // as vector<rows x 1>, a form the fixed lowering cannot reduce). Returns
+  // the folded kernel function (earlier handles to it are invalidated).
   transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed},
                                                     %groups: !transform.any_op {transform.consumed})
       -> !transform.any_op {
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
     %kernel = transform.get_parent_op %groups {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_one_row_tile_per_iteration
-        failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
+        (%partials, %groups, %one) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
       : (!transform.any_op) -> !transform.any_op
     transform.yield %folded : !transform.any_op
   }
 
-  // f32 activations: one row tile per iteration (@tile_row_tiles), then one
-  // group per iteration inside it, tagged qforge.weight_groups (for the
-  // prefetch), the group's partial sums fused in. Returns the group's
-  // group sums, partial sums and fill.
+  // f32 activations: one row tile per iteration, then one group per
+  // iteration inside it, tagged qforge.weight_groups (for the prefetch),
+  // the group's partial sums fused in. Returns the group's group sums,
+  // partial sums and fill.
   transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed},
                                                       %groups: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op, !transform.any_op) {
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_one_row_tile_per_iteration
-        failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
+        (%partials, %groups, %one) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %group_tile, %group_loop = transform.structured.tile_using_for %row_tile tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
@@ -244,13 +198,24 @@ module attributes {transform.with_named_sequence} {
     transform.yield %group_tile, %partials_in_group, %pf_in_group : !transform.any_op, !transform.any_op, !transform.any_op
   }
 
-  // f32 prefill: inside each group, one block of activation rows (the m
-  // tile) per iteration, the partial sums fused in: the group's weight tile
-  // stays in L1 while every block reads it. Returns the block's partial
-  // sums.
-  transform.named_sequence @tile_prefill_f32_blocks(%partials: !transform.any_op {transform.consumed},
-                                                    %groups: !transform.any_op {transform.consumed})
-      -> !transform.any_op {
+  // f32 prefill from the pack to the blocks of tokens: the parameters
+  // packed once, the result's unpack tiled, the activation's pack and sums
+  // %k_block k at a time; row tiles, groups, and in each group one block of
+  // tokens (the m tile) per iteration, the partial sums fused in, so the
+  // group's weight tile stays in L1 while every block reads it. Returns the
+  // kernel function and the block's partial sums.
+  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly},
+      %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+      -> (!transform.any_op, !transform.any_op) {
+    %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.include @tile_result_unpack failures(propagate) (%kernel, %tokens, %rows)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    %per_call = transform.merge_handles %activation_pack, %sums : !transform.any_op
+    transform.include @tile_in_k_blocks failures(propagate) (%per_call, %k_block)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_row_tiles_and_groups failures(propagate)
         (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -259,23 +224,6 @@ module attributes {transform.with_named_sequence} {
     %partials_in_block, %pf_in_block, %b2 = transform.include @fuse_with_its_fill failures(propagate)
         (%partials_in_group, %pf_in_group, %block_loop)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield %partials_in_block : !transform.any_op
-  }
-
-  // f32 prefill from the pack to the token blocks: the activation's pack
-  // and sums %k_block k at a time, the parameters packed once, factored,
-  // tiled. Returns the kernel function and the block's partial sums.
-  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly},
-      %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly})
-      -> (!transform.any_op, !transform.any_op) {
-    %kernel = transform.include @bubble_tile_activation_pack_and_prepack failures(propagate)
-        (%module, %packed, %k_block) : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> !transform.any_op
-    %sums, %partials, %groups = transform.include @factor_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.include @tile_in_k_blocks failures(propagate) (%sums, %k_block)
-      : (!transform.any_op, !transform.param<i64>) -> ()
-    %partials_in_block = transform.include @tile_prefill_f32_blocks failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.yield %kernel, %partials_in_block : !transform.any_op, !transform.any_op
   }
 
@@ -291,13 +239,12 @@ module attributes {transform.with_named_sequence} {
     transform.yield %byte_loop : !transform.any_op
   }
 
-  // decode-packed-avx512: up to 4 row tiles per iteration (the largest
-  // divisor of the tiles up to 4: a partial iteration would make shapes
-  // dynamic), a group per iteration, the k steps one at a time with each
-  // tile's step inside, unrolled whole, so each k step reads a line of each
-  // tile (unrolling by 4 a loop of 3 or 2 iterations leaves a remainder
-  // loop, which the next unrolls take). Returns the k loop, tagged
-  // qforge.weight_k for the prefetch.
+  // Up to 4 row tiles per iteration (the largest divisor of the tiles up
+  // to 4: a partial iteration would make shapes dynamic), a group per
+  // iteration, the k steps one at a time with each tile's step inside,
+  // unrolled whole, so each k step reads a line of each tile (unrolling a
+  // loop of 3 or 2 by 4 leaves a remainder loop, which the next unrolls
+  // take). Returns the k loop, tagged qforge.weight_k for the prefetch.
   transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed},
                                                                %groups: !transform.any_op {transform.consumed})
       -> !transform.any_op {
@@ -324,12 +271,13 @@ module attributes {transform.with_named_sequence} {
     transform.yield %k_loop : !transform.any_op
   }
 
-  // Int8 activations, after the fold: one group per iteration (the group
-  // sums' first dim), tagged qforge.weight_groups, the partial sums and
-  // their fill fused in. Returns the group's group sums and partial sums.
-  transform.named_sequence @tile_int8_groups(%groups: !transform.any_op {transform.consumed},
-                                             %partials: !transform.any_op {transform.consumed})
+  // Int8 activations, after the fold: one group per iteration (the first
+  // dim of the group sums, which consume the partial sums), tagged
+  // qforge.weight_groups, the partial sums and their fill fused in.
+  // Returns the group's group sums, partial sums and fill.
+  transform.named_sequence @tile_int8_groups(%partials: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+    %groups = transform.get_consumers_of_result %partials[0] : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %group_tile, %group_loop = transform.structured.tile_using_for %groups tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -340,45 +288,33 @@ module attributes {transform.with_named_sequence} {
     transform.yield %group_tile, %partials_in_group, %pf_in_group : !transform.any_op, !transform.any_op, !transform.any_op
   }
 
-  // Int8 decode, 8-bit weights: group sums (g, row), partial sums
-  // (g, k/4, row, 4) after the fold; each group's k steps (64 bytes:
-  // 16 rows x 4 bytes, one vpdpbusd) one at a time. Returns the k loop.
+  // Int8 decode, 8-bit weights: the partial sums, matched by their dims
+  // after the fold, (g, k/4, row, 4) (a batched kernel's do not match: the
+  // script fails); each group's k steps (16 rows x 4 bytes, one vpdpbusd)
+  // one at a time. Returns the k loop.
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
-      : (!transform.any_op) -> !transform.any_op
-    %groups = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
-      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate)
-        (%groups, %partials)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield %k_loop : !transform.any_op
   }
 
-  // Int8 decode, 4-bit weights: partial sums (g, k/8, k%2, row, 4) after
-  // the fold; each group's byte steps (64 bytes: 16 rows x 4 byte pairs)
-  // one at a time, each split into its two nibbles (unrolled: one vpdpbusd
-  // each, the nibble picked by a constant shift and a mask). Returns the
-  // byte loop.
+  // Int8 decode, 4-bit weights: the partial sums (g, k/8, k%2, row, 4);
+  // each group's byte steps (16 rows x 4 byte pairs) one at a time, each
+  // split into its two nibbles (unrolled: one vpdpbusd each, the nibble
+  // picked by a constant shift and a mask). Returns the byte loop.
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
-      : (!transform.any_op) -> !transform.any_op
-    %groups = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
-      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate)
-        (%groups, %partials)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
@@ -386,17 +322,12 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Int8 prefill: inside each group, one block of activation rows per
-  // iteration, the partial sums fused in. Group sums (g, m/tokens, tokens,
-  // row) after the fold. Returns the block's partial sums.
-  transform.named_sequence @tile_int8_prefill_blocks(%rows: !transform.any_op {transform.readonly},
-                                                     %partials: !transform.any_op {transform.consumed})
+  // iteration (the group sums' second dim), the partial sums fused in.
+  // Returns the block's partial sums.
+  transform.named_sequence @tile_int8_prefill_blocks(%partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
-    %groups = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>]} in %rows
-      : (!transform.any_op) -> !transform.any_op
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate)
-        (%groups, %partials)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %block_tile, %block_loop = transform.structured.tile_using_for %group_tile tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %partials_in_block, %pf_in_block, %b2 = transform.include @fuse_with_its_fill failures(propagate)
@@ -406,8 +337,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // The prefill result's unpack (the padded rows cut), one tokens x rows
-  // output tile at a time: unvectorized whole, it would be one M x N
-  // vector.
+  // tile at a time: vectorized whole, it would be one M x N vector.
   transform.named_sequence @tile_result_unpack(%kernel: !transform.any_op {transform.readonly},
                                                %tokens: !transform.param<i64> {transform.readonly},
                                                %rows: !transform.param<i64> {transform.readonly}) {
@@ -416,30 +346,6 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
-  }
-
-  // f32 prefill, 8-bit weights: the contraction's activation rows (m)
-  // packed by 8 tokens and its weight rows (n) by 64 (4 zmm of 16 f32 per
-  // k step, one 64-byte line). Yields both sizes as params, for the
-  // result's unpack.
-  transform.named_sequence @pack_8_tokens_64_rows(%contraction: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>) {
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 64, 0, 0]
-      : (!transform.any_op) -> !transform.any_op
-    %tokens = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
-    transform.yield %packed, %tokens, %rows : !transform.any_op, !transform.param<i64>, !transform.param<i64>
-  }
-
-  // f32 prefill, 4-bit weights (dims (1, m, n, g, k/2, k%2)): as
-  // @pack_8_tokens_64_rows; a 64-byte line holds two k steps.
-  transform.named_sequence @pack_8_tokens_64_rows_of_byte_pairs(%contraction: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>) {
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 64, 0, 0, 0]
-      : (!transform.any_op) -> !transform.any_op
-    %tokens = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
-    transform.yield %packed, %tokens, %rows : !transform.any_op, !transform.param<i64>, !transform.param<i64>
   }
 
   // f32 packed vectorization: vectorize and hoist, then the cross-lane
@@ -452,7 +358,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield %vectorized : !transform.any_op
   }
 
-  // decode-packed-avx512: each tile's read of the partial sums goes
+  // Interleaved row tiles: each tile's read of the partial sums goes
   // through the writes of the tiles before it (unrolling); reading past
   // them lets every tile's sums be hoisted, and after the hoisting the sums
   // are forwarded to the group epilogue instead of a heap buffer.
@@ -476,9 +382,9 @@ module attributes {transform.with_named_sequence} {
 
   // Int8 packed vectorization: each k step a vector<rows x 4 x i32> product
   // of weight and activation bytes summed over the 4 bytes, left as a
-  // multi_reduction for @x86_int8_dot_products after bufferization; only
-  // the per-group activation reductions (amax, xs, in the loops tagged
-  // qforge.activation_groups) are lowered here.
+  // multi_reduction for @x86_int8_dot_products_and_reductions after
+  // bufferization; only the per-group activation reductions (amax, xs, in
+  // the loops tagged qforge.activation_groups) are lowered here.
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed}) {
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
@@ -493,9 +399,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Packs, factors and quantizes like every packed int8 strategy, with the
-  // activation rows blocked: the kernel, its packs tagged by role and its
-  // row tiles folded. Shared by the two integer prefill specialisations.
+  // Int8 prefill up to the fold: the parameters packed once, the activation
+  // quantized and packed, the result's unpack tiled, the row tiles folded.
   transform.named_sequence @prefill_int8_prepack_and_fold(%module: !transform.any_op {transform.readonly},
       %packed: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly},
       %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
@@ -504,13 +409,10 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %partials, %groups = transform.include @quantize_activation_rows_and_factor failures(propagate)
         (%kernel, %xq_steps) : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_one_row_tile_per_iteration
-        failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @tile_result_unpack failures(propagate) (%kernel, %tokens, %rows)
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
-    %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
-      : (!transform.any_op) -> !transform.any_op
+    %folded = transform.include @tile_row_tiles_and_fold failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.yield %folded : !transform.any_op
   }
 
@@ -518,26 +420,24 @@ module attributes {transform.with_named_sequence} {
   // 64-byte lines of 16 rows x 4 bytes per k step), activation rows by 8
   // tokens. In each block the k steps one at a time, not unrolled (a second
   // k step in the body would leave the accumulators in memory), in each the
-  // 8 tokens and 2 lines unrolled: 16 accumulators. Returns the kernel.
+  // 8 tokens and 2 lines unrolled: 16 accumulators. M <= 8 folds the block
+  // dim away: no partial sums match, and the script fails.
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly},
       %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4]
-      : (!transform.any_op) -> !transform.any_op
-    %m_tile = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %n_tile = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %packed, %tokens, %rows, %k_tile = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 8, 32, 0, 4] balance_dims = []
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate)
-        (%module, %packed, %xq_steps, %m_tile, %n_tile)
+        (%module, %packed, %xq_steps, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
         -> !transform.any_op
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %folded
-      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%rows, %partials)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%partials)
+      : (!transform.any_op) -> !transform.any_op
     %k_step, %k_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
@@ -548,26 +448,23 @@ module attributes {transform.with_named_sequence} {
   // Int8 prefill, 4-bit weights: rows by 32 and byte pairs by 4, tokens by
   // 8; the nibble loop outside the byte loop (interchange) and unrolled, so
   // each byte loop updates its accumulators once per step and they stay in
-  // registers; tokens and lines as for 8-bit weights. Returns the kernel.
+  // registers; tokens and lines as for 8-bit weights.
   transform.named_sequence @prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly},
       %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 32, 0, 4, 0]
-      : (!transform.any_op) -> !transform.any_op
-    %m_tile = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %n_tile = transform.param.constant 32 : i64 -> !transform.param<i64>
+    %packed, %tokens, %rows, %k_tile = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 8, 32, 0, 4, 0] balance_dims = []
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate)
-        (%module, %packed, %xq_steps, %m_tile, %n_tile)
+        (%module, %packed, %xq_steps, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
         -> !transform.any_op
-    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %folded
-      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
-        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %rows
+        attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%rows, %partials)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%partials)
+      : (!transform.any_op) -> !transform.any_op
     %k_step, %nibble_loop, %byte_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block
         tile_sizes [0, 1, 1, 0, 1, 16] interchange = [0, 2, 1, 3, 4, 5]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
