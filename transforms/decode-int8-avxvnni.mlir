@@ -14,7 +14,7 @@
 //                   re-measured for this 256-bit loop).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
@@ -23,11 +23,7 @@ module attributes {transform.with_named_sequence} {
   // Run by the driver after bufferization: the prefetch of the next row,
   // then the int8 dot products and the rows' sums.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
-      : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op
-    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
-      : (!transform.any_op) -> !transform.any_op
+    transform.include @prefetch_next_row_int8 failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
 }

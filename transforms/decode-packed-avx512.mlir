@@ -11,34 +11,24 @@
 //   tiles = 4     row tiles per forall iteration (3, 2 or 1 when 4 does not
 //                 divide them), their k steps interleaved: four streams keep
 //                 more reads in flight (@tile_up_to_4_row_tiles_interleaved).
-//   unroll = 8    k steps per iteration of the k loop.
+//   unroll = 8    k steps per iteration (@decode_packed_f32); unpack 0: whole.
 //   prefetch 4    k-loop iterations ahead (2 KiB per tile, which stays in
 //                 L1), into the next group near a group's end; none for the
 //                 4-byte activation reads.
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @prepack_and_factor_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @vectorize_interleaved_tiles(%kernel: !transform.any_op {transform.consumed})
+  transform.named_sequence @decode_packed_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefetch_k_steps_into_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 64, 0, 0]
-      : (!transform.any_op) -> !transform.any_op
-    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
-    transform.include @vectorize_interleaved_tiles failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %unpack_rows = transform.param.constant 0 : i64 -> !transform.param<i64>
+    transform.include @decode_packed_f32 failures(propagate) (%module, %rows, %unpack_rows)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %k_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_k} in %module
-      : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %k_loop {iterations = 4, line_bytes = 64, min_read_bytes = 64, into_parent_loop}
-      : !transform.any_op
+    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.include @prefetch_k_steps_into_next_group failures(propagate) (%module, %rows) : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -10,36 +10,25 @@
 //                 accumulators (of 16 registers: 2 weight vectors and a
 //                 broadcast left); fewer tokens when M needs fewer
 //                 (pack_balanced: M = 2 -> 2, M = 8 -> 2 tiles of 4).
-//   k block = 16, unroll = 8, prefetch 1: as the AVX-512 script.
+//   prefetch 1    as the AVX-512 script.
 module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64, qforge.rows_by_decode = 3 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
+  transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
-    %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
         packed_sizes = [0, 6, 16, 0, 0] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
-        (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
-        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
-    %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
+    transform.include @prefill_packed_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
-      : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 16}
-      : !transform.any_op
+    %rows = transform.param.constant 16 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_group failures(propagate) (%module, %rows) : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

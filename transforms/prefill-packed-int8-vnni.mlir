@@ -20,7 +20,7 @@
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
-  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @prefetch_next_group_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %xq_steps = transform.param.constant 4 : i64 -> !transform.param<i64>
@@ -35,12 +35,9 @@ module attributes {transform.with_named_sequence} {
   // and the activation pack's transposes (lowered before, the broadcast of
   // the activation bytes would hide the product from the vpdpbusd pattern).
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
-      : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 1, line_bytes = 64, min_read_bytes = 64}
-      : !transform.any_op
-    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
-      : (!transform.any_op) -> !transform.any_op
+    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %func = transform.include @prefetch_next_group_int8 failures(propagate) (%module, %rows)
+      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%func) : (!transform.any_op) -> ()
     transform.yield
   }

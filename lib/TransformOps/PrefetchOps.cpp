@@ -24,31 +24,51 @@ LogicalResult transform::PrefetchReadsAheadOp::verify() {
   return success();
 }
 
-DiagnosedSilenceableFailure transform::PrefetchReadsAheadOp::applyToOne(
-    transform::TransformRewriter &rewriter, Operation *target,
-    transform::ApplyToEachResultList &results,
-    transform::TransformState &state) {
+DiagnosedSilenceableFailure
+transform::PrefetchReadsAheadOp::apply(transform::TransformRewriter &rewriter,
+                                       transform::TransformResults &results,
+                                       transform::TransformState &state) {
   qforge::PrefetchOptions options;
   options.iterations = getIterationsAttr().getInt();
   options.lineBytes = getLineBytesAttr().getInt();
   options.minReadBytes = getMinReadBytesAttr().getInt();
   options.locality = getLocalityAttr().getInt();
   options.intoParentLoop = getIntoParentLoop();
-  std::string reason;
-  bool notLoop = false;
-  FailureOr<qforge::PrefetchPlan> plan =
-      qforge::analyzePrefetchReadsAhead(target, options, reason, notLoop);
-  if (failed(plan)) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError() << reason;
-    diag.attachNote(target->getLoc()) << (notLoop ? "target" : "loop");
-    return diag;
+  if (Value param = getMinReadBytesParam()) {
+    ArrayRef<Attribute> values = state.getParams(param);
+    auto bytes =
+        values.size() == 1 ? dyn_cast<IntegerAttr>(values.front()) : nullptr;
+    if (!bytes || bytes.getInt() < 1)
+      return emitDefiniteFailure()
+             << "expected the min_read_bytes param to hold one positive "
+                "integer";
+    options.minReadBytes = bytes.getInt();
   }
-  qforge::prefetchReadsAhead(rewriter, *plan);
+  // Each loop apart, as TransformEachOpTrait would (an op with a param
+  // operand cannot take that trait): a loop that fails is reported and the
+  // others are still prefetched.
+  SmallVector<Diagnostic> failures;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    std::string reason;
+    bool notLoop = false;
+    FailureOr<qforge::PrefetchPlan> plan =
+        qforge::analyzePrefetchReadsAhead(target, options, reason, notLoop);
+    if (failed(plan)) {
+      DiagnosedSilenceableFailure diag = emitSilenceableError() << reason;
+      diag.attachNote(target->getLoc()) << (notLoop ? "target" : "loop");
+      diag.takeDiagnostics(failures);
+      continue;
+    }
+    qforge::prefetchReadsAhead(rewriter, *plan);
+  }
+  if (!failures.empty())
+    return DiagnosedSilenceableFailure::silenceableFailure(std::move(failures));
   return DiagnosedSilenceableFailure::success();
 }
 
 void transform::PrefetchReadsAheadOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
+  onlyReadsHandle(getMinReadBytesParamMutable(), effects);
   modifiesPayload(effects);
 }

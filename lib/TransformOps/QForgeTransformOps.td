@@ -361,22 +361,31 @@ def PackBalancedOp : Op<Transform_Dialect, "qforge.pack_balanced",
     tiles of 4 for M = 8 (not 12), three of 6 for M = 17. The other sizes
     (e.g. the rows, which are vector lanes) are kept.
 
-    Returns the packed op, and one param per nonzero entry of
+    An entry of `packed_sizes` may be a param (`[0, 8, %rows, 0, 0]`, as
+    in `transform.structured.tile_using_for`), holding one positive
+    integer: a script library sequence then takes a target's lane count as
+    a param and carries it to the pack and to whatever else it fixes.
+
+    Returns the packed op, and one param per nonzero (or param) entry of
     `packed_sizes`, in order, with the size used (for the tiling of the
     result's unpack, which must agree). MLIR 22's `structured.pack` takes
     no params, hence this op.
 
-    Fails silenceably when a payload op is not a linalg op with one loop
+    Fails definitely when a size param does not hold exactly one positive
+    integer; silenceably when a payload op is not a linalg op with one loop
     per entry, or has a dynamic range along a balanced loop, or when
     `linalg::pack` fails; consumes the target handle.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
+                       Variadic<TransformParamTypeInterface>:$dynamic_packed_sizes,
                        DenseI64ArrayAttr:$packed_sizes,
                        DenseI64ArrayAttr:$balance_dims);
   let results = (outs TransformHandleTypeInterface:$packed,
                       Variadic<TransformParamTypeInterface>:$sizes);
   let assemblyFormat = [{
-    $target `packed_sizes` `=` $packed_sizes `balance_dims` `=` $balance_dims
+    $target `packed_sizes` `=`
+    custom<DynamicIndexList>($dynamic_packed_sizes, $packed_sizes)
+    `balance_dims` `=` $balance_dims
     attr-dict `:` functional-type(operands, results)
   }];
   let extraClassDeclaration = [{
@@ -598,7 +607,7 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
 
 def PrefetchReadsAheadOp : Op<Transform_Dialect,
     "qforge.prefetch_reads_ahead",
-    [TransformOpInterface, TransformEachOpTrait,
+    [TransformOpInterface,
      DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Software-prefetch what a loop will read some iterations ahead";
   let description = [{
@@ -648,20 +657,28 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     sequence (docs/lowering.md). Fails silenceably when the target is not
     such a loop on memrefs or nothing in it is indexed by its induction
     variable. Prefetches never change results.
+
+    `min_read_bytes = %param` (a param holding one positive integer, e.g. a
+    target's lane count in bytes) replaces the attribute: a script library
+    sequence then takes the number as an argument. Fails definitely when
+    the param does not hold exactly one positive integer.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
+                       Optional<TransformParamTypeInterface>:$min_read_bytes_param,
                        DefaultValuedAttr<I64Attr, "1">:$iterations,
                        DefaultValuedAttr<I64Attr, "64">:$line_bytes,
                        DefaultValuedAttr<I64Attr, "3">:$locality,
                        DefaultValuedAttr<I64Attr, "1">:$min_read_bytes,
                        UnitAttr:$into_parent_loop);
   let results = (outs);
-  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let assemblyFormat = [{
+    $target (`min_read_bytes` `=` $min_read_bytes_param^)? attr-dict `:`
+    type($target) (`,` type($min_read_bytes_param)^)?
+  }];
   let extraClassDeclaration = [{
-    ::mlir::DiagnosedSilenceableFailure applyToOne(
+    ::mlir::DiagnosedSilenceableFailure apply(
         ::mlir::transform::TransformRewriter &rewriter,
-        ::mlir::Operation *target,
-        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformResults &results,
         ::mlir::transform::TransformState &state);
   }];
   let hasVerifier = 1;

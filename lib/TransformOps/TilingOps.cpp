@@ -64,9 +64,15 @@ void transform::DividingTileSizeOp::getEffects(
 }
 
 LogicalResult transform::PackBalancedOp::verify() {
+  // A param entry (ShapedType::kDynamic) counts as a packed loop.
   ArrayRef<int64_t> sizes = getPackedSizes();
-  if (llvm::any_of(sizes, [](int64_t size) { return size < 0; }))
+  if (llvm::any_of(sizes, [](int64_t size) {
+        return size < 0 && !ShapedType::isDynamic(size);
+      }))
     return emitOpError("packed_sizes must not be negative");
+  if (getDynamicPackedSizes().size() !=
+      static_cast<size_t>(llvm::count_if(sizes, ShapedType::isDynamic)))
+    return emitOpError("expected one param per dynamic entry of packed_sizes");
   for (int64_t dim : getBalanceDims())
     if (dim < 0 || dim >= static_cast<int64_t>(sizes.size()) || sizes[dim] == 0)
       return emitOpError("balance_dims must name packed loops (a nonzero "
@@ -84,11 +90,35 @@ static int64_t balancedTile(int64_t range, int64_t size) {
   return (range + tiles - 1) / tiles;
 }
 
+/// The single positive integer `param` holds, or a definite failure of
+/// `op` naming `what`.
+static DiagnosedSilenceableFailure
+getPositiveParam(Operation *op, transform::TransformState &state, Value param,
+                 StringRef what, int64_t &value) {
+  ArrayRef<Attribute> values = state.getParams(param);
+  auto integer =
+      values.size() == 1 ? dyn_cast<IntegerAttr>(values.front()) : nullptr;
+  if (!integer || integer.getInt() < 1)
+    return emitDefiniteFailure(op)
+           << "expected the " << what << " param to hold one positive integer";
+  value = integer.getInt();
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure
 transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
                                  transform::TransformResults &results,
                                  transform::TransformState &state) {
-  ArrayRef<int64_t> requested = getPackedSizes();
+  SmallVector<int64_t> requested(getPackedSizes());
+  auto dynamicSizes = getDynamicPackedSizes().begin();
+  for (int64_t &size : requested) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    DiagnosedSilenceableFailure status =
+        getPositiveParam(*this, state, *dynamicSizes++, "packed size", size);
+    if (!status.succeeded())
+      return status;
+  }
   SmallVector<Operation *> packedOps;
   // The sizes used, per nonzero entry: the same for every payload op (a
   // param result holds one value per entry).
@@ -149,6 +179,7 @@ transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
 void transform::PackBalancedOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   consumesHandle(getTargetMutable(), effects);
+  onlyReadsHandle(getDynamicPackedSizesMutable(), effects);
   producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
 }

@@ -49,3 +49,45 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A size param must hold one positive integer: not a negative one...
+func.func @negative_param(%a: tensor<8x64xf32>, %b: tensor<32x64xf32>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<8x64xf32>, tensor<32x64xf32>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
+    %minus = transform.param.constant -16 : i64 -> !transform.param<i64>
+    // expected-error @below {{expected the packed size param to hold one positive integer}}
+    %p, %t = transform.qforge.pack_balanced %mm packed_sizes = [0, %minus, 0] balance_dims = []
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>)
+    transform.yield
+  }
+}
+
+// -----
+
+// ... nor two values.
+func.func @two_values(%a: tensor<8x64xf32>, %b: tensor<32x64xf32>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<8x64xf32>, tensor<32x64xf32>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
+    %a = transform.param.constant 16 : i64 -> !transform.param<i64>
+    %b = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %two = transform.merge_handles %a, %b : !transform.param<i64>
+    // expected-error @below {{expected the packed size param to hold one positive integer}}
+    %p, %t = transform.qforge.pack_balanced %mm packed_sizes = [0, %two, 0] balance_dims = []
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>)
+    transform.yield
+  }
+}

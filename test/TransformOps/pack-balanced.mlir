@@ -76,3 +76,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A size given as a param (a library sequence's lane count): packed and
+// returned as a static one is, here balanced too (M = 8: two tiles of 4).
+// CHECK-LABEL: func.func @param_sizes
+// CHECK:         linalg.generic {{.*}} outs(%{{.+}} : tensor<2x2x4x16xf32>)
+func.func @param_sizes(%a: tensor<8x64xf32>, %b: tensor<32x64xf32>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<8x64xf32>, tensor<32x64xf32>) outs(%c : tensor<8x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
+    %six = transform.param.constant 6 : i64 -> !transform.param<i64>
+    %sixteen = transform.param.constant 16 : i64 -> !transform.param<i64>
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %mm packed_sizes = [%six, %sixteen, 0] balance_dims = [0]
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+        -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    // expected-remark @below {{tokens 4 : i64}}
+    transform.debug.emit_param_as_remark %tokens, "tokens" : !transform.param<i64>
+    // expected-remark @below {{rows 16 : i64}}
+    transform.debug.emit_param_as_remark %rows, "rows" : !transform.param<i64>
+    transform.yield
+  }
+}

@@ -242,3 +242,16 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A min_read_bytes param must hold one positive integer.
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %zero = transform.param.constant 0 : i64 -> !transform.param<i64>
+    // expected-error @below {{expected the min_read_bytes param to hold one positive integer}}
+    transform.qforge.prefetch_reads_ahead %root min_read_bytes = %zero : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}

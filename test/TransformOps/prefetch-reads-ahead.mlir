@@ -495,6 +495,47 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// The same with min_read_bytes = 64 as a param (a library sequence's
+// argument): the same prefetches.
+
+// CHECK-LABEL: func.func @min_read_bytes_param
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<64x64xi8>, %[[X:[a-z0-9_]+]]: memref<64xf32>
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] =
+// CHECK-NOT:       memref.prefetch %[[X]]
+// CHECK:           memref.prefetch %[[W]][%{{.+}}, %{{.+}}], read, locality<3>, data
+// CHECK-NEXT:      vector.transfer_read %[[W]][%[[IV]], %{{.+}}]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.yield
+func.func @min_read_bytes_param(%w: memref<64x64xi8>, %x: memref<64xf32>, %lb: index, %ub: index, %step: index) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0 : i8
+  %fpad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %r = scf.for %iv = %lb to %ub step %step iter_args(%acc = %zero) -> vector<64xf32> {
+    %s = vector.transfer_read %x[%iv], %fpad {in_bounds = [true]} : memref<64xf32>, vector<1xf32>
+    %w8 = vector.transfer_read %w[%iv, %c0], %pad {in_bounds = [true]} : memref<64x64xi8>, vector<64xi8>
+    %wf = arith.uitofp %w8 : vector<64xi8> to vector<64xf32>
+    %sb = vector.broadcast %s : vector<1xf32> to vector<64xf32>
+    %p = arith.mulf %sb, %wf : vector<64xf32>
+    %a = arith.addf %acc, %p : vector<64xf32>
+    scf.yield %a : vector<64xf32>
+  } {rows}
+  return %r : vector<64xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %bytes = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.qforge.prefetch_reads_ahead %loop min_read_bytes = %bytes {iterations = 1}
+      : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
 // An index-typed scalar read (no bit width): its size is unknown, so
 // min_read_bytes keeps it -- prefetched, not a crash.
 

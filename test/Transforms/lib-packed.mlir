@@ -55,6 +55,16 @@
 // RUN:   --transform-interpreter=entry-point=test_prefill_int8_8_tokens_32_rows | FileCheck %s --check-prefix=P8
 // RUN: qforge-opt %t.prefill4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_prefill_int4_8_tokens_32_rows | FileCheck %s --check-prefix=P4
+// RUN: %gen_kernel 100 2 128 > %t.rows100.mlir
+// RUN: %gen_kernel 100 2 128 --int4 | qforge-opt --qforge-store-int4-as-byte-pairs > %t.int4rows100.mlir
+// RUN: qforge-opt %t.rows100.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_decode_packed_f32 | FileCheck %s --check-prefix=DPF32
+// RUN: qforge-opt %t.int4rows100.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_decode_packed_int4_f32 | FileCheck %s --check-prefix=DPI4
+// RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_prefill_packed_f32 | FileCheck %s --check-prefix=PPF32
+// RUN: qforge-opt %t.prefill4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_prefill_packed_int4_f32 | FileCheck %s --check-prefix=PPI4
 
 // @bubble_and_prepack: the rows' pack of the contraction moved through the
 // dequant to the i8 weights, the scales and the zero-points, and those three
@@ -305,6 +315,46 @@
 // P4-NOT:        tensor<1x1x1x1x1x4xi8>, tensor<1x1x16x4xi8>
 // P4:          } {qforge.weight_groups}
 
+// @decode_packed_f32 with the AVX2 numbers on N = 100: one rows param
+// packs 16 rows (7 tiles, padded) and tiles the result's unpack by 16.
+// DPF32-LABEL: func.func @quantized_matmul(%arg0: tensor<7x2x128x16xi8>, %arg1: tensor<7x2x1x16xf32>, %arg2: tensor<7x2x1x16xf32>
+// DPF32:         scf.forall (%{{.+}}) in (7)
+// DPF32:           scf.for %{{.+}} = %c0 to %c128 step %c8
+// DPF32:             arith.uitofp %{{.+}} : vector<16xi8> to vector<16xf32>
+// DPF32:         } {qforge.weight_rows}
+// DPF32:         scf.for %{{.+}} = %c0 to %c100 step %c16
+// DPF32:           linalg.unpack %{{.+}} inner_dims_pos = [2] inner_tiles = [16] into %{{.+}} : tensor<1x1x1x16xf32> -> tensor<1x1x?xf32>
+// DPF32-LABEL: func.func @quantized_matmul_pack_weights(
+// DPF32:         linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [16] into %{{.+}} : tensor<100x2x128xi8> -> tensor<7x2x128x16xi8>
+
+// @decode_packed_int4_f32 with the AVX-512 numbers on N = 100: 64-row
+// tiles of byte pairs, 4 byte steps per iteration, and the unpack (0: not
+// tiled) vectorized whole.
+// DPI4-LABEL: func.func @quantized_matmul(%arg0: tensor<2x2x64x64xi8>, %arg1: tensor<2x2x1x64xf32>, %arg2: tensor<2x2x1x64xf32>
+// DPI4:         scf.forall (%{{.+}}) in (2)
+// DPI4:           scf.for %{{.+}} = %c0 to %c64 step %c4
+// DPI4:             arith.uitofp %{{.+}} : vector<64xi4> to vector<64xf32>
+// DPI4:         } {qforge.weight_rows}
+// DPI4-NEXT:    vector.transfer_read %{{.+}} : tensor<1x1x2x64xf32>, vector<2x64xf32>
+// DPI4-NOT:     linalg.unpack
+// DPI4:         vector.transfer_write %{{.+}} : vector<128xf32>, tensor<1x1x100xf32>
+
+// @prefill_packed_f32 after an AVX2 pack_balanced (M = 16: 3 blocks of
+// 6 tokens, 16 rows): the activation packed 16 k at a time, 8 k steps
+// per iteration, the unpack a 6 x 16 tile at a time.
+// PPF32-LABEL: func.func @quantized_matmul(%arg0: tensor<4x2x128x16xi8>
+// PPF32:         scf.for %{{.+}} = %c0 to %c128 step %c16 iter_args(%{{.+}}) -> (tensor<1x3x2x128x6xf32>)
+// PPF32:         scf.forall (%{{.+}}) in (4)
+// PPF32:             scf.for %{{.+}} = %c0 to %c128 step %c8 iter_args(%{{.+}}) -> (vector<1x1x1x1x6x16xf32>)
+// PPF32:         linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [6, 16] into %{{.+}} : tensor<1x1x1x6x16xf32> -> tensor<1x?x16xf32>
+
+// @prefill_packed_int4_f32 after an AVX-512 pack_balanced (8 tokens x 64
+// rows): the activation's byte pairs packed 8 at a time.
+// PPI4-LABEL: func.func @quantized_matmul(%arg0: tensor<1x2x64x64xi8>
+// PPI4:         scf.for %{{.+}} = %c0 to %c64 step %c8 iter_args(%{{.+}}) -> (tensor<1x2x2x64x2x8xf32>)
+// PPI4:         vector.transfer_write %{{.+}} : vector<8x2x8xf32>, tensor<1x2x2x64x2x8xf32>
+// PPI4:         qforge.weight_groups
+
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
@@ -330,6 +380,10 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_int8_prepack_and_fold(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @decode_packed_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
 
   // The packs of the packed strategies' entry scripts (decode, 64 rows;
   // 4-bit decode; int8 decode, 16 rows x 4 bytes; prefill, 8 tokens x 64
@@ -620,6 +674,45 @@ module attributes {transform.with_named_sequence} {
     %four = transform.param.constant 4 : i64 -> !transform.param<i64>
     %folded = transform.include @prefill_int4_8_tokens_32_rows failures(propagate) (%module, %four)
       : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+
+  // The AVX2 numbers: 16 rows, the unpack (N = 100) tiled by 16 too.
+  transform.named_sequence @test_decode_packed_f32(%module: !transform.any_op {transform.readonly}) {
+    %rows = transform.param.constant 16 : i64 -> !transform.param<i64>
+    transform.include @decode_packed_f32 failures(propagate) (%module, %rows, %rows)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // The AVX-512 numbers: 64 rows, the unpack (N = 100) vectorized whole.
+  transform.named_sequence @test_decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}) {
+    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %whole = transform.param.constant 0 : i64 -> !transform.param<i64>
+    transform.include @decode_packed_int4_f32 failures(propagate) (%module, %rows, %whole)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // The AVX2 register tile: 6 tokens (balanced: M = 16 -> 6) x 16 rows.
+  transform.named_sequence @test_prefill_packed_f32(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction packed_sizes = [0, 6, 16, 0, 0] balance_dims = [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    transform.include @prefill_packed_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // The AVX-512 register tile: 8 tokens x 64 rows.
+  transform.named_sequence @test_prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction packed_sizes = [0, 8, 64, 0, 0, 0] balance_dims = []
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    transform.include @prefill_packed_int4_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -1,6 +1,6 @@
-// Script library: the step of the int8-activation strategies run by an
-// entry script's @qforge_after_bufferization (the prefetches, whose
-// distances are each target's numbers, stay in the entry scripts).
+// Script library: the steps entry scripts' @qforge_after_bufferization
+// run: prefetches (reads narrower than a target's lane count, a param, are
+// not prefetched) and the int8-activation strategies' dot products.
 module attributes {transform.with_named_sequence} {
   // u8 x s8 products summed 4 per i32 lane become one vpdpbusd each. It
   // runs after bufferization: the vpdpbusd is an LLVM intrinsic call, which
@@ -27,5 +27,50 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.qforge.reassociate_fp_reductions
     } : !transform.any_op
     transform.yield %func : !transform.any_op
+  }
+
+  // The packed strategies' group loop: the next group's weight tile, for
+  // reads of at least %min_read_bytes (a row tile's lanes, one per byte).
+  transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly},
+                                                %min_read_bytes: !transform.param<i64> {transform.readonly}) {
+    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %group_loop min_read_bytes = %min_read_bytes {iterations = 1, line_bytes = 64}
+      : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+
+  // The int8 packed strategies (VNNI): the next group, then the dot
+  // products (prefill entry scripts lower their broadcasts after them).
+  transform.named_sequence @prefetch_next_group_int8(%module: !transform.any_op {transform.readonly},
+                                                     %min_read_bytes: !transform.param<i64> {transform.readonly})
+      -> !transform.any_op {
+    transform.include @prefetch_next_group failures(propagate) (%module, %min_read_bytes)
+      : (!transform.any_op, !transform.param<i64>) -> ()
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield %func : !transform.any_op
+  }
+
+  // The int8 decode strategies (not packed): the next row, kept out of L1
+  // (locality 2: into L2), then the dot products.
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}) {
+    %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+
+  // Packed decode: 4 k-loop iterations ahead, into the next group near a
+  // group's end, for reads of at least %min_read_bytes.
+  transform.named_sequence @prefetch_k_steps_into_next_group(%module: !transform.any_op {transform.readonly},
+      %min_read_bytes: !transform.param<i64> {transform.readonly}) {
+    %k_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_k} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %k_loop min_read_bytes = %min_read_bytes
+        {iterations = 4, line_bytes = 64, into_parent_loop} : !transform.any_op, !transform.param<i64>
+    transform.yield
   }
 }

@@ -3,8 +3,8 @@
 // quantized parameters and pack those once per model (docs/abi.md), factor
 // scale and zero-point out of the k sum on the packed layout, tile row
 // tiles (scf.forall, the threads), groups and k steps, vectorize. Tile
-// sizes come as params; pack sizes and unroll factors are attributes, so
-// the integer prefill, whose pack fixes its unrolls, is specialised whole.
+// and pack sizes come as params; unroll factors are attributes, so the
+// integer prefill, whose pack fixes its unrolls, is specialised whole.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @fuse_with_its_fill(%producer: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}, %loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -13,6 +13,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @hoist_loop_invariants(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @vectorize_and_hoist(%func: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @lower_reductions_as_trees(%vectorized: !transform.any_op {transform.readonly})
+  transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
 
   // After the contraction's pack: the weights' pack moves up through the
   // dequant to the quantized weights, scales and zero-points (padding with
@@ -472,5 +473,92 @@ module attributes {transform.with_named_sequence} {
     transform.loop.unroll %token_loop {factor = 8} : !transform.any_op
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
     transform.yield %folded : !transform.any_op
+  }
+
+  // The f32 packed strategies whole (prefill: from its pack, balanced as
+  // the target wants); an entry script gives its target's numbers. %rows
+  // (the lanes) is the weights' pack size; %unpack_rows the decode result's
+  // unpack tile (left when %rows does not divide N; 0: vectorized whole).
+  transform.named_sequence @decode_packed_f32(%module: !transform.any_op {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %n_tile = transform.qforge.pack_balanced %contraction packed_sizes = [0, 0, %rows, 0, 0] balance_dims = []
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>)
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
+    %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    transform.foreach %unpack : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, %unpack_rows] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.include @vectorize_interleaved_tiles failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // 4-bit weights (byte pairs): a group of the sums at a time, row tiles,
+  // groups, byte steps (4 per iteration) and their nibbles.
+  transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %n_tile = transform.qforge.pack_balanced %contraction packed_sizes = [0, 0, %rows, 0, 0, 0] balance_dims = []
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>)
+    %kernel, %sums, %partials, %groups = transform.include @prepack_and_factor_f32 failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums)
+      : (!transform.any_op) -> !transform.any_op
+    %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate)
+        (%partials, %groups) : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_group)
+      : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
+    %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    transform.foreach %unpack : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, %unpack_rows] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    }
+    %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+
+  // Prefill after pack_balanced (whose balance is the target's): the
+  // activation's pack and sums 16 k at a time, blocks of tokens, the k steps
+  // (8 per iteration; 4-bit: 8 byte pairs, byte steps 4 per iteration, and
+  // nibbles), vectorized.
+  transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}) {
+    %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
+    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
+        (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
+    %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}) {
+    %k_block = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
+        (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_block)
+      : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
+    %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
+    transform.yield
   }
 }
