@@ -30,7 +30,10 @@ export QFORGE_SANITIZE_BUILD_DIR="$build_dir"
 # runtimes) and the release build's prerequisites.
 QFORGE_BUILD_DIR="${QFORGE_BUILD_DIR:-$repo_root/build}" "$repo_root/scripts/setup.sh" --packages-only
 if [[ ! -f "$build_dir/build.ninja" ]]; then
-  cmake -S "$repo_root" -B "$build_dir" -G Ninja -DQFORGE_SANITIZE=ON
+  # -O1: the instrumented objects build faster; the time of a test is in
+  # the uninstrumented libMLIR/libLLVM and in the kernels it compiles.
+  cmake -S "$repo_root" -B "$build_dir" -G Ninja -DQFORGE_SANITIZE=ON \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG"
 fi
 ninja -C "$build_dir"
 $build_only && exit 0
