@@ -87,6 +87,19 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
+  // The packed integer strategies fold the unit dims of their tiles, and
+  // with one group per row the group dim is one of them: the group loop
+  // their steps fuse into never exists. Said here, not as a failing step.
+  bool foldsGroupDim =
+      options.int8Activations &&
+      (options.packedWeights || options.int4Weights || options.tokens > 1);
+  if (foldsGroupDim && options.groups == 1) {
+    error = "the packed integer strategies (int8 activations with packed, "
+            "4-bit or batched weights) need at least two groups per weight "
+            "row (the kernel has one); " +
+            dropInt8.str();
+    return "";
+  }
   // Several activation rows at once (prefill): the batched micro-kernels,
   // which pack the weights once like the packed decode strategies.
   if (options.tokens > 1) {

@@ -37,7 +37,8 @@ struct MatmulSite {
   linalg::GenericOp contraction;
   int64_t tokens;
   /// G, the groups of a weight row (0 when unknown): in the canonical form
-  /// (1, M, N, G, K), loop 3.
+  /// (1, M, N, G, K), and in 4-bit byte pairs' (1, M, N, G, K/2, K%2),
+  /// loop 3.
   int64_t groups = 0;
 };
 
@@ -46,7 +47,7 @@ SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
   module.walk([&](linalg::GenericOp op) {
     if (std::optional<int64_t> tokens = qforge::countTokens(op)) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      sites.push_back({op, *tokens, ranges.size() == 5 ? ranges[3] : 0});
+      sites.push_back({op, *tokens, ranges.size() >= 5 ? ranges[3] : 0});
     }
   });
   return sites;
