@@ -96,7 +96,6 @@ Value canonicalParameter(OpBuilder &b, Location loc,
                                      DenseElementsAttr::get(type, constant));
   }
   Value value = parameter.operand->get();
-  Type storedType = getElementTypeOrSelf(value.getType());
   // Stored G x N, it stays so (no per-call transpose): reshaped to
   // G x N x 1, read through (d1, d0, 0) -- see perGroupMap.
   if (parameter.transposed)
