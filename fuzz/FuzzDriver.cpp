@@ -133,8 +133,8 @@ bool qforge::fuzz::shapesAreSmall(llvm::StringRef text, uint64_t maxElements) {
   return true;
 }
 
-size_t qforge::fuzz::mutateNumbers(uint8_t *data, size_t size, size_t maxSize,
-                                   unsigned seed) {
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
   std::mt19937 random(seed);
   if (random() % 2)
     return LLVMFuzzerMutate(data, size, maxSize);

@@ -26,6 +26,12 @@
 
 namespace qforge::fuzz {
 
+/// Inputs larger than this are skipped: kernels of a few matmuls and the
+/// shipped scripts fit in it.
+constexpr size_t kMaxInputBytes = 64 * 1024;
+/// Kernels with a type of more elements are skipped (shapesAreSmall).
+constexpr uint64_t kMaxElements = uint64_t(1) << 24;
+
 /// Where a fuzz input goes through the driver.
 struct FuzzCompile {
   std::string kernelText; ///< the payload kernel (.mlir text)
@@ -44,8 +50,8 @@ bool compileToLLVMIR(const FuzzCompile &compile);
 /// are skipped (the guard's own tests cover them).
 bool shapesAreSmall(llvm::StringRef text, uint64_t maxElements);
 
-/// The numeric mutation described above, with libFuzzer's as the fallback.
-size_t mutateNumbers(uint8_t *data, size_t size, size_t maxSize, unsigned seed);
+// The numeric mutation described above, with libFuzzer's as the fallback,
+// is both targets' LLVMFuzzerCustomMutator (defined in FuzzDriver.cpp).
 
 } // namespace qforge::fuzz
 

@@ -15,26 +15,23 @@
 using namespace qforge::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  // Kernels of a few matmuls fit in 64 KiB; the shapes stay small enough
-  // that a compile is about the front door, not the compile guard.
-  if (size > 64 * 1024)
+  // The shapes stay small enough that a compile is about the front door,
+  // not the compile guard.
+  if (size > kMaxInputBytes)
     return -1;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  if (!shapesAreSmall(text, 1 << 24))
+  if (!shapesAreSmall(text, kMaxElements))
     return -1;
   FuzzCompile compile;
   compile.kernelText = text.str();
   compile.packedWeights = text.contains("// fuzz: packed");
   compile.int8Activations = text.contains("// fuzz: int8");
-  size_t cpu = text.find("// fuzz: cpu=");
+  constexpr llvm::StringLiteral cpuDirective = "// fuzz: cpu=";
+  size_t cpu = text.find(cpuDirective);
   if (cpu != llvm::StringRef::npos)
-    compile.cpu = text.substr(cpu + 13).take_until(
-        [](char c) { return c == '\n' || c == ' '; });
+    compile.cpu = text.substr(cpu + cpuDirective.size()).take_until([](char c) {
+      return c == '\n' || c == ' ';
+    });
   compileToLLVMIR(compile);
   return 0;
-}
-
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
-                                          size_t maxSize, unsigned seed) {
-  return mutateNumbers(data, size, maxSize, seed);
 }

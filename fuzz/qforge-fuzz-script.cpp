@@ -16,20 +16,15 @@
 using namespace qforge::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > 64 * 1024)
+  if (size > kMaxInputBytes)
     return -1;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   auto [kernel, script] = text.split("// ----- script");
-  if (script.empty() || !shapesAreSmall(kernel, 1 << 24))
+  if (script.empty() || !shapesAreSmall(kernel, kMaxElements))
     return -1;
   FuzzCompile compile;
   compile.kernelText = kernel.str();
   compile.scriptText = script.str();
   compileToLLVMIR(compile);
   return 0;
-}
-
-extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
-                                          size_t maxSize, unsigned seed) {
-  return mutateNumbers(data, size, maxSize, seed);
 }

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TransformOps/Params.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "Rewrites/PrefetchReadsAhead.h"
@@ -35,14 +36,10 @@ transform::PrefetchReadsAheadOp::apply(transform::TransformRewriter &rewriter,
   options.locality = getLocalityAttr().getInt();
   options.intoParentLoop = getIntoParentLoop();
   if (Value param = getMinReadBytesParam()) {
-    ArrayRef<Attribute> values = state.getParams(param);
-    auto bytes =
-        values.size() == 1 ? dyn_cast<IntegerAttr>(values.front()) : nullptr;
-    if (!bytes || bytes.getInt() < 1)
-      return emitDefiniteFailure()
-             << "expected the min_read_bytes param to hold one positive "
-                "integer";
-    options.minReadBytes = bytes.getInt();
+    DiagnosedSilenceableFailure status = qforge::getPositiveParam(
+        *this, state, param, "min_read_bytes", options.minReadBytes);
+    if (!status.succeeded())
+      return status;
   }
   // Each loop apart, as TransformEachOpTrait would (an op with a param
   // operand cannot take that trait): a loop that fails is reported and the

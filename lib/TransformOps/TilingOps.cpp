@@ -1,5 +1,6 @@
 //===- TilingOps.cpp - dividing_tile_size, pack_balanced ------------------===//
 
+#include "TransformOps/Params.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "Analysis/Divisors.h"
@@ -90,21 +91,6 @@ static int64_t balancedTile(int64_t range, int64_t size) {
   return (range + tiles - 1) / tiles;
 }
 
-/// The single positive integer `param` holds, or a definite failure of
-/// `op` naming `what`.
-static DiagnosedSilenceableFailure
-getPositiveParam(Operation *op, transform::TransformState &state, Value param,
-                 StringRef what, int64_t &value) {
-  ArrayRef<Attribute> values = state.getParams(param);
-  auto integer =
-      values.size() == 1 ? dyn_cast<IntegerAttr>(values.front()) : nullptr;
-  if (!integer || integer.getInt() < 1)
-    return emitDefiniteFailure(op)
-           << "expected the " << what << " param to hold one positive integer";
-  value = integer.getInt();
-  return DiagnosedSilenceableFailure::success();
-}
-
 DiagnosedSilenceableFailure
 transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
                                  transform::TransformResults &results,
@@ -114,8 +100,8 @@ transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
   for (int64_t &size : requested) {
     if (!ShapedType::isDynamic(size))
       continue;
-    DiagnosedSilenceableFailure status =
-        getPositiveParam(*this, state, *dynamicSizes++, "packed size", size);
+    DiagnosedSilenceableFailure status = qforge::getPositiveParam(
+        *this, state, *dynamicSizes++, "packed size", size);
     if (!status.succeeded())
       return status;
   }
