@@ -43,8 +43,9 @@ def draw(family, rng):
     if family in ("decode-f32", "packed-f32", "f16", "bf16"):
         extra += rng.choice([[], ["--signed"]])
     if family in ("int8", "packed-int8", "int4-int8", "prefill-int8"):
+        # The bench draws activations int8 represents exactly: the f32
+        # tolerance applies (qforge-bench --exact-int8-activations).
         flags.append("--int8-activations")
-        tolerance = 1e-2
     if family in ("packed-f32", "packed-int8"):
         flags.append("--packed-weights")
     if family == "packed-int8":

@@ -12,7 +12,7 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
       createTargetMachine(target, error, /*forJIT=*/true);
   if (!machine)
     return false;
-  if (mlir::failed(checkIntrinsicsSupported(module, *machine, target))) {
+  if (mlir::failed(legalizeIntrinsics(module, *machine, target))) {
     error = "the kernel needs features the target lacks (see above)";
     return false;
   }

@@ -106,6 +106,25 @@ void qforge::TensorBuffer::fillRandom(uint64_t seed) {
   }
 }
 
+void qforge::TensorBuffer::fillInt8Representable(uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  std::uniform_int_distribution<int> level(-127, 127);
+  Type element = type.getElementType();
+  const llvm::fltSemantics *half = halfSemantics(element);
+  for (size_t i = 0; i < numElements; ++i) {
+    int q = level(generator);
+    if (i % 8 == 0)
+      q = q < 0 ? -127 : 127;
+    float value = float(q) / 128.0f;
+    if (half)
+      static_cast<uint16_t *>(data.get())[i] = toHalfBits(value, *half);
+    else if (element.isF32())
+      static_cast<float *>(data.get())[i] = value;
+    else if (element.isF64())
+      static_cast<double *>(data.get())[i] = value;
+  }
+}
+
 void qforge::TensorBuffer::copyFrom(const TensorBuffer &other) {
   if (type.getElementType() == other.type.getElementType()) {
     std::memcpy(data.get(), other.data.get(), numBytes);

@@ -1,8 +1,11 @@
 //===- Kernel.cpp - find and check the kernel function --------------------===//
 
 #include "Driver/Pipelines.h"
+#include "Analysis/DequantContraction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -81,4 +84,60 @@ FailureOr<func::FuncOp> qforge::findKernel(ModuleOp module, StringRef name) {
   if (type.getNumResults() == 0)
     return emitError(kernel.getLoc()) << "the kernel returns nothing";
   return kernel;
+}
+
+/// The argument of `kernel` whose values `value` holds, through reshapes
+/// and elementwise float conversions (an f16 activation widened to f32).
+static std::optional<unsigned> traceToArgument(Value value,
+                                               func::FuncOp kernel) {
+  while (true) {
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      if (argument.getOwner() != &kernel.getBody().front())
+        return std::nullopt;
+      return argument.getArgNumber();
+    }
+    Operation *def = value.getDefiningOp();
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    auto convert = dyn_cast<linalg::GenericOp>(def);
+    if (!convert || convert.getNumDpsInputs() != 1 ||
+        convert.getNumParallelLoops() != convert.getNumLoops() ||
+        !llvm::all_of(convert.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return std::nullopt;
+    Block &body = convert.getRegion().front();
+    if (body.getOperations().size() != 2 ||
+        !isa<arith::ExtFOp, arith::TruncFOp>(body.front()))
+      return std::nullopt;
+    value = convert.getDpsInputs().front();
+  }
+}
+
+SmallVector<unsigned> qforge::findActivationArguments(func::FuncOp kernel) {
+  SmallVector<unsigned> arguments;
+  bool allArguments = true;
+  kernel.walk([&](linalg::GenericOp dequant) {
+    if (!matchDequant(dequant) || dequant->getNumResults() != 1)
+      return;
+    for (OpOperand &use : dequant->getResult(0).getUses()) {
+      auto contraction = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      if (!contraction ||
+          !isMultiReductionContractionOf(contraction, use.get()))
+        continue;
+      for (Value input : contraction.getDpsInputs()) {
+        if (input == use.get())
+          continue;
+        std::optional<unsigned> argument = traceToArgument(input, kernel);
+        if (!argument)
+          allArguments = false;
+        else if (!llvm::is_contained(arguments, *argument))
+          arguments.push_back(*argument);
+      }
+    }
+  });
+  if (!allArguments)
+    return {};
+  return arguments;
 }

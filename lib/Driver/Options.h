@@ -30,6 +30,8 @@ struct StrategyOptions {
   int64_t tokens = 1;
   /// G, the groups of a weight row (set from the kernel; 0 when unknown).
   int64_t groups = 0;
+  /// The weights of a group (set from the kernel; 0 when unknown).
+  int64_t groupSize = 0;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

@@ -39,6 +39,13 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 mlir::FailureOr<mlir::func::FuncOp> findKernel(mlir::ModuleOp module,
                                                llvm::StringRef name);
 
+/// The arguments of `kernel` that its quantized contractions read as their
+/// activation, directly or through reshapes and float conversions; empty
+/// when there is no such contraction or one's activation is computed in the
+/// kernel (the values an int8 quantization of it rounds are then not the
+/// caller's to choose).
+llvm::SmallVector<unsigned> findActivationArguments(mlir::func::FuncOp kernel);
+
 /// The fixed lowering after a script, down to the LLVM dialect; runs the
 /// script's `qforge_after_bufferization` sequence, when it has one, right
 /// after bufferization. Public functions get `llvm.emit_c_interface` (see

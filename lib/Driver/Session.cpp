@@ -74,6 +74,10 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return "";
   };
   bool vnni = has("+avx512vnni") && has("+avx512bw");
+  // The int8 strategies' vpdpbusd calls are legalized for the target: split
+  // to 256 bits for AVX-VNNI, expanded exactly to vpmaddubsw + vpmaddwd on
+  // AVX2 (legalizeIntrinsics), so they run on any of these CPUs.
+  bool int8DotProducts = vnni || has("+avxvnni") || has("+avx2");
   bool avx512 = has("+avx512f");
   bool avx2 = has("+avx2") && has("+fma");
   // A packed strategy with f32 activations: its AVX-512 script, or on AVX2
@@ -85,7 +89,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return pick(avx512, avx512Script, strategy, "AVX-512F, or AVX2 and FMA",
                 fix);
   };
-  StringRef vnniNeeds = "AVX512-VNNI and AVX512BW";
+  StringRef vnniNeeds = "AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
   // The packed integer strategies fold the unit dims of their tiles, and
   // with one group per row the group dim is one of them: the group loop
@@ -100,6 +104,17 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
             dropInt8.str();
     return "";
   }
+  // The 4-bit integer prefill tiles its partial sums by steps of 4 byte
+  // pairs; a group of at most 8 weights is one step, a dim the unit-dim
+  // fold removes, and the sums stay whole (a vector of 8 tokens x 32 rows x
+  // the group: minutes in LLVM).
+  if (options.int4Weights && options.int8Activations && options.tokens > 1 &&
+      options.groupSize > 0 && options.groupSize <= 8) {
+    error = "the 4-bit integer prefill strategy needs groups of more than 8 "
+            "weights (the kernel's have " +
+            std::to_string(options.groupSize) + "); " + dropInt8.str();
+    return "";
+  }
   // Several activation rows at once (prefill): the batched micro-kernels,
   // which pack the weights once like the packed decode strategies.
   if (options.tokens > 1) {
@@ -111,7 +126,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
       return "";
     }
     if (options.int4Weights && options.int8Activations)
-      return pick(vnni, "prefill-packed-int4-vnni.mlir",
+      return pick(int8DotProducts, "prefill-packed-int4-vnni.mlir",
                   "int4 prefill strategy with int8 activations", vnniNeeds,
                   dropInt8);
     if (options.int4Weights)
@@ -119,7 +134,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
                         "prefill-packed-int4-avx2.mlir",
                         "int4 prefill strategy", "pass --script");
     if (options.int8Activations)
-      return pick(vnni, "prefill-packed-int8-vnni.mlir",
+      return pick(int8DotProducts, "prefill-packed-int8-vnni.mlir",
                   "integer prefill strategy", vnniNeeds, dropInt8);
     return pickPacked("prefill-packed-avx512.mlir", "prefill-packed-avx2.mlir",
                       "prefill strategy", "pass --script");
@@ -127,7 +142,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   // Byte pairs are read only by the packed strategies (with or without
   // --packed-weights): rows are the lanes, a byte's two nibbles two k.
   if (options.int4Weights && options.int8Activations)
-    return pick(vnni, "decode-packed-int4-vnni.mlir",
+    return pick(int8DotProducts, "decode-packed-int4-vnni.mlir",
                 "int4 decode strategy with int8 activations", vnniNeeds,
                 dropInt8);
   if (options.int4Weights)
@@ -135,18 +150,19 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
                       "decode-packed-int4-avx2.mlir", "int4 decode strategy",
                       "pass --script");
   if (options.int8Activations && options.packedWeights)
-    return pick(vnni, "decode-packed-int8-vnni.mlir",
+    return pick(int8DotProducts, "decode-packed-int8-vnni.mlir",
                 "packed int8 decode strategy", vnniNeeds, dropInt8);
   if (options.packedWeights)
     return pickPacked("decode-packed-avx512.mlir", "decode-packed-avx2.mlir",
                       "packed decode strategy",
                       "drop --packed-weights or pass --script");
-  // Without AVX512-VNNI, the VEX-encoded 256-bit vpdpbusd of AVX-VNNI.
-  if (options.int8Activations && !vnni && has("+avxvnni") && has("+avx2"))
+  // Without AVX512-VNNI, 8 lanes of 256 bits: AVX-VNNI's VEX-encoded
+  // vpdpbusd, or on AVX2 its expansion.
+  if (options.int8Activations && !vnni && has("+avx2"))
     return folder + "decode-int8-avxvnni.mlir";
   if (options.int8Activations)
     return pick(vnni, "decode-int8-vnni.mlir", "int8 decode strategy",
-                "AVX512-VNNI and AVX512BW, or AVX-VNNI", dropInt8);
+                vnniNeeds, dropInt8);
   // AMD Zen: without the software prefetch while a row is one block of
   // groups (at most 48, @tile_f32_rows_in_group_blocks in
   // transforms/lib/decode.mlir): the hardware prefetcher follows one

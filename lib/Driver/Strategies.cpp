@@ -40,6 +40,8 @@ struct MatmulSite {
   /// (1, M, N, G, K), and in 4-bit byte pairs' (1, M, N, G, K/2, K%2),
   /// loop 3.
   int64_t groups = 0;
+  /// The weights of a group: loop 4, times 2 for byte pairs (0: unknown).
+  int64_t groupSize = 0;
 };
 
 SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
@@ -47,7 +49,13 @@ SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
   module.walk([&](linalg::GenericOp op) {
     if (std::optional<int64_t> tokens = qforge::countTokens(op)) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      sites.push_back({op, *tokens, ranges.size() >= 5 ? ranges[3] : 0});
+      MatmulSite site{op, *tokens};
+      if (ranges.size() >= 5 && !ShapedType::isDynamic(ranges[3]) &&
+          !ShapedType::isDynamic(ranges[4])) {
+        site.groups = ranges[3];
+        site.groupSize = ranges.size() == 6 ? 2 * ranges[4] : ranges[4];
+      }
+      sites.push_back(site);
     }
   });
   return sites;
@@ -563,8 +571,10 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
       (sites.size() == 1 && !dynamicTokens && isAlone(sites.front()))) {
     if (sites.size() == 1)
       options.tokens = sites.front().tokens;
-    if (sites.size() == 1)
+    if (sites.size() == 1) {
       options.groups = sites.front().groups;
+      options.groupSize = sites.front().groupSize;
+    }
     FailureOr<TransformScript> script = session.loadStrategy(options, error);
     if (failed(script))
       return failure();
@@ -589,6 +599,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     StrategyOptions siteOptions = options;
     siteOptions.tokens = site.tokens;
     siteOptions.groups = site.groups;
+    siteOptions.groupSize = site.groupSize;
     siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
     unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();

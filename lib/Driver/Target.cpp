@@ -1,6 +1,7 @@
 //===- Target.cpp - LLVM's CPU backend for qforge kernels -----------------===//
 
 #include "Driver/Target.h"
+#include "Rewrites/ExpandByteDotProducts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -125,21 +126,49 @@ struct IntrinsicNeeds {
 } // namespace
 
 static std::optional<IntrinsicNeeds> needsOfIntrinsic(llvm::StringRef name) {
+  // What is left of a vpdpbusd after legalizeIntrinsics: the target has
+  // none of its forms (the 128/256-bit ones VEX-encoded on AVX-VNNI CPUs)
+  // nor what the expansion needs.
   if (name == "llvm.x86.avx512.vpdpbusd.512")
-    return IntrinsicNeeds{{"+avx512vnni"}, "AVX512-VNNI"};
-  // The 128/256-bit forms are also encoded with VEX on AVX-VNNI CPUs.
-  if (name == "llvm.x86.avx512.vpdpbusd.256" ||
-      name == "llvm.x86.avx512.vpdpbusd.128")
+    return IntrinsicNeeds{{"+avx512vnni"}, "AVX512-VNNI, AVX-VNNI or AVX2"};
+  if (name == "llvm.x86.avx512.vpdpbusd.256")
     return IntrinsicNeeds{{"+avx512vnni,+avx512vl", "+avxvnni"},
-                          "AVX512-VNNI with AVX512VL, or AVX-VNNI"};
+                          "AVX512-VNNI with AVX512VL, AVX-VNNI or AVX2"};
+  if (name == "llvm.x86.avx512.vpdpbusd.128")
+    return IntrinsicNeeds{{"+avx512vnni,+avx512vl", "+avxvnni"},
+                          "AVX512-VNNI with AVX512VL, AVX-VNNI or SSSE3"};
+  // What legalizeIntrinsics expands them into without VNNI.
+  if (name == "llvm.x86.avx2.pmadd.ub.sw" || name == "llvm.x86.avx2.pmadd.wd")
+    return IntrinsicNeeds{{"+avx2"}, "AVX2"};
+  if (name == "llvm.x86.ssse3.pmadd.ub.sw.128")
+    return IntrinsicNeeds{{"+ssse3"}, "SSSE3"};
+  if (name == "llvm.x86.sse2.pmadd.wd")
+    return IntrinsicNeeds{{"+sse2"}, "SSE2"};
   return std::nullopt;
 }
 
 mlir::LogicalResult
-qforge::checkIntrinsicsSupported(mlir::ModuleOp module,
-                                 const llvm::TargetMachine &machine,
-                                 const TargetChoice &choice) {
+qforge::legalizeIntrinsics(mlir::ModuleOp module,
+                           const llvm::TargetMachine &machine,
+                           const TargetChoice &choice) {
   const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
+  auto has = [&](llvm::StringRef features) {
+    return info->checkFeatures(features);
+  };
+  ByteDotProductTarget byteDots;
+  byteDots.hasVnni512 = has("+avx512vnni");
+  byteDots.hasVnni256 = has("+avx512vnni,+avx512vl") || has("+avxvnni");
+  byteDots.hasAvx2 = has("+avx2");
+  byteDots.hasSsse3 = has("+ssse3");
+  llvm::SmallVector<mlir::LLVM::CallIntrinsicOp> dotProducts;
+  module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
+    if (getVpdpbusdLanes(call))
+      dotProducts.push_back(call);
+  });
+  mlir::IRRewriter rewriter(module.getContext());
+  // A call the target cannot compute stays, for the diagnostic below.
+  for (mlir::LLVM::CallIntrinsicOp call : dotProducts)
+    (void)legalizeVpdpbusd(rewriter, call, byteDots);
   mlir::WalkResult result = module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
     std::optional<IntrinsicNeeds> needs = needsOfIntrinsic(call.getIntrin());
     if (!needs || llvm::any_of(needs->options, [&](llvm::StringRef option) {
@@ -161,7 +190,7 @@ std::unique_ptr<llvm::Module>
 qforge::translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
                              llvm::TargetMachine &machine,
                              const TargetChoice &choice) {
-  if (mlir::failed(checkIntrinsicsSupported(module, machine, choice)))
+  if (mlir::failed(legalizeIntrinsics(module, machine, choice)))
     return nullptr;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);

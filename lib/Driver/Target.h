@@ -29,16 +29,18 @@ createTargetMachine(const TargetChoice &choice, std::string &error,
 /// how the diagnostics name a target (`cpu`: the resolved CPU name).
 std::string describeTarget(const TargetChoice &choice, llvm::StringRef cpu);
 
-/// Fails, with a diagnostic at the call, when the LLVM-dialect `module`
-/// calls an x86 intrinsic (vpdpbusd) whose features `machine` (made from
-/// `choice`) lacks -- LLVM's instruction selection would abort on it.
-mlir::LogicalResult checkIntrinsicsSupported(mlir::ModuleOp module,
-                                             const llvm::TargetMachine &machine,
-                                             const TargetChoice &choice);
+/// Rewrites the x86 intrinsics of the LLVM-dialect `module` that `machine`
+/// (made from `choice`) lacks into ones it has, where that is exact
+/// (vpdpbusd without VNNI: Rewrites/ExpandByteDotProducts.h); fails, with a
+/// diagnostic at the call, when one is left that the target lacks --
+/// LLVM's instruction selection would abort on it.
+mlir::LogicalResult legalizeIntrinsics(mlir::ModuleOp module,
+                                       const llvm::TargetMachine &machine,
+                                       const TargetChoice &choice);
 
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
 /// LLVM's -O3 pipeline on it (null, with a diagnostic, when
-/// checkIntrinsicsSupported fails).
+/// legalizeIntrinsics fails).
 std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
                                                    llvm::LLVMContext &context,
                                                    llvm::TargetMachine &machine,

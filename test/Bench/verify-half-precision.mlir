@@ -4,7 +4,7 @@
 // accepts what rounding to the result's type allows (f16 1e-3, bf16 8e-3);
 // the int8 strategies add their activation quantization (1e-2, as in f32).
 // Odd N (37) and several groups, IREE's and torch-mlir's spellings.
-// REQUIRES: avx512vnni
+// REQUIRES: avx2
 // RUN: %python %examples/gen_producer_kernel.py torch 37 3 128 --float f16 > %t.torch16.mlir
 // RUN: %python %examples/gen_producer_kernel.py iree 37 3 128 --float bf16 > %t.iree16.mlir
 // RUN: qforge-bench %t.torch16.mlir --verify --time=false | FileCheck %s --check-prefix=F16

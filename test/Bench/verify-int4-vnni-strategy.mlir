@@ -6,7 +6,7 @@
 // zero-point; one row tile; 100 rows (padded to 112); 86 groups of 32 and
 // of 128 (the activation's pack runs 4 tiles at a time: whole, it took LLVM
 // minutes); groups of 6 (k padded to 8); 2 threads; and the seed's shape.
-// REQUIRES: avx512vnni
+// REQUIRES: avx2
 // RUN: %gen_kernel 16 3 64 --int4 > %t.16.mlir
 // RUN: qforge-bench %t.16.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 3 64 --int4 --signed > %t.100.mlir

@@ -2,7 +2,7 @@
 // loops) matches the unpacked integer strategy (vpdpbusd) to 1e-6
 // normalized on 48x3x64: the same activation quantization, another
 // summation order.
-// REQUIRES: avx512vnni
+// REQUIRES: avx2
 // RUN: %gen_kernel 48 3 64 > %t.64.mlir
 // RUN: qforge-bench %t.64.mlir --script=%S/Inputs/pack-and-factor-int8.mlir --verify --tolerance=1e-2 --time=false --save-results=%t.packed.bin | FileCheck %s
 // RUN: qforge-bench %t.64.mlir --script=%transforms/decode-int8-vnni.mlir --verify --tolerance=1e-2 --time=false --save-results=%t.unpacked.bin | FileCheck %s

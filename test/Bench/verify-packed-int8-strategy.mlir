@@ -5,7 +5,7 @@
 // loop), 40 rows (padded to 48), 86 groups, groups of 6 (k padded to 8),
 // signed weights (summed with the sign bit flipped, +128 taken back with the
 // zero-point), and 2 threads. A batched kernel is refused by the script, not compiled.
-// REQUIRES: avx512vnni
+// REQUIRES: avx2
 // RUN: %gen_kernel 16 3 64 > %t.16.mlir
 // RUN: qforge-bench %t.16.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 40 3 64 > %t.40.mlir

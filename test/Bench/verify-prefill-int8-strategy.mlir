@@ -6,7 +6,7 @@
 // 2 threads; 16 x 128 where the tiles divide; 86 groups; groups of 6 (k
 // padded to 8). M <= 8 is refused by the script (its row-block dim folds
 // away), not compiled.
-// REQUIRES: avx512vnni
+// REQUIRES: avx2
 // RUN: %gen_kernel 100 5 64 --batch 13 --signed > %t.pad.mlir
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int8-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int8-vnni.mlir --verify --tolerance=1e-2 --time=false --threads=2 2>&1 | FileCheck %s

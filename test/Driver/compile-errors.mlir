@@ -90,12 +90,12 @@
 // RUN: not qforge-compile %t/kernel.mlir -o %t/out.o --header=%t/no/such/dir/k.h 2>&1 | FileCheck %s --check-prefix=HEADER
 // HEADER: qforge-compile: error: cannot write '{{.*}}no/such/dir/k.h':
 
-// A script that emits vpdpbusd, for a target without AVX512-VNNI: refused
-// at the kernel op the call came from, not an abort in LLVM's instruction
-// selection.
-// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=haswell -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --mattr=-avx512vnni -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs AVX512-VNNI, which the target (CPU '{{haswell'|sapphirerapids' with --mattr=-avx512vnni}}) lacks; use a script without it, or another --mcpu/--mattr
+// A script that emits vpdpbusd, for a target with neither VNNI nor AVX2 (to
+// split or expand it into): refused at the kernel op the call came from,
+// not an abort in LLVM's instruction selection.
+// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=x86-64-v2 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --mattr=-avx512vnni,-avx2 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs AVX512-VNNI, AVX-VNNI or AVX2, which the target (CPU '{{x86-64-v2'|sapphirerapids' with --mattr=-avx512vnni,-avx2}}) lacks; use a script without it, or another --mcpu/--mattr
 
 // A tile_using_forall with every tile size 0 (MLIR 22 crashes on it) is
 // refused when the script is loaded.

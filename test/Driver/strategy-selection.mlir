@@ -1,7 +1,8 @@
 // Without --script, qforge-compile picks the shipped decode strategy from the
 // target's features: 512-bit vectors with AVX-512, 256-bit with AVX2 + FMA,
 // the int8 (vpdpbusd) strategy on request where AVX512-VNNI exists (its
-// 256-bit version where only AVX-VNNI does), the packed
+// 256-bit version where only AVX-VNNI or AVX2 does: on AVX2 each vpdpbusd
+// is expanded exactly to vpmaddubsw + vpmaddwd), the packed
 // strategy on request where AVX-512 exists; and says why when nothing fits.
 // RUN: %gen_kernel 32 4 128 > %t.mlir
 
@@ -41,8 +42,21 @@
 // ADL-NOT:        %zmm
 // AVX-VNNI-LABEL: _mlir_ciface_quantized_matmul:
 
-// RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, or AVX-VNNI, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
+// No VNNI but AVX2 (Skylake-X, Haswell, Zen 3): the 256-bit strategy, each
+// vpdpbusd expanded to the
+// unsigned bytes' low 7 bits and top bit, each through vpmaddubsw (pairs
+// of products in 16 bits, which these halves never saturate) and vpmaddwd
+// (pairs of pairs in 32 bits).
+// RUN: qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-INT8
+// RUN: qforge-compile %t.mlir --mcpu=haswell --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-INT8
+// EXPANDED-INT8-LABEL: quantized_matmul:
+// EXPANDED-INT8-NOT:   vpdpbusd
+// EXPANDED-INT8:       vpmaddubsw {{.*}}%ymm
+// EXPANDED-INT8:       vpmaddwd {{.*}}%ymm
+// EXPANDED-INT8-NOT:   vpdpbusd
+// EXPANDED-INT8-LABEL: _mlir_ciface_quantized_matmul:
+// RUN: not qforge-compile %t.mlir --mcpu=x86-64-v2 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// NO-VNNI: qforge-compile: error: the int8 decode strategy needs AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2, which the target (CPU 'x86-64-v2') lacks; drop --int8-activations or pass --script
 
 // The packed strategy: the kernel takes packed weights (32 rows padded to one
 // tile of 64) and the module gains the packing function.
@@ -56,12 +70,23 @@
 // RUN: not qforge-compile %t.mlir --mcpu=sandybridge --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX
 // PACKED-AVX: qforge-compile: error: the packed decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; drop --packed-weights or pass --script
 
-// Both: the packed int8 strategy (vpdpbusd on 16 rows x 4 bytes), VNNI only.
+// Both: the packed int8 strategy (vpdpbusd on 16 rows x 4 bytes); without
+// AVX512-VNNI each 512-bit vpdpbusd is two of 256 bits (VEX on AVX-VNNI,
+// expanded on AVX2).
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-INT8
 // PACKED-INT8-LABEL: quantized_matmul..omp_par:
 // PACKED-INT8:         vpdpbusd
-// RUN: not qforge-compile %t.mlir --mcpu=skylake-avx512 --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-NO-VNNI
-// PACKED-NO-VNNI: qforge-compile: error: the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
+// RUN: qforge-compile %t.mlir --mcpu=alderlake --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-AVX-VNNI
+// PACKED-AVX-VNNI-LABEL: quantized_matmul..omp_par:
+// PACKED-AVX-VNNI-NOT:   %zmm
+// PACKED-AVX-VNNI:       {vex} vpdpbusd {{.*}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
+// RUN: qforge-compile %t.mlir --mcpu=znver3 --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-PACKED
+// EXPANDED-PACKED-LABEL: quantized_matmul..omp_par:
+// EXPANDED-PACKED-NOT:   vpdpbusd
+// EXPANDED-PACKED:       vpmaddubsw {{.*}}%ymm
+// EXPANDED-PACKED:       vpmaddwd {{.*}}%ymm
+// RUN: not qforge-compile %t.mlir --mcpu=x86-64-v2 --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-NO-VNNI
+// PACKED-NO-VNNI: qforge-compile: error: the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2, which the target (CPU 'x86-64-v2') lacks; drop --int8-activations or pass --script
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
 // OLD-CPU: qforge-compile: error: no shipped decode strategy for the target (CPU 'core2'): they need AVX2 and FMA; pass --script
@@ -82,8 +107,8 @@
 // INT4-VNNI: func.func @quantized_matmul(%{{.*}}: tensor<2x4x16x16x4xi8>, %{{.*}}: tensor<2x4x1x16x1xf32>
 // RUN: not qforge-compile %t.int4.mlir --mcpu=sandybridge -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX
 // INT4-AVX: qforge-compile: error: the int4 decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; pass --script
-// RUN: not qforge-compile %t.int4.mlir --mcpu=skylake-avx512 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI
-// INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, which the target (CPU 'skylake-avx512') lacks; drop --int8-activations or pass --script
+// RUN: not qforge-compile %t.int4.mlir --mcpu=x86-64-v2 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI
+// INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2, which the target (CPU 'x86-64-v2') lacks; drop --int8-activations or pass --script
 
 // One group per weight row: the packed integer strategies fold unit dims,
 // the group dim among them, and have no group loop to fuse into; the driver

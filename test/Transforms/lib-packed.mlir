@@ -369,10 +369,10 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @tile_int8_groups(%partials: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_int8_groups(%groups: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @tile_int8_prefill_blocks(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_int8_prefill_blocks(%kernel: !transform.any_op {transform.readonly}, %partials: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_result_unpack(%kernel: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @vectorize_packed_f32(%kernel: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @vectorize_interleaved_tiles(%kernel: !transform.any_op {transform.consumed})
@@ -584,8 +584,9 @@ module attributes {transform.with_named_sequence} {
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %group, %partials_in_group, %fill_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %groups = transform.get_consumers_of_result %partials[0] : (!transform.any_op) -> !transform.any_op
+    %group, %partials_in_group, %fill_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
@@ -612,8 +613,8 @@ module attributes {transform.with_named_sequence} {
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%partials)
-      : (!transform.any_op) -> !transform.any_op
+    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.annotate %partials_in_block "returned" : !transform.any_op
     transform.yield
   }

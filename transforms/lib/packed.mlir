@@ -273,12 +273,12 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Int8 activations, after the fold: one group per iteration (the first
-  // dim of the group sums, which consume the partial sums), tagged
-  // qforge.weight_groups, the partial sums and their fill fused in.
+  // dim of the group sums %groups), tagged qforge.weight_groups, the
+  // partial sums and their fill fused in (none when %partials is empty).
   // Returns the group's group sums, partial sums and fill.
-  transform.named_sequence @tile_int8_groups(%partials: !transform.any_op {transform.consumed})
+  transform.named_sequence @tile_int8_groups(%groups: !transform.any_op {transform.consumed},
+                                             %partials: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op, !transform.any_op) {
-    %groups = transform.get_consumers_of_result %partials[0] : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %group_tile, %group_loop = transform.structured.tile_using_for %groups tile_sizes [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -295,11 +295,19 @@ module attributes {transform.with_named_sequence} {
   // one at a time. Returns the k loop.
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
+    // The group sums (g, row) are matched in the rows, not found from the
+    // partial sums: with a group of one k step the fold removes the partial
+    // sums' k dim, they match no pattern below and stay whole.
+    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %groups = transform.structured.match ops{["linalg.generic"]}
+        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
+      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield %k_loop : !transform.any_op
@@ -311,11 +319,19 @@ module attributes {transform.with_named_sequence} {
   // picked by a constant shift and a mask). Returns the byte loop.
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
+    // The group sums (g, row) are matched in the rows, not found from the
+    // partial sums: with a group of one k step the fold removes the partial
+    // sums' k dim, they match no pattern below and stay whole.
+    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %groups = transform.structured.match ops{["linalg.generic"]}
+        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>]} in %rows
+      : (!transform.any_op) -> !transform.any_op
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %kernel
       : (!transform.any_op) -> !transform.any_op
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
@@ -325,10 +341,18 @@ module attributes {transform.with_named_sequence} {
   // Int8 prefill: inside each group, one block of activation rows per
   // iteration (the group sums' second dim), the partial sums fused in.
   // Returns the block's partial sums.
-  transform.named_sequence @tile_int8_prefill_blocks(%partials: !transform.any_op {transform.consumed})
+  transform.named_sequence @tile_int8_prefill_blocks(%kernel: !transform.any_op {transform.readonly},
+                                                     %partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%partials)
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // Matched in the rows, not found from the partial sums, which a unit
+    // dim folded away leaves unmatched (then they stay whole).
+    %rows = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %groups = transform.structured.match ops{["linalg.generic"]}
+        attributes{iterator_types = [#linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>]} in %rows
+      : (!transform.any_op) -> !transform.any_op
+    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %block_tile, %block_loop = transform.structured.tile_using_for %group_tile tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %partials_in_block, %pf_in_block, %b2 = transform.include @fuse_with_its_fill failures(propagate)
@@ -437,8 +461,8 @@ module attributes {transform.with_named_sequence} {
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%partials)
-      : (!transform.any_op) -> !transform.any_op
+    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %k_step, %k_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
@@ -464,8 +488,8 @@ module attributes {transform.with_named_sequence} {
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%partials)
-      : (!transform.any_op) -> !transform.any_op
+    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %k_step, %nibble_loop, %byte_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block
         tile_sizes [0, 1, 1, 0, 1, 16] interchange = [0, 2, 1, 3, 4, 5]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)

@@ -1,0 +1,146 @@
+//===- ExpandByteDotProducts.cpp - vpdpbusd without VNNI ------------------===//
+
+#include "Rewrites/ExpandByteDotProducts.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+
+using namespace mlir;
+
+int64_t qforge::getVpdpbusdLanes(LLVM::CallIntrinsicOp call) {
+  StringRef name = call.getIntrin();
+  if (!name.consume_front("llvm.x86.avx512.vpdpbusd."))
+    return 0;
+  if (name == "128")
+    return 4;
+  if (name == "256")
+    return 8;
+  if (name == "512")
+    return 16;
+  return 0;
+}
+
+/// Whether every byte of `bytes` is below 128: an and with a splat constant
+/// of at most 7 bits (the nibble of a byte pair), or a shuffle of such.
+static bool hasClearTopBits(Value bytes) {
+  if (auto shuffle = bytes.getDefiningOp<LLVM::ShuffleVectorOp>())
+    return hasClearTopBits(shuffle.getV1()) &&
+           hasClearTopBits(shuffle.getV2());
+  auto mask = bytes.getDefiningOp<LLVM::AndOp>();
+  if (!mask)
+    return false;
+  return llvm::any_of(mask->getOperands(), [](Value operand) {
+    auto constant = operand.getDefiningOp<LLVM::ConstantOp>();
+    if (!constant)
+      return false;
+    auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
+    return splat && splat.getElementType().isInteger(8) &&
+           splat.getSplatValue<APInt>().getZExtValue() < 128;
+  });
+}
+
+/// Elements [first, first + count) of the vector `value`.
+static Value slice(OpBuilder &builder, Location loc, Value value,
+                   int64_t first, int64_t count) {
+  auto mask = llvm::to_vector(llvm::seq<int32_t>(first, first + count));
+  return LLVM::ShuffleVectorOp::create(builder, loc, value, value, mask);
+}
+
+static Value splatConstant(OpBuilder &builder, Location loc, VectorType type,
+                           int64_t value) {
+  auto element = cast<IntegerType>(type.getElementType());
+  return LLVM::ConstantOp::create(
+      builder, loc, type,
+      SplatElementsAttr::get(type, APInt(element.getWidth(), value,
+                                         /*isSigned=*/true)));
+}
+
+/// acc + the 4-byte lane sums of `a` (unsigned) x `b` (signed) from
+/// pmaddubsw and pmaddwd of `lanes` x 32 bits.
+static Value expandWithMultiplyAdds(OpBuilder &builder, Location loc,
+                                    int64_t lanes, Value acc, Value a,
+                                    Value b) {
+  bool wide = lanes == 8;
+  StringRef multiplyBytes =
+      wide ? "llvm.x86.avx2.pmadd.ub.sw" : "llvm.x86.ssse3.pmadd.ub.sw.128";
+  StringRef multiplyWords =
+      wide ? "llvm.x86.avx2.pmadd.wd" : "llvm.x86.sse2.pmadd.wd";
+  auto bytesType = VectorType::get({lanes * 4}, builder.getI8Type());
+  auto wordsType = VectorType::get({lanes * 2}, builder.getI16Type());
+  auto lanesType = VectorType::get({lanes}, builder.getI32Type());
+  Value ones = splatConstant(builder, loc, wordsType, 1);
+  auto laneSums = [&](Value unsignedBytes) -> Value {
+    Value pairs = LLVM::CallIntrinsicOp::create(
+                      builder, loc, wordsType,
+                      builder.getStringAttr(multiplyBytes),
+                      ValueRange{unsignedBytes, b})
+                      .getResult(0);
+    return LLVM::CallIntrinsicOp::create(builder, loc, lanesType,
+                                         builder.getStringAttr(multiplyWords),
+                                         ValueRange{pairs, ones})
+        .getResult(0);
+  };
+  if (hasClearTopBits(a))
+    return LLVM::AddOp::create(builder, loc, acc, laneSums(a));
+  Value low = LLVM::AndOp::create(builder, loc, a,
+                                  splatConstant(builder, loc, bytesType, 0x7f));
+  Value top = LLVM::AndOp::create(builder, loc, a,
+                                  splatConstant(builder, loc, bytesType, 0x80));
+  Value sum = LLVM::AddOp::create(builder, loc, acc, laneSums(low));
+  return LLVM::AddOp::create(builder, loc, sum, laneSums(top));
+}
+
+static bool hasVpdpbusd(int64_t lanes,
+                        const qforge::ByteDotProductTarget &target) {
+  return lanes == 16 ? target.hasVnni512 : target.hasVnni256;
+}
+
+/// acc + the 4-byte lane sums of `a` x `b` in `lanes` i32 lanes from what
+/// `target` has, or null when it has nothing that computes them.
+static Value buildLaneSums(OpBuilder &builder, Location loc, int64_t lanes,
+                           Value acc, Value a, Value b,
+                           const qforge::ByteDotProductTarget &target) {
+  if (hasVpdpbusd(lanes, target))
+    return LLVM::CallIntrinsicOp::create(
+               builder, loc, acc.getType(),
+               builder.getStringAttr("llvm.x86.avx512.vpdpbusd." +
+                                     std::to_string(lanes * 32)),
+               ValueRange{acc, a, b})
+        .getResult(0);
+  if ((lanes == 8 && target.hasAvx2) || (lanes == 4 && target.hasSsse3))
+    return expandWithMultiplyAdds(builder, loc, lanes, acc, a, b);
+  if (lanes != 16)
+    return nullptr;
+  // Two halves of 8 lanes (32 bytes each), then the lanes joined again.
+  SmallVector<Value, 2> halves;
+  for (int64_t half : {0, 1}) {
+    Value sums = buildLaneSums(builder, loc, 8, slice(builder, loc, acc, half * 8, 8),
+                               slice(builder, loc, a, half * 32, 32),
+                               slice(builder, loc, b, half * 32, 32), target);
+    if (!sums)
+      return nullptr;
+    halves.push_back(sums);
+  }
+  auto joined = llvm::to_vector(llvm::seq<int32_t>(0, 16));
+  return LLVM::ShuffleVectorOp::create(builder, loc, halves[0], halves[1],
+                                       joined);
+}
+
+LogicalResult qforge::legalizeVpdpbusd(RewriterBase &rewriter,
+                                       LLVM::CallIntrinsicOp call,
+                                       const ByteDotProductTarget &target) {
+  int64_t lanes = getVpdpbusdLanes(call);
+  if (!lanes || call->getNumOperands() != 3 || call->getNumResults() != 1)
+    return failure();
+  if (hasVpdpbusd(lanes, target))
+    return success();
+  rewriter.setInsertionPoint(call);
+  Value sums =
+      buildLaneSums(rewriter, call.getLoc(), lanes, call->getOperand(0),
+                    call->getOperand(1), call->getOperand(2), target);
+  if (!sums)
+    return failure();
+  rewriter.replaceOp(call, sums);
+  return success();
+}
