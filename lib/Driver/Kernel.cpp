@@ -1,7 +1,7 @@
 //===- Kernel.cpp - find and check the kernel function --------------------===//
 
-#include "Driver/Pipelines.h"
 #include "Analysis/DequantContraction.h"
+#include "Driver/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -25,8 +25,7 @@ int64_t qforge::getVpdpbusdLanes(LLVM::CallIntrinsicOp call) {
 /// of at most 7 bits (the nibble of a byte pair), or a shuffle of such.
 static bool hasClearTopBits(Value bytes) {
   if (auto shuffle = bytes.getDefiningOp<LLVM::ShuffleVectorOp>())
-    return hasClearTopBits(shuffle.getV1()) &&
-           hasClearTopBits(shuffle.getV2());
+    return hasClearTopBits(shuffle.getV1()) && hasClearTopBits(shuffle.getV2());
   auto mask = bytes.getDefiningOp<LLVM::AndOp>();
   if (!mask)
     return false;
@@ -41,8 +40,8 @@ static bool hasClearTopBits(Value bytes) {
 }
 
 /// Elements [first, first + count) of the vector `value`.
-static Value slice(OpBuilder &builder, Location loc, Value value,
-                   int64_t first, int64_t count) {
+static Value slice(OpBuilder &builder, Location loc, Value value, int64_t first,
+                   int64_t count) {
   auto mask = llvm::to_vector(llvm::seq<int32_t>(first, first + count));
   return LLVM::ShuffleVectorOp::create(builder, loc, value, value, mask);
 }
@@ -71,11 +70,11 @@ static Value expandWithMultiplyAdds(OpBuilder &builder, Location loc,
   auto lanesType = VectorType::get({lanes}, builder.getI32Type());
   Value ones = splatConstant(builder, loc, wordsType, 1);
   auto laneSums = [&](Value unsignedBytes) -> Value {
-    Value pairs = LLVM::CallIntrinsicOp::create(
-                      builder, loc, wordsType,
-                      builder.getStringAttr(multiplyBytes),
-                      ValueRange{unsignedBytes, b})
-                      .getResult(0);
+    Value pairs =
+        LLVM::CallIntrinsicOp::create(builder, loc, wordsType,
+                                      builder.getStringAttr(multiplyBytes),
+                                      ValueRange{unsignedBytes, b})
+            .getResult(0);
     return LLVM::CallIntrinsicOp::create(builder, loc, lanesType,
                                          builder.getStringAttr(multiplyWords),
                                          ValueRange{pairs, ones})
@@ -115,9 +114,10 @@ static Value buildLaneSums(OpBuilder &builder, Location loc, int64_t lanes,
   // Two halves of 8 lanes (32 bytes each), then the lanes joined again.
   SmallVector<Value, 2> halves;
   for (int64_t half : {0, 1}) {
-    Value sums = buildLaneSums(builder, loc, 8, slice(builder, loc, acc, half * 8, 8),
-                               slice(builder, loc, a, half * 32, 32),
-                               slice(builder, loc, b, half * 32, 32), target);
+    Value sums =
+        buildLaneSums(builder, loc, 8, slice(builder, loc, acc, half * 8, 8),
+                      slice(builder, loc, a, half * 32, 32),
+                      slice(builder, loc, b, half * 32, 32), target);
     if (!sums)
       return nullptr;
     halves.push_back(sums);

@@ -396,16 +396,14 @@ int main(int argc, char **argv) {
   SmallVector<unsigned> exactActivations;
   if (verify && options.int8Activations && exactInt8Activations)
     for (unsigned argument : qforge::findActivationArguments(*kernelFunc))
-      if (isa<FloatType>(
-              getElementTypeOrSelf(dynamicType.getInput(argument))))
+      if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
         exactActivations.push_back(argument);
   if (!exactActivations.empty())
     progress("verifying with activations int8 represents exactly (argument" +
              std::string(exactActivations.size() > 1 ? "s" : "") + " " +
              llvm::join(llvm::map_range(exactActivations,
                                         [](unsigned argument) {
-                                          return "#" +
-                                                 std::to_string(argument);
+                                          return "#" + std::to_string(argument);
                                         }),
                         ", ") +
              ")");
