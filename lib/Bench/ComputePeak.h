@@ -16,9 +16,10 @@ namespace qforge {
 /// 0 when the CPU has neither.
 double measureFmaPeakGflops(unsigned threads);
 
-/// u8 x s8 dot products summed into i32 lanes (vpdpbusd on 512-bit
-/// vectors, AVX-512 VNNI), in GOP/s (2 per byte product); 0 without
-/// AVX-512 VNNI.
+/// u8 x s8 dot products summed into i32 lanes, in GOP/s (2 per byte
+/// product): vpdpbusd on 512-bit vectors with AVX-512 VNNI, else on AVX2
+/// the vpmaddubsw + vpmaddwd expansion the driver emits for it; 0 without
+/// either.
 double measureInt8DotPeakGops(unsigned threads);
 
 } // namespace qforge

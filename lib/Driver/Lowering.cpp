@@ -473,6 +473,17 @@ static void dropResultsWrittenToArguments(ModuleOp module) {
   }
 }
 
+/// The row-major successor of `position` in `shape` (back to all zeros
+/// after the last).
+static void nextPosition(MutableArrayRef<int64_t> position,
+                         ArrayRef<int64_t> shape) {
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    if (++position[d] < shape[d])
+      return;
+    position[d] = 0;
+  }
+}
+
 namespace {
 /// A vector.transfer_read of a splat constant tensor (a constant zero-point
 /// packed per call: 93 rows read into 96 lanes) becomes the constant it
@@ -523,11 +534,7 @@ struct FoldTransferReadOfSplat : OpRewritePattern<vector::TransferReadOp> {
       for (auto [lane, limit] : llvm::zip(position, limits))
         inBounds &= lane < limit;
       values.push_back(inBounds ? splat : padding);
-      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-        if (++position[d] < type.getDimSize(d))
-          break;
-        position[d] = 0;
-      }
+      nextPosition(position, type.getShape());
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         read, DenseElementsAttr::get(type, values));
@@ -564,11 +571,7 @@ struct FoldTransposeOfConstant : OpRewritePattern<vector::TransposeOp> {
       for (auto [d, lane] : llvm::enumerate(position))
         offset += lane * sourceStrides[permutation[d]];
       values.push_back(sourceValues[offset]);
-      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-        if (++position[d] < type.getDimSize(d))
-          break;
-        position[d] = 0;
-      }
+      nextPosition(position, type.getShape());
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
         transpose, DenseElementsAttr::get(type, values));

@@ -32,6 +32,8 @@ struct StrategyOptions {
   int64_t groups = 0;
   /// The weights of a group (set from the kernel; 0 when unknown).
   int64_t groupSize = 0;
+  /// N, the weight rows (set from the kernel; 0 when unknown).
+  int64_t weightRows = 0;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

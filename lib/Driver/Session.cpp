@@ -104,6 +104,16 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
             dropInt8.str();
     return "";
   }
+  // The integer prefill's unit-dim fold takes a single weight row's dim
+  // along with the tiles' (its vectors then keep a rank the lowering cannot
+  // reduce).
+  if (options.int8Activations && options.tokens > 1 &&
+      options.weightRows == 1) {
+    error = "the integer prefill strategy needs at least two weight rows "
+            "(the kernel has one); " +
+            dropInt8.str();
+    return "";
+  }
   // The 4-bit integer prefill tiles its partial sums by steps of 4 byte
   // pairs; a group of at most 8 weights is one step, a dim the unit-dim
   // fold removes, and the sums stay whole (a vector of 8 tokens x 32 rows x

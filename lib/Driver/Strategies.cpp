@@ -42,6 +42,8 @@ struct MatmulSite {
   int64_t groups = 0;
   /// The weights of a group: loop 4, times 2 for byte pairs (0: unknown).
   int64_t groupSize = 0;
+  /// N, the weight rows: loop 2 (0: unknown).
+  int64_t weightRows = 0;
 };
 
 SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
@@ -54,6 +56,7 @@ SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
           !ShapedType::isDynamic(ranges[4])) {
         site.groups = ranges[3];
         site.groupSize = ranges.size() == 6 ? 2 * ranges[4] : ranges[4];
+        site.weightRows = ShapedType::isDynamic(ranges[2]) ? 0 : ranges[2];
       }
       sites.push_back(site);
     }
@@ -574,6 +577,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     if (sites.size() == 1) {
       options.groups = sites.front().groups;
       options.groupSize = sites.front().groupSize;
+      options.weightRows = sites.front().weightRows;
     }
     FailureOr<TransformScript> script = session.loadStrategy(options, error);
     if (failed(script))
@@ -600,6 +604,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     siteOptions.tokens = site.tokens;
     siteOptions.groups = site.groups;
     siteOptions.groupSize = site.groupSize;
+    siteOptions.weightRows = site.weightRows;
     siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
     unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();

@@ -124,3 +124,12 @@
 // ONE-GROUP: qforge-compile: error: the packed integer strategies (int8 activations with packed, 4-bit or batched weights) need at least two groups per weight row (the kernel has one); drop --int8-activations or pass --script
 // RUN: qforge-compile %t.g1.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=ONE-GROUP-UNPACKED
 // ONE-GROUP-UNPACKED: vpdpbusd
+
+// One weight row in the integer prefill: its unit-dim fold takes the row's
+// dim too (a vector<3x1x32x1xf32> was left to the lowering); refused. The
+// AVX2 f32 prefill compiles it (the AVX-512 one does not: a hole, in
+// docs/reliability.md).
+// RUN: %gen_kernel 1 3 128 --batch 16 > %t.n1.mlir
+// RUN: not qforge-compile %t.n1.mlir --mcpu=sapphirerapids --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=ONE-ROW
+// ONE-ROW: qforge-compile: error: the integer prefill strategy needs at least two weight rows (the kernel has one); drop --int8-activations or pass --script
+// RUN: qforge-compile %t.n1.mlir --mcpu=znver3 --emit=obj -o %t.o

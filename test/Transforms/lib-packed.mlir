@@ -124,7 +124,7 @@
 // @quantize_activation_rows_and_factor: amax, xq and xs per row (a forall
 // over the 16 rows) and group (tagged loops); the packs by role, per
 // block of 8 rows (foralls over the 2 blocks), the int8 pack 4 k steps at
-// a time.
+// a time, the group scales' and sums' packs 16 groups at a time.
 // QROWS-LABEL: func.func @quantized_matmul(
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
 // QROWS:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x128xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
@@ -134,13 +134,15 @@
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
 // QROWS:         } {qforge.activation_groups}
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
-// QROWS:         linalg.pack {{.*}} {qforge.activation_pack = "amax"} : tensor<1x8x2xf32> -> tensor<1x1x2x8xf32>
+// QROWS:         scf.for %{{.+}} = %c0 to %c2 step %c16
+// QROWS:           linalg.pack {{.*}} {qforge.activation_pack = "amax"} : tensor<1x8x?xf32> -> tensor<1x1x?x8xf32>
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
 // QROWS:         scf.for
 // QROWS-NEXT:      scf.for
 // QROWS:             linalg.pack {{.*}} {qforge.activation_pack = "xq"} : tensor<1x8x1x16xi8> -> tensor<1x1x1x4x8x4xi8>
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
-// QROWS:         linalg.pack {{.*}} {qforge.activation_pack = "xs"} : tensor<1x8x2xf32> -> tensor<1x1x2x8xf32>
+// QROWS:         scf.for %{{.+}} = %c0 to %c2 step %c16
+// QROWS:           linalg.pack {{.*}} {qforge.activation_pack = "xs"} : tensor<1x8x?xf32> -> tensor<1x1x?x8xf32>
 // QROWS:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x2x2x32x8x4xi8>, tensor<2x2x32x32x4xi8>) outs(%{{.+}} : tensor<2x2x1x2x8x32xi32>)
 
 // @tile_row_tiles with 2 tiles per iteration: 4 row tiles of 64 in a

@@ -137,6 +137,10 @@ module attributes {transform.with_named_sequence} {
     %group_packs = transform.merge_handles %max_pack, %sums_pack : !transform.any_op
     %group_pack_tiles, %group_pack_forall = transform.structured.tile_using_forall %group_packs tile_sizes [1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // 16 groups at a time: whole, a block's G x 8 transposes took LLVM
+    // minutes with groups of 32 at K = 14336 (G = 448).
+    %group_pack_steps, %group_pack_loop = transform.structured.tile_using_for %group_pack_tiles tile_sizes [0, 0, 16]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
