@@ -70,6 +70,14 @@ if [[ "$target" == kernel ]]; then
       { echo "// fuzz: $kind"; cat "$seeds/$name.mlir"; } > "$seeds/$name-$kind.mlir"
     done
   done
+  # The int8 strategies on CPUs without AVX512-VNNI: each vpdpbusd split
+  # (AVX-VNNI) or expanded (AVX2) by the driver.
+  for cpu in znver3 alderlake; do
+    for name in decode decode-int4 prefill; do
+      { echo "// fuzz: int8"; echo "// fuzz: cpu=$cpu"; cat "$seeds/$name.mlir"; } \
+        > "$seeds/$name-int8-$cpu.mlir"
+    done
+  done
   $python "$repo_root/examples/gen_decoder_layer.py" --hidden 128 --intermediate 256 \
     --group 64 > "$seeds/layer.mlir"
 else
