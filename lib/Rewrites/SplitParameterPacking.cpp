@@ -146,13 +146,15 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
   // <f> takes the packed tensors where it took the raw ones.
   Block &entry = kernel.getBody().front();
   SmallVector<Type> inputs(kernel.getArgumentTypes());
-  for (auto [position, pack] : llvm::zip(positions, ordered)) {
+  for (auto [index, pack] : llvm::enumerate(ordered)) {
+    int64_t position = positions[index];
+    Type packedType = pack.getDestType();
     BlockArgument argument = entry.getArgument(position);
     SmallVector<Operation *> reshapes;
     argumentBehindReshapes(pack, reshapes);
     rewriter.modifyOpInPlace(kernel, [&] {
-      argument.setType(pack.getDestType());
-      inputs[position] = pack.getDestType();
+      argument.setType(packedType);
+      inputs[position] = packedType;
     });
     rewriter.replaceOp(pack, argument);
     // The reshapes read the raw argument; they went with the pack.
