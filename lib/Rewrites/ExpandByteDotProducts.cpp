@@ -84,8 +84,9 @@ static Value expandWithMultiplyAdds(OpBuilder &builder, Location loc,
     return LLVM::AddOp::create(builder, loc, acc, laneSums(a));
   Value low = LLVM::AndOp::create(builder, loc, a,
                                   splatConstant(builder, loc, bytesType, 0x7f));
+  // 0x80 as the signed byte APInt holds it (-128).
   Value top = LLVM::AndOp::create(builder, loc, a,
-                                  splatConstant(builder, loc, bytesType, 0x80));
+                                  splatConstant(builder, loc, bytesType, -128));
   Value sum = LLVM::AddOp::create(builder, loc, acc, laneSums(low));
   return LLVM::AddOp::create(builder, loc, sum, laneSums(top));
 }
