@@ -46,6 +46,14 @@ struct MatmulSite {
   int64_t weightRows = 0;
 };
 
+/// `options` for one site: the shape its strategy is chosen by.
+void setSiteShape(qforge::StrategyOptions &options, const MatmulSite &site) {
+  options.tokens = site.tokens;
+  options.groups = site.groups;
+  options.groupSize = site.groupSize;
+  options.weightRows = site.weightRows;
+}
+
 SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
   SmallVector<MatmulSite> sites;
   module.walk([&](linalg::GenericOp op) {
@@ -573,12 +581,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   if (sites.empty() ||
       (sites.size() == 1 && !dynamicTokens && isAlone(sites.front()))) {
     if (sites.size() == 1)
-      options.tokens = sites.front().tokens;
-    if (sites.size() == 1) {
-      options.groups = sites.front().groups;
-      options.groupSize = sites.front().groupSize;
-      options.weightRows = sites.front().weightRows;
-    }
+      setSiteShape(options, sites.front());
     FailureOr<TransformScript> script = session.loadStrategy(options, error);
     if (failed(script))
       return failure();
@@ -601,10 +604,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     Location loc = site.contraction.getLoc();
     StrategyOptions siteOptions = options;
-    siteOptions.tokens = site.tokens;
-    siteOptions.groups = site.groups;
-    siteOptions.groupSize = site.groupSize;
-    siteOptions.weightRows = site.weightRows;
+    setSiteShape(siteOptions, site);
     siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
     unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();

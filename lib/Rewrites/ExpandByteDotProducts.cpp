@@ -96,8 +96,19 @@ static bool hasVpdpbusd(int64_t lanes,
   return lanes == 16 ? target.hasVnni512 : target.hasVnni256;
 }
 
+/// Whether `target` has vpdpbusd of `lanes` x 32 bits or what computes the
+/// same sums (two halves of 256 bits; the multiply-add expansion).
+static bool canComputeLaneSums(int64_t lanes,
+                               const qforge::ByteDotProductTarget &target) {
+  if (hasVpdpbusd(lanes, target))
+    return true;
+  if (lanes == 16)
+    return canComputeLaneSums(8, target);
+  return lanes == 8 ? target.hasAvx2 : target.hasSsse3;
+}
+
 /// acc + the 4-byte lane sums of `a` x `b` in `lanes` i32 lanes from what
-/// `target` has, or null when it has nothing that computes them.
+/// `target` has (canComputeLaneSums).
 static Value buildLaneSums(OpBuilder &builder, Location loc, int64_t lanes,
                            Value acc, Value a, Value b,
                            const qforge::ByteDotProductTarget &target) {
@@ -108,21 +119,15 @@ static Value buildLaneSums(OpBuilder &builder, Location loc, int64_t lanes,
                                      std::to_string(lanes * 32)),
                ValueRange{acc, a, b})
         .getResult(0);
-  if ((lanes == 8 && target.hasAvx2) || (lanes == 4 && target.hasSsse3))
+  if (lanes < 16)
     return expandWithMultiplyAdds(builder, loc, lanes, acc, a, b);
-  if (lanes != 16)
-    return nullptr;
   // Two halves of 8 lanes (32 bytes each), then the lanes joined again.
   SmallVector<Value, 2> halves;
-  for (int64_t half : {0, 1}) {
-    Value sums =
+  for (int64_t half : {0, 1})
+    halves.push_back(
         buildLaneSums(builder, loc, 8, slice(builder, loc, acc, half * 8, 8),
                       slice(builder, loc, a, half * 32, 32),
-                      slice(builder, loc, b, half * 32, 32), target);
-    if (!sums)
-      return nullptr;
-    halves.push_back(sums);
-  }
+                      slice(builder, loc, b, half * 32, 32), target));
   auto joined = llvm::to_vector(llvm::seq<int32_t>(0, 16));
   return LLVM::ShuffleVectorOp::create(builder, loc, halves[0], halves[1],
                                        joined);
@@ -136,12 +141,12 @@ LogicalResult qforge::legalizeVpdpbusd(RewriterBase &rewriter,
     return failure();
   if (hasVpdpbusd(lanes, target))
     return success();
-  rewriter.setInsertionPoint(call);
-  Value sums =
-      buildLaneSums(rewriter, call.getLoc(), lanes, call->getOperand(0),
-                    call->getOperand(1), call->getOperand(2), target);
-  if (!sums)
+  // Checked before building: no half-built expansion is left behind.
+  if (!canComputeLaneSums(lanes, target))
     return failure();
-  rewriter.replaceOp(call, sums);
+  rewriter.setInsertionPoint(call);
+  rewriter.replaceOp(
+      call, buildLaneSums(rewriter, call.getLoc(), lanes, call->getOperand(0),
+                          call->getOperand(1), call->getOperand(2), target));
   return success();
 }
