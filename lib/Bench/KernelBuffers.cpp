@@ -106,14 +106,15 @@ void qforge::TensorBuffer::fillRandom(uint64_t seed) {
   }
 }
 
-void qforge::TensorBuffer::fillInt8Representable(uint64_t seed) {
+void qforge::TensorBuffer::fillInt8Representable(uint64_t seed,
+                                                 int64_t extremePeriod) {
   std::mt19937_64 generator(seed);
   std::uniform_int_distribution<int> level(-127, 127);
   Type element = type.getElementType();
   const llvm::fltSemantics *half = halfSemantics(element);
   for (size_t i = 0; i < numElements; ++i) {
     int q = level(generator);
-    if (i % 8 == 0)
+    if (i % extremePeriod == 0)
       q = q < 0 ? -127 : 127;
     float value = float(q) / 128.0f;
     if (half)

@@ -35,12 +35,13 @@ public:
   /// [-1, 1).
   void fillRandom(uint64_t seed);
   /// Floats of the form q / 128, q an integer in [-127, 127], with |q| = 127
-  /// at every eighth element (row-major): whatever the group of 8 or more
-  /// consecutive elements, its largest magnitude is 127 / 128, so a
-  /// per-group int8 quantization (scale amax / 127) represents every value
-  /// exactly -- an int8-activation kernel then owes the reference the f32
-  /// sums, not sums within a quantization error. Exact in f16 and bf16 too.
-  void fillInt8Representable(uint64_t seed);
+  /// at every `extremePeriod`-th element (row-major): whatever the group of
+  /// at least that many consecutive elements (aligned to it when smaller
+  /// than 8), its largest magnitude is 127 / 128, so a per-group int8
+  /// quantization (scale amax / 127) represents every value exactly -- an
+  /// int8-activation kernel then owes the reference the f32 sums, not sums
+  /// within a quantization error. Exact in f16 and bf16 too.
+  void fillInt8Representable(uint64_t seed, int64_t extremePeriod = 8);
   void copyFrom(const TensorBuffer &other);
   /// Element `index` (row-major) as double; floats and integers (signless
   /// integers read as signed).

@@ -115,6 +115,27 @@ static std::optional<unsigned> traceToArgument(Value value,
   }
 }
 
+int64_t qforge::findSmallestGroupSize(func::FuncOp kernel) {
+  int64_t smallest = 0;
+  kernel.walk([&](linalg::GenericOp op) {
+    std::optional<DequantParts> dequant = matchDequant(op);
+    if (!dequant || !dequant->scales)
+      return;
+    AffineMap scaleMap = op.getMatchingIndexingMap(dequant->scales);
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t size = 1;
+    for (unsigned dim = 0; dim < op.getNumLoops(); ++dim) {
+      if (scaleMap.isFunctionOfDim(dim))
+        continue;
+      if (ShapedType::isDynamic(ranges[dim]))
+        return;
+      size *= ranges[dim];
+    }
+    smallest = smallest ? std::min(smallest, size) : size;
+  });
+  return smallest;
+}
+
 SmallVector<unsigned> qforge::findActivationArguments(func::FuncOp kernel) {
   SmallVector<unsigned> arguments;
   bool allArguments = true;

@@ -45,6 +45,10 @@ mlir::FailureOr<mlir::func::FuncOp> findKernel(mlir::ModuleOp module,
 /// kernel (the values an int8 quantization of it rounds are then not the
 /// caller's to choose).
 llvm::SmallVector<unsigned> findActivationArguments(mlir::func::FuncOp kernel);
+/// The fewest weights a group of `kernel`'s dequantizations holds (the
+/// product of the weights' dims the scale does not vary along), or 0 when
+/// no dequantization has static ranges.
+int64_t findSmallestGroupSize(mlir::func::FuncOp kernel);
 
 /// The fixed lowering after a script, down to the LLVM dialect; runs the
 /// script's `qforge_after_bufferization` sequence, when it has one, right

@@ -91,22 +91,19 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
-  // The packed integer strategies fold the unit dims of their tiles, and
-  // with one group per row the group dim is one of them: the group loop
-  // their steps fuse into never exists. Said here, not as a failing step.
-  bool foldsGroupDim =
-      options.int8Activations &&
-      (options.packedWeights || options.int4Weights || options.tokens > 1);
-  if (foldsGroupDim && options.groups == 1) {
-    error = "the packed integer strategies (int8 activations with packed, "
-            "4-bit or batched weights) need at least two groups per weight "
-            "row (the kernel has one); " +
+  // The integer prefill with one group per weight row keeps a group dim of
+  // one through its fold (transform.qforge.fold_unit_extent_dims); its
+  // activation's per-group scales then reach the lowering as vector<16x1>,
+  // which the fixed lowering cannot reduce. The packed decode strategies
+  // take one group (their fold keeps it). Said here, not as a failing step.
+  if (options.int8Activations && options.tokens > 1 && options.groups == 1) {
+    error = "the integer prefill strategy needs at least two groups per "
+            "weight row (the kernel has one); " +
             dropInt8.str();
     return "";
   }
-  // The integer prefill's unit-dim fold takes a single weight row's dim
-  // along with the tiles' (its vectors then keep a rank the lowering cannot
-  // reduce).
+  // With one weight row the prefill's 8 x 32 accumulator tile stays a
+  // vector<8x32> the lowering cannot reduce.
   if (options.int8Activations && options.tokens > 1 &&
       options.weightRows == 1) {
     error = "the integer prefill strategy needs at least two weight rows "
@@ -114,13 +111,11 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
             dropInt8.str();
     return "";
   }
-  // The 4-bit integer prefill tiles its partial sums by steps of 4 byte
-  // pairs; a group of at most 8 weights is one step, a dim the unit-dim
-  // fold removes, and the sums stay whole (a vector of 8 tokens x 32 rows x
-  // the group: minutes in LLVM).
+  // 4-bit integer prefill: a group of 2 weights is one byte, less than the
+  // 4-byte step of its partial sums (bufferization then fails).
   if (options.int4Weights && options.int8Activations && options.tokens > 1 &&
-      options.groupSize > 0 && options.groupSize <= 8) {
-    error = "the 4-bit integer prefill strategy needs groups of more than 8 "
+      options.groupSize > 0 && options.groupSize < 4) {
+    error = "the 4-bit integer prefill strategy needs groups of at least 4 "
             "weights (the kernel's have " +
             std::to_string(options.groupSize) + "); " + dropInt8.str();
     return "";
@@ -128,13 +123,6 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   // Several activation rows at once (prefill): the batched micro-kernels,
   // which pack the weights once like the packed decode strategies.
   if (options.tokens > 1) {
-    if (options.int8Activations && options.tokens <= 8) {
-      error = "the integer prefill strategy needs more than 8 activation "
-              "rows (the kernel has " +
-              std::to_string(options.tokens) +
-              "); drop --int8-activations or pass --script";
-      return "";
-    }
     if (options.int4Weights && options.int8Activations)
       return pick(int8DotProducts, "prefill-packed-int4-vnni.mlir",
                   "int4 prefill strategy with int8 activations", vnniNeeds,

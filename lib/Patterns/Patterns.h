@@ -27,6 +27,9 @@ void populateX86Int8DotProductsPatterns(mlir::RewritePatternSet &patterns);
 /// ReadPastDisjointWrites.cpp: a vector.transfer_read of a tensor written by
 /// vector.transfer_writes of other elements reads the writes' destination.
 void populateReadPastDisjointWritesPatterns(mlir::RewritePatternSet &patterns);
+/// WholeInsertSlice.cpp: a rank-reducing tensor.insert_slice that covers its
+/// whole destination -> tensor.expand_shape of its source.
+void populateFoldWholeInsertSlicePatterns(mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

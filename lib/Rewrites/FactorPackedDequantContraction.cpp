@@ -2,6 +2,7 @@
 
 #include "Rewrites/FactorPackedDequantContraction.h"
 #include "Rewrites/FactoredBodies.h"
+#include "Rewrites/FoldUnitDims.h"
 #include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
@@ -265,6 +266,7 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
   // pack moves bytes instead of floats. Padded lanes stay zero: the packs
   // pad with 0, which is what the quantization gives a zero row.
   auto activationPack = activation.getDefiningOp<linalg::PackOp>();
+  linalg::PackOp tokenPack = activationPack;
   SmallVector<bool> sourceElementDims;
   if (!quantizeActivations || !activationPack ||
       !canQuantizeBeforePack(activationPack, activationElementDims,
@@ -422,6 +424,52 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
       if (!a.elementDims.test(d))
         groupOrder.push_back(compressed[d]);
     result.groupSums = loopsFirst(rewriter, result.groupSums, groupOrder);
+  }
+
+  // Integer mode: the dims a unit-dim fold may drop (FoldUnitDims.h) -- the
+  // weights' outermost dim (the row tiles, which the strategies tile by
+  // one) and the activation's own dims but its token blocks (the outer dims
+  // of the activation pack's tiled dims): a batch of at most 8 tokens keeps
+  // its one block, a row with one group its group dim, and so on.
+  if (quantizeActivations) {
+    llvm::SmallBitVector foldable(numLoops);
+    foldable.set(weightsOrder.front());
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!inWeights.test(d))
+        foldable.set(d);
+    if (tokenPack) {
+      ArrayRef<int64_t> outerPerm = tokenPack.getOuterDimsPerm();
+      ArrayRef<int64_t> tiled = tokenPack.getInnerDimsPos();
+      for (unsigned p = 0, e = tokenPack.getSourceRank(); p < e; ++p) {
+        int64_t sourceDim = outerPerm.empty() ? p : outerPerm[p];
+        if (llvm::is_contained(tiled, sourceDim))
+          if (auto dim = dyn_cast<AffineDimExpr>(a.activationMap.getResult(p)))
+            foldable.reset(dim.getPosition());
+      }
+    }
+    // Each generic's loops are in the order built above.
+    auto markFoldable = [&](linalg::GenericOp generic,
+                            ArrayRef<unsigned> order) {
+      SmallVector<int64_t> positions;
+      for (auto [position, d] : llvm::enumerate(order))
+        if (d < numLoops && foldable.test(d))
+          positions.push_back(position);
+      generic->setAttr(qforge::kFoldableUnitDimsAttrName,
+                       rewriter.getDenseI64ArrayAttr(positions));
+    };
+    SmallVector<unsigned> partialLoops(partialOrder);
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!llvm::is_contained(partialLoops, d))
+        partialLoops.push_back(d);
+    markFoldable(result.partialSums, partialLoops);
+    SmallVector<unsigned> groupLoops;
+    for (unsigned d : partialOrder)
+      if (!a.elementDims.test(d))
+        groupLoops.push_back(d);
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!a.elementDims.test(d) && !llvm::is_contained(groupLoops, d))
+        groupLoops.push_back(d);
+    markFoldable(result.groupSums, groupLoops);
   }
 
   rewriter.replaceOp(contraction, result.groupSums->getResults());

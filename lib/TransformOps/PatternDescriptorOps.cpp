@@ -25,6 +25,11 @@ void transform::ApplyFoldBroadcastTransposePatternsOp::populatePatterns(
   qforge::populateFoldBroadcastTransposePatterns(patterns);
 }
 
+void transform::ApplyFoldWholeInsertSlicePatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateFoldWholeInsertSlicePatterns(patterns);
+}
+
 void transform::ApplyReassociateFPReductionsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateReassociateFPReductionsPatterns(patterns);

@@ -123,6 +123,35 @@ def ApplyFoldBroadcastTransposePatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyFoldWholeInsertSlicePatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.fold_whole_insert_slice",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "An insert_slice that covers its destination is a reshape";
+  let description = [{
+    A `tensor.insert_slice` at offset 0 with unit strides whose static
+    source fills its static destination up to the destination's unit dims
+    (a rank-reducing insert of the whole) overwrites every element: it
+    becomes a `tensor.expand_shape` of its source. Upstream folds only the
+    insert whose source and destination types are equal.
+
+    Why: canonicalizing an `scf.forall` of a single iteration (a batch of
+    at most 8 tokens is one block of the integer prefill) leaves its
+    `parallel_insert_slice` as such an insert; vectorized, it copies the
+    whole tensor through one vector.
+
+    Example:
+
+    ```mlir
+    %r = tensor.insert_slice %s into %d[0, 0, 0] [1, 32, 8] [1, 1, 1]
+        : tensor<32x8xi8> into tensor<1x32x8xi8>
+    // becomes
+    %r = tensor.expand_shape %s [[0, 1], [2]] output_shape [1, 32, 8]
+        : tensor<32x8xi8> into tensor<1x32x8xi8>
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.x86_int8_dot_products",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
@@ -395,6 +424,38 @@ def PackBalancedOp : Op<Transform_Dialect, "qforge.pack_balanced",
         ::mlir::transform::TransformState &state);
   }];
   let hasVerifier = 1;
+}
+
+def FoldUnitExtentDimsOp : Op<Transform_Dialect,
+    "qforge.fold_unit_extent_dims",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "Fold unit dims, keeping those a kernel names";
+  let description = [{
+    Upstream's `linalg-fold-unit-extent-dims` on each payload op of
+    `target` (a function, typically), with one difference: a
+    `linalg.generic` carrying `qforge.foldable_unit_dims = array<i64: ...>`
+    has only those of its unit loop dims folded; its other dims stay, even
+    of extent one. Every other generic (and `tensor.pad`) has all its unit
+    dims folded, as by the pass. The attribute is removed afterwards.
+
+    Why: after a strategy tiles its row tiles by one, folding their unit
+    dims lets every N lower alike, but the pass folds every unit dim, also
+    the kernel's own: the token blocks of a batch of at most 8 tokens, the
+    group dim of a row with one group, the k steps of a group that fills
+    one step. The factored packed contraction
+    (`transform.qforge.quantize_activations_and_factor_packed`) names the
+    dims it lets go (its row tiles and the activation's unit dims), so a
+    micro-kernel's dims survive the fold and the script's later tiling
+    finds them whatever the kernel's shape.
+
+    Consumes `target` (ops in it are replaced, handles to them would
+    dangle) and returns the same ops. Does not fail.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$transformed);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
 }
 
 def SplitParameterPackingOp : Op<Transform_Dialect,

@@ -1,9 +1,10 @@
-//===- TilingOps.cpp - dividing_tile_size, pack_balanced ------------------===//
+//===- TilingOps.cpp - tile sizes, balanced packs, unit dims --------------===//
 
 #include "TransformOps/Params.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "Analysis/Divisors.h"
+#include "Rewrites/FoldUnitDims.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -168,4 +169,16 @@ void transform::PackBalancedOp::getEffects(
   onlyReadsHandle(getDynamicPackedSizesMutable(), effects);
   producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+transform::FoldUnitExtentDimsOp::apply(transform::TransformRewriter &rewriter,
+                                       transform::TransformResults &results,
+                                       transform::TransformState &state) {
+  SmallVector<Operation *> targets =
+      llvm::to_vector(state.getPayloadOps(getTarget()));
+  for (Operation *target : targets)
+    qforge::foldUnitExtentDims(target);
+  results.set(cast<OpResult>(getTransformed()), targets);
+  return DiagnosedSilenceableFailure::success();
 }

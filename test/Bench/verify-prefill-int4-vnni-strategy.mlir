@@ -3,7 +3,8 @@
 // line feeds 8 vpdpbusd) against the f32 reference, tolerance 1e-2 (the
 // int8 activations' error, ~3e-3-5e-3 here): 13 activation rows (padded to
 // 16) by 100 weight rows (padded to 128), signed and unsigned nibbles, 1 and
-// 2 threads; 86 groups; groups of 6 refused (below).
+// 2 threads; 86 groups; groups of 6 and 4 and 3 rows (exact activations,
+// f32 tolerance); groups of 2 refused (below).
 // REQUIRES: avx2
 // RUN: %gen_kernel 100 5 64 --batch 13 --int4 --signed > %t.pad.mlir
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
@@ -13,10 +14,15 @@
 // RUN: %gen_kernel 40 86 32 --batch 16 --int4 > %t.86.mlir
 // RUN: qforge-bench %t.86.mlir --script=%transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 40 3 6 --batch 16 --int4 --signed > %t.6.mlir
-// Groups of at most 8 weights (one step of 4 byte pairs) are refused by the
-// driver: the step's dim would be folded away and the sums vectorized whole.
-// RUN: not qforge-bench %t.6.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=SMALL
-// SMALL: error: the 4-bit integer prefill strategy needs groups of more than 8 weights (the kernel's have 6)
+// Groups of at most 8 weights are one step of 4 byte pairs, a dim the
+// unit-dim fold keeps; a group of 2 weights (one byte) is refused.
+// RUN: qforge-bench %t.6.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: %gen_kernel 64 16 4 --batch 3 --int4 > %t.4.mlir
+// RUN: qforge-bench %t.4.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: verify: {{.*}}tolerance 1e-05): PASS
+// RUN: %gen_kernel 64 16 2 --batch 16 --int4 > %t.2.mlir
+// RUN: not qforge-bench %t.2.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=TWO
+// TWO: error: the 4-bit integer prefill strategy needs groups of at least 4 weights (the kernel's have 2)
 
 // CHECK: packing the parameters once with @quantized_matmul_pack_weights
 // CHECK: verify: {{.*}}: PASS

@@ -110,18 +110,17 @@
 // RUN: not qforge-compile %t.int4.mlir --mcpu=x86-64-v2 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI
 // INT4-NO-VNNI: qforge-compile: error: the int4 decode strategy with int8 activations needs AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2, which the target (CPU 'x86-64-v2') lacks; drop --int8-activations or pass --script
 
-// One group per weight row: the packed integer strategies fold unit dims,
-// the group dim among them, and have no group loop to fuse into; the driver
-// says so before running them (it was "requires exactly one containing_op
-// handle (got 0)" inside the script library). The unpacked int8 decode has
-// no such fold and compiles.
+// One group per weight row: the packed integer decode strategies keep the
+// group dim through their unit-dim fold (transform.qforge.fold_unit_extent_dims)
+// and compile; the integer prefill is refused before running (its per-group
+// activation scales would reach the lowering as vector<16x1>).
 // RUN: %gen_kernel 64 1 128 > %t.g1.mlir
 // RUN: %gen_kernel 64 1 128 --batch 16 > %t.g1-batched.mlir
 // RUN: %gen_kernel 64 1 128 --int4 > %t.g1-int4.mlir
-// RUN: not qforge-compile %t.g1.mlir --mcpu=sapphirerapids --packed-weights --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=ONE-GROUP
+// RUN: qforge-compile %t.g1.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=ONE-GROUP-UNPACKED
+// RUN: qforge-compile %t.g1-int4.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=ONE-GROUP-UNPACKED
 // RUN: not qforge-compile %t.g1-batched.mlir --mcpu=sapphirerapids --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=ONE-GROUP
-// RUN: not qforge-compile %t.g1-int4.mlir --mcpu=sapphirerapids --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=ONE-GROUP
-// ONE-GROUP: qforge-compile: error: the packed integer strategies (int8 activations with packed, 4-bit or batched weights) need at least two groups per weight row (the kernel has one); drop --int8-activations or pass --script
+// ONE-GROUP: qforge-compile: error: the integer prefill strategy needs at least two groups per weight row (the kernel has one); drop --int8-activations or pass --script
 // RUN: qforge-compile %t.g1.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=ONE-GROUP-UNPACKED
 // ONE-GROUP-UNPACKED: vpdpbusd
 

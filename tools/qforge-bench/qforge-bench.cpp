@@ -394,6 +394,9 @@ int main(int argc, char **argv) {
   // (TensorBuffer::fillInt8Representable), so the kernel owes the
   // reference's f32 sums and the f32 tolerance applies.
   SmallVector<unsigned> exactActivations;
+  // Groups of fewer than 8 weights (e.g. 4) need the extreme in each.
+  int64_t groupSize = qforge::findSmallestGroupSize(*kernelFunc);
+  int64_t extremePeriod = groupSize > 0 && groupSize < 8 ? groupSize : 8;
   if (verify && options.int8Activations && exactInt8Activations)
     for (unsigned argument : qforge::findActivationArguments(*kernelFunc))
       if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
@@ -478,7 +481,7 @@ int main(int argc, char **argv) {
     // The raw inputs (those the reference takes), and the scripted kernel's.
     for (auto [index, buffer] : llvm::enumerate(rawCall.inputs)) {
       if (llvm::is_contained(exactActivations, index))
-        buffer.fillInt8Representable(seed * 1000003ull + index);
+        buffer.fillInt8Representable(seed * 1000003ull + index, extremePeriod);
       else
         buffer.fillRandom(seed * 1000003ull + index);
     }

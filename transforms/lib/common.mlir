@@ -50,11 +50,13 @@ module attributes {transform.with_named_sequence} {
 
   // Vectorizes every op of the function as multiply + reduce, not
   // vector.contract: a contraction whose reduced dim lies outside the lanes
-  // lowers to shuffles.
+  // lowers to shuffles. First the insert a single-iteration forall leaves
+  // becomes a reshape (vectorized, it would copy the whole tensor).
   transform.named_sequence @vectorize_children(%func: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     transform.apply_patterns to %func {
       transform.apply_patterns.canonicalization
+      transform.apply_patterns.qforge.fold_whole_insert_slice
     } : !transform.any_op
     transform.apply_cse to %func : !transform.any_op
     %vectorized = transform.structured.vectorize_children_and_apply_patterns %func

@@ -168,8 +168,10 @@ module attributes {transform.with_named_sequence} {
   // Int8 activations: one row tile per iteration, then the unit dims
   // folded: inside the forall the row tile is 1, so every N folds alike,
   // and the packed scale's trailing unit dim goes (read through a broadcast
-  // as vector<rows x 1>, a form the fixed lowering cannot reduce). Returns
-  // the folded kernel function (earlier handles to it are invalidated).
+  // as vector<rows x 1>, a form the fixed lowering cannot reduce). The
+  // factored sums keep the dims later steps tile even when the kernel has
+  // one of them (token blocks, groups, k steps, rows). Returns the folded
+  // kernel function (earlier handles to it are invalidated).
   transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed},
                                                     %groups: !transform.any_op {transform.consumed})
       -> !transform.any_op {
@@ -178,8 +180,7 @@ module attributes {transform.with_named_sequence} {
     %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
         (%partials, %groups, %one) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %folded = transform.apply_registered_pass "linalg-fold-unit-extent-dims" to %kernel
-      : (!transform.any_op) -> !transform.any_op
+    %folded = transform.qforge.fold_unit_extent_dims %kernel : (!transform.any_op) -> !transform.any_op
     transform.yield %folded : !transform.any_op
   }
 
