@@ -28,6 +28,14 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    // The result's unpack (16 does not divide N: padded rows cut) one row
+    // tile at a time: vectorized whole, it is one N-wide vector the
+    // lowering takes over a minute on (N = 4100).
+    %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    transform.foreach %unpack : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
     %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %folded = transform.include @tile_row_tiles_and_fold failures(propagate) (%partials, %groups)

@@ -1,5 +1,5 @@
 // Packed integer prefill strategy for 4-bit weights on AVX-512 VNNI CPUs:
-// prefill-packed-int8-vnni.mlir (M > 8 rows, int8 activations) on weights
+// prefill-packed-int8-vnni.mlir (M > 1 rows, int8 activations) on weights
 // stored two per byte (dims (1, m, n, g, k/2, k%2)). Packed: weights
 // N/32 x G x K/8 x 32 x 4 bytes (a byte step is two 64-byte lines, each
 // two vpdpbusd operands: low and high nibbles). Steps: lib/packed.mlir,

@@ -2,8 +2,8 @@
 // AVX-512 VNNI CPUs: decode-packed-int8-vnni.mlir's vpdpbusd layout with
 // the activation rows blocked by 8 tokens and two weight lines per k step,
 // each line used by 8 vpdpbusd; int8 activations per row and group
-// (opt-in, docs/numerics.md); 8-bit weights. Input: M > 8 rows (fewer fold
-// the token-block dim away and the script fails: use a decode strategy).
+// (opt-in, docs/numerics.md); 8-bit weights. Input: M > 1 rows (M <= 8 is
+// one zero-padded block of 8 tokens, whose dim the unit-dim fold keeps).
 // Packed: weights N/32 x G x K/4 x 32 x 4; per call the activation
 // 1 x M/8 x G x K/4 x 8 x 4 and the result 1 x M/8 x N/32 x 8 x 32.
 // Steps: lib/packed.mlir, docs/scripts.md.

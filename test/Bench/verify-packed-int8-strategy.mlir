@@ -30,3 +30,12 @@
 // verified on activations int8 represents exactly at the f32 tolerance.
 // BATCH: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni.mlir
 // BATCH: verify: {{.*}}tolerance 1e-05): PASS
+
+// Rows that 16 does not divide: the result's unpack (padded rows cut) is
+// tiled 16 rows at a time, for 8- and 4-bit weights (vectorized whole, N =
+// 4100 took the lowering 80 s).
+// RUN: %gen_kernel 100 3 64 > %t.100.mlir
+// RUN: qforge-compile %t.100.mlir --packed-weights --int8-activations --mcpu=znver3 --emit=mlir -o - | FileCheck %s --check-prefix=UNPACK
+// RUN: %gen_kernel 100 3 64 --int4 > %t.100-int4.mlir
+// RUN: qforge-compile %t.100-int4.mlir --int8-activations --mcpu=znver3 --emit=mlir -o - | FileCheck %s --check-prefix=UNPACK
+// UNPACK: scf.for %{{.+}} = %c0 to %c100 step %c16 iter_args(%{{.+}}) -> (tensor<1x1x100xf32>)

@@ -450,8 +450,8 @@ module attributes {transform.with_named_sequence} {
   // 64-byte lines of 16 rows x 4 bytes per k step), activation rows by 8
   // tokens. In each block the k steps one at a time, not unrolled (a second
   // k step in the body would leave the accumulators in memory), in each the
-  // 8 tokens and 2 lines unrolled: 16 accumulators. M <= 8 folds the block
-  // dim away: no partial sums match, and the script fails.
+  // 8 tokens and 2 lines unrolled: 16 accumulators. M <= 8 is one block,
+  // whose dim the fold keeps (the factored sums name what may fold).
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly},
       %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
