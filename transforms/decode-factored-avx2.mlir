@@ -6,7 +6,8 @@
 //   8 lanes         f32 lanes of one 256-bit register (the group size must
 //                   be a multiple of it); the j loops unrolled whole, by 16
 //                   for K = 128: both in @decode_f32_8_lanes.
-//   1 row per tile, at most 48 groups per block, prefetch 1 row ahead: as
+//   1 row per tile, at most 6144 activation elements (48 groups of 128, 96
+//                   of 64) per block, prefetch 1 row ahead: as
 //                   in decode-factored-avx512.mlir, for the same reasons.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly})

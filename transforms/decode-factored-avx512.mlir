@@ -11,8 +11,9 @@
 //                   group) unrolled whole, by 8 for K = 128: both in
 //                   @decode_f32_16_lanes.
 //   1 row per tile  one sequential weight stream per iteration, and at most
-//                   48 groups per block (the block's activation stays in
-//                   L1): in @tile_f32_rows_in_group_blocks.
+//                   6144 activation elements per block of groups (48 of
+//                   128; the block's activation stays in L1): in
+//                   @tile_f32_rows_in_group_blocks.
 //   prefetch 1      one row ahead, one prefetch per 64-byte line.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_f32_16_lanes(%module: !transform.any_op {transform.readonly})

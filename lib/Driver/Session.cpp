@@ -162,14 +162,16 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return pick(vnni, "decode-int8-vnni.mlir", "int8 decode strategy",
                 vnniNeeds, dropInt8);
   // AMD Zen: without the software prefetch while a row is one block of
-  // groups (at most 48, @tile_f32_rows_in_group_blocks in
-  // transforms/lib/decode.mlir): the hardware prefetcher follows one
-  // stream per row, and the prefetches cost issue slots in a loop that is
-  // compute-bound there. Rows split into group blocks keep them (without,
-  // 4096x86x128 and groups of 64 are 25-50% slower; docs/benchmarks.md).
-  constexpr int64_t kGroupsPerBlock = 48;
+  // groups (at most 6144 activation elements, @tile_f32_rows_in_group_blocks
+  // in transforms/lib/decode.mlir, which must agree): the hardware
+  // prefetcher follows one stream per row, and the prefetches cost issue
+  // slots in a loop that is compute-bound there. Rows split into group
+  // blocks keep them (without, 4096x86x128 is 25-50% slower;
+  // docs/benchmarks.md).
+  constexpr int64_t kElementsPerBlock = 6144;
   if (avx512 && StringRef(cpu).starts_with("znver") && options.groups > 0 &&
-      options.groups <= kGroupsPerBlock)
+      options.groupSize > 0 &&
+      options.groups * options.groupSize <= kElementsPerBlock)
     return folder + "decode-factored-avx512-zen.mlir";
   if (avx512)
     return folder + "decode-factored-avx512.mlir";

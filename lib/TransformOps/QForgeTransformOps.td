@@ -353,12 +353,22 @@ def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
     divisor). Row tiles per iteration of the packed one, `at_most = 4,
     at_least = 1`: 64 tiles -> 4, 66 -> 3, 38 -> 2, 65 -> 1.
 
+    With `footprint_operand = i`, `at_most` and `at_least` count elements
+    of the op's operand `i`, not iterations: one iteration along `dim`
+    covers the product of the static ranges of the other loops that operand
+    is indexed by (e.g. a group's activation elements), so the bounds are
+    divided by it (at least 1). A block of groups then holds the same bytes
+    of activation whatever the group size or the kernel's form: `at_most =
+    6144` is 48 groups of 128 and 96 groups of 64.
+
     Fails silenceably when a payload op is not a linalg op, has fewer than
-    `dim + 1` loops, or a dynamic range along `dim`.
+    `dim + 1` loops, a dynamic range along `dim` or along a loop of the
+    footprint, or fewer operands than `footprint_operand + 1`.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        I64Attr:$dim, I64Attr:$at_most,
-                       OptionalAttr<I64Attr>:$at_least);
+                       OptionalAttr<I64Attr>:$at_least,
+                       OptionalAttr<I64Attr>:$footprint_operand);
   let results = (outs TransformParamTypeInterface:$tile_size);
   let assemblyFormat =
       "$target attr-dict `:` functional-type(operands, results)";

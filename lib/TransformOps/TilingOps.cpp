@@ -21,6 +21,8 @@ LogicalResult transform::DividingTileSizeOp::verify() {
       (getAtLeastAttr().getInt() < 1 ||
        getAtLeastAttr().getInt() > getAtMostAttr().getInt()))
     return emitOpError("at_least must be in [1, at_most]");
+  if (getFootprintOperandAttr() && getFootprintOperandAttr().getInt() < 0)
+    return emitOpError("footprint_operand must not be negative");
   return success();
 }
 
@@ -43,14 +45,45 @@ DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
     diag.attachNote(target->getLoc()) << "payload op";
     return diag;
   }
-  int64_t atMost = getAtMostAttr().getInt();
+  // With a footprint operand the bounds count its elements: one iteration
+  // along `dim` covers the ranges of the other loops it is indexed by.
+  int64_t perIteration = 1;
+  if (IntegerAttr footprint = getFootprintOperandAttr()) {
+    int64_t operand = footprint.getInt();
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    if (operand >= static_cast<int64_t>(linalgOp->getNumOperands())) {
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "no operand " << operand;
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    AffineMap map =
+        linalgOp.getMatchingIndexingMap(&linalgOp->getOpOperand(operand));
+    for (AffineExpr expr : map.getResults()) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop || loop.getPosition() == dim)
+        continue;
+      if (ShapedType::isDynamic(ranges[loop.getPosition()])) {
+        DiagnosedSilenceableFailure diag =
+            emitSilenceableError() << "loop " << loop.getPosition()
+                                   << " of the footprint has a dynamic range";
+        diag.attachNote(target->getLoc()) << "payload op";
+        return diag;
+      }
+      perIteration *= ranges[loop.getPosition()];
+    }
+  }
+  int64_t atMost =
+      std::max<int64_t>(1, getAtMostAttr().getInt() / perIteration);
   int64_t tile = range;
   if (range > atMost) {
     tile = qforge::largestDivisorAtMost(range, atMost);
     // Tiles smaller than at_least (by default half of at_most): one tile
     // instead.
     int64_t atLeast =
-        getAtLeastAttr() ? getAtLeastAttr().getInt() : (atMost + 1) / 2;
+        getAtLeastAttr()
+            ? std::max<int64_t>(1, getAtLeastAttr().getInt() / perIteration)
+            : (atMost + 1) / 2;
     if (tile < atLeast)
       tile = range;
   }

@@ -1,7 +1,8 @@
 // The decode strategy on 86 groups (the LLaMA-7B down-projection's K =
 // 11008 = 86 x 128; here 64 rows): a row's f32 activation is 44 KiB, too
 // much to stay in L1 next to the weight stream, so the groups run in two
-// blocks of 43 (transform.qforge.dividing_tile_size, at most 48) around the
+// blocks of 43 (transform.qforge.dividing_tile_size, at most 6144 activation
+// elements: 48 groups of 128) around the
 // parallel row loop, the rows' 16-lane accumulators carried from one block
 // to the next; inside a block, each row reads its 43 groups, and the
 // activation at the block's groups.
@@ -21,3 +22,18 @@
 // CHECK:         scf.forall (%[[SUMROW:.+]]) in (64) shared_outs({{.*}}) -> (tensor<1x1x64xf32>)
 // CHECK:           vector.transfer_read %[[ACCS]][%c0, %c0, %[[SUMROW]], %c0]{{.*}} : tensor<1x1x64x16xf32>, vector<16xf32>
 // CHECK:           vector.reduction <add>
+
+// Blocks hold activation elements, not groups: 64 groups of 64 (4096
+// elements) are one block (counted in groups, two blocks of 32 read each
+// row as two pieces, at half the read rate), 172 groups of 64 (K = 11008)
+// two blocks of 86, the bytes of 43 x 128.
+// RUN: %gen_kernel 64 64 64 > %t.g64.mlir
+// RUN: qforge-compile %t.g64.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=ONE-BLOCK
+// ONE-BLOCK-LABEL: func.func @quantized_matmul
+// ONE-BLOCK-NOT:     scf.for %{{.+}} = %c0 to %c64 step %c32
+// ONE-BLOCK:         scf.forall (%{{.+}}) in (64) shared_outs({{.*}}) -> (tensor<1x1x64x16xf32>)
+// ONE-BLOCK:           scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<1x1x1x16xf32>)
+// ONE-BLOCK:         } {qforge.weight_rows}
+// RUN: %gen_kernel 64 172 64 > %t.g172.mlir
+// RUN: qforge-compile %t.g172.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=TWO-BLOCKS
+// TWO-BLOCKS: scf.for %{{.+}} = %c0 to %c172 step %c86 iter_args(%{{.+}} = %{{.+}}) -> (tensor<1x1x64x16xf32>)

@@ -11,15 +11,18 @@
 // AVX512:         vfmadd{{[0-9]+}}ps {{.*}}%zmm
 
 // AMD Zen 4: the same f32 decode without software prefetch while a row is
-// one block of groups (<= 48); with more groups (64 here, two blocks) the
-// prefetching script (docs/benchmarks.md, "Software prefetch on Zen 4").
+// one block of groups (<= 6144 weights: 4 x 128 here, and 64 x 64); with
+// more (86 x 128, two blocks) the prefetching script (docs/benchmarks.md,
+// "Software prefetch on Zen 4").
 // RUN: qforge-compile %t.mlir --mcpu=znver4 --emit=asm -o - | FileCheck %s --check-prefix=ZEN
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s --check-prefix=PREFETCH
 // ZEN-LABEL: quantized_matmul:
 // ZEN-NOT: prefetcht
 // PREFETCH: prefetcht0
 // RUN: %gen_kernel 32 64 64 > %t.g64.mlir
-// RUN: qforge-compile %t.g64.mlir --mcpu=znver4 --emit=asm -o - | FileCheck %s --check-prefix=PREFETCH
+// RUN: qforge-compile %t.g64.mlir --mcpu=znver4 --emit=asm -o - | FileCheck %s --check-prefix=ZEN
+// RUN: %gen_kernel 32 86 128 > %t.g86.mlir
+// RUN: qforge-compile %t.g86.mlir --mcpu=znver4 --emit=asm -o - | FileCheck %s --check-prefix=PREFETCH
 
 // RUN: qforge-compile %t.mlir --mcpu=haswell --emit=asm -o - | FileCheck %s --check-prefix=AVX2
 // AVX2-LABEL: quantized_matmul:

@@ -182,3 +182,48 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// footprint_operand: at_most and at_least count elements of operand 0; one
+// iteration of dim 1 (a group) covers the other loops it is indexed by: 4
+// rows x the group's elements. 24576 elements are 48 groups of 128 and 96
+// groups of 64.
+func.func @footprints(%g128: tensor<4x86x128xf32>, %g64: tensor<4x64x64xf32>, %g64k: tensor<4x172x64xf32>,
+                      %init: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = linalg.reduce ins(%g128 : tensor<4x86x128xf32>) outs(%init : tensor<4xf32>) dimensions = [1, 2]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  %b = linalg.reduce ins(%g64 : tensor<4x64x64xf32>) outs(%init : tensor<4xf32>) dimensions = [1, 2]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  %c = linalg.reduce ins(%g64k : tensor<4x172x64xf32>) outs(%init : tensor<4xf32>) dimensions = [1, 2]
+    (%x: f32, %acc: f32) { %y = arith.addf %x, %acc : f32
+                           linalg.yield %y : f32 }
+  return %a, %b, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %reduces = transform.structured.match ops{["linalg.reduce"]} in %root
+      : (!transform.any_op) -> !transform.any_op
+    %a, %b, %c = transform.split_handle %reduces
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // 86 groups of 128: at most 48 groups, as {at_most = 48} without footprint.
+    %ta = transform.qforge.dividing_tile_size %a {dim = 1, at_most = 24576, footprint_operand = 0}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{86 x 128 -> 43 : i64}}
+    transform.debug.emit_param_as_remark %ta, "86 x 128 ->" : !transform.param<i64>
+    // 64 groups of 64 (4096 elements): one block.
+    %tb = transform.qforge.dividing_tile_size %b {dim = 1, at_most = 24576, footprint_operand = 0}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{64 x 64 -> 64 : i64}}
+    transform.debug.emit_param_as_remark %tb, "64 x 64 ->" : !transform.param<i64>
+    // 172 groups of 64 (K = 11008): two blocks of 86, the bytes of 43 x 128.
+    %tc = transform.qforge.dividing_tile_size %c {dim = 1, at_most = 24576, footprint_operand = 0}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{172 x 64 -> 86 : i64}}
+    transform.debug.emit_param_as_remark %tc, "172 x 64 ->" : !transform.param<i64>
+    transform.yield
+  }
+}

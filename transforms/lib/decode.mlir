@@ -55,8 +55,8 @@ module attributes {transform.with_named_sequence} {
   }
 
   // f32 decode (docs/scripts.md, steps 2-3): xs per chunk as above; blocks
-  // of at most 48 groups (the block's activation stays in L1; a divisor, so
-  // shapes stay static); in each, one row per iteration of an scf.forall
+  // of groups of at most 6144 activation elements (the block's activation
+  // stays in L1; a divisor, so shapes stay static); in each, one row per iteration of an scf.forall
   // (the threads), tagged qforge.weight_rows, its partial sums fused in; a
   // group per iteration; a chunk of lanes per step. The accumulators' fill
   // a row at a time (whole, LLVM cannot lower it), the rows' sums in their
@@ -71,7 +71,11 @@ module attributes {transform.with_named_sequence} {
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %fill_row, %fill_loop = transform.structured.tile_using_forall %groups_fill tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %block_size = transform.qforge.dividing_tile_size %groups {dim = 1, at_most = 48}
+    // Blocks of at most 6144 activation elements (48 groups of 128, 96 of
+    // 64): the partial sums' loop 1 is the group, operand 0 the activation.
+    // Counted in groups, groups of 64 ran as two blocks at half the read
+    // rate of one (docs/benchmarks.md).
+    %block_size = transform.qforge.dividing_tile_size %partials {dim = 1, at_most = 6144, footprint_operand = 0}
       : (!transform.any_op) -> !transform.param<i64>
     %block, %block_loop = transform.structured.tile_using_for %groups tile_sizes [0, %block_size]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)

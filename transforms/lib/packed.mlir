@@ -447,8 +447,9 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Int8 prefill, 8-bit weights: weight rows packed by 32 and k by 4 (two
-  // 64-byte lines of 16 rows x 4 bytes per k step), activation rows by 8
-  // tokens. In each block the k steps one at a time, not unrolled (a second
+  // 64-byte lines of 16 rows x 4 bytes per k step), activation rows by up
+  // to 8 tokens, balanced to M (pack_balanced: M = 2 -> 2, 17 -> three
+  // blocks of 6; the token unroll of 8 is then a full one). In each block the k steps one at a time, not unrolled (a second
   // k step in the body would leave the accumulators in memory), in each the
   // 8 tokens and 2 lines unrolled: 16 accumulators. M <= 8 is one block,
   // whose dim the fold keeps (the factored sums name what may fold).
@@ -457,7 +458,7 @@ module attributes {transform.with_named_sequence} {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows, %k_tile = transform.qforge.pack_balanced %contraction
-        packed_sizes = [0, 8, 32, 0, 4] balance_dims = []
+        packed_sizes = [0, 8, 32, 0, 4] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate)
         (%module, %packed, %xq_steps, %tokens, %rows)
@@ -484,7 +485,7 @@ module attributes {transform.with_named_sequence} {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows, %k_tile = transform.qforge.pack_balanced %contraction
-        packed_sizes = [0, 8, 32, 0, 4, 0] balance_dims = []
+        packed_sizes = [0, 8, 32, 0, 4, 0] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate)
         (%module, %packed, %xq_steps, %tokens, %rows)
