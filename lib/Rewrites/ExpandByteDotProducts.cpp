@@ -3,6 +3,7 @@
 #include "Rewrites/ExpandByteDotProducts.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 
@@ -21,22 +22,73 @@ int64_t qforge::getVpdpbusdLanes(LLVM::CallIntrinsicOp call) {
   return 0;
 }
 
-/// Whether every byte of `bytes` is below 128: an and with a splat constant
-/// of at most 7 bits (the nibble of a byte pair), or a shuffle of such.
-static bool hasClearTopBits(Value bytes) {
-  if (auto shuffle = bytes.getDefiningOp<LLVM::ShuffleVectorOp>())
-    return hasClearTopBits(shuffle.getV1()) && hasClearTopBits(shuffle.getV2());
-  auto mask = bytes.getDefiningOp<LLVM::AndOp>();
-  if (!mask)
+/// Whether every byte of the constant `value` is below 128.
+static bool isConstantBelow128(Attribute value) {
+  auto bytes = dyn_cast_or_null<DenseIntElementsAttr>(value);
+  if (!bytes || !bytes.getElementType().isInteger(8))
     return false;
-  return llvm::any_of(mask->getOperands(), [](Value operand) {
-    auto constant = operand.getDefiningOp<LLVM::ConstantOp>();
-    if (!constant)
-      return false;
-    auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
-    return splat && splat.getElementType().isInteger(8) &&
-           splat.getSplatValue<APInt>().getZExtValue() < 128;
+  if (bytes.isSplat())
+    return bytes.getSplatValue<APInt>().getZExtValue() < 128;
+  return llvm::all_of(bytes.getValues<APInt>(), [](const APInt &byte) {
+    return byte.getZExtValue() < 128;
   });
+}
+
+/// Whether every byte of `bytes` is below 128: an and with a constant of at
+/// most 7 bits per byte (the low nibble of a byte pair), a logical shift
+/// right by at least 1 (the high nibble), a constant, poison, or shuffles
+/// of such,
+/// also through the llvm.array of 1-D vectors a lowered n-D vector becomes
+/// (extractvalue of an insertvalue chain). `known` memoizes the answers.
+static bool hasClearTopBits(Value bytes, DenseMap<Value, bool> &known) {
+  auto cached = known.find(bytes);
+  if (cached != known.end())
+    return cached->second;
+  known[bytes] = false; // Cycles (none in SSA values of one block) stop.
+  bool clear = false;
+  Operation *def = bytes.getDefiningOp();
+  if (isa_and_nonnull<LLVM::PoisonOp, LLVM::UndefOp, LLVM::ZeroOp>(def)) {
+    // The base a lowered vector is assembled into: lanes of poison or undef
+    // may be taken as any value, one below 128 too (the sums of those lanes
+    // are not defined either way).
+    clear = true;
+  } else if (auto constant = dyn_cast_or_null<LLVM::ConstantOp>(def)) {
+    clear = isConstantBelow128(constant.getValue());
+  } else if (auto shuffle = dyn_cast_or_null<LLVM::ShuffleVectorOp>(def)) {
+    clear = hasClearTopBits(shuffle.getV1(), known) &&
+            hasClearTopBits(shuffle.getV2(), known);
+  } else if (auto mask = dyn_cast_or_null<LLVM::AndOp>(def)) {
+    clear = hasClearTopBits(mask.getRhs(), known) ||
+            hasClearTopBits(mask.getLhs(), known);
+  } else if (auto shift = dyn_cast_or_null<LLVM::LShrOp>(def)) {
+    // A shift by at least 1 in every lane: its amount has no lane of 0.
+    auto amount = shift.getRhs().getDefiningOp<LLVM::ConstantOp>();
+    auto amounts =
+        amount ? dyn_cast<DenseIntElementsAttr>(amount.getValue()) : nullptr;
+    clear = amounts && amounts.getElementType().isInteger(8) &&
+            llvm::all_of(amounts.getValues<APInt>(), [](const APInt &by) {
+              return by.getZExtValue() >= 1 && by.getZExtValue() < 8;
+            });
+  } else if (auto extract = dyn_cast_or_null<LLVM::ExtractValueOp>(def)) {
+    // The element inserted last at that position, or a constant array's.
+    Value container = extract.getContainer();
+    while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
+      if (insert.getPosition() == extract.getPosition())
+        break;
+      container = insert.getContainer();
+    }
+    if (auto insert = container.getDefiningOp<LLVM::InsertValueOp>())
+      clear = hasClearTopBits(insert.getValue(), known);
+    else if (auto array = container.getDefiningOp<LLVM::ConstantOp>())
+      clear = isConstantBelow128(array.getValue());
+  }
+  known[bytes] = clear;
+  return clear;
+}
+
+static bool hasClearTopBits(Value bytes) {
+  DenseMap<Value, bool> known;
+  return hasClearTopBits(bytes, known);
 }
 
 /// Elements [first, first + count) of the vector `value`.
