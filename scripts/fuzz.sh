@@ -66,14 +66,15 @@ if [[ "$target" == kernel ]]; then
   kernel_seeds "$seeds"
   cp "$repo_root"/examples/*.mlir "$seeds/"
   for kind in packed int8; do
-    for name in decode decode-int4 iree; do
+    for name in decode decode-int4 decode-symmetric iree; do
       { echo "// fuzz: $kind"; cat "$seeds/$name.mlir"; } > "$seeds/$name-$kind.mlir"
     done
   done
   # The int8 strategies on CPUs without AVX512-VNNI: each vpdpbusd split
-  # (AVX-VNNI) or expanded (AVX2) by the driver.
+  # (AVX-VNNI) or expanded (AVX2) by the driver; batched-3 is the integer
+  # prefill's one block of tokens, decode-symmetric one group per row.
   for cpu in znver3 alderlake; do
-    for name in decode decode-int4 prefill; do
+    for name in decode decode-int4 prefill batched-3; do
       { echo "// fuzz: int8"; echo "// fuzz: cpu=$cpu"; cat "$seeds/$name.mlir"; } \
         > "$seeds/$name-int8-$cpu.mlir"
     done
