@@ -137,14 +137,28 @@ FailureOr<qforge::PackedFactorPlan> analyze(const qforge::DequantParts &dequant,
   return a;
 }
 
-/// Loop order: `first` in their order, then the others in theirs.
+/// Loop order: `first` in their order, then the others in theirs. With
+/// `foldable` (one bit per loop of `generic`), the interchanged generic
+/// names those loops, at their new positions, as the ones a unit-dim fold
+/// may drop (FoldUnitDims.h).
 linalg::GenericOp loopsFirst(RewriterBase &rewriter, linalg::GenericOp generic,
-                             ArrayRef<unsigned> first) {
+                             ArrayRef<unsigned> first,
+                             const llvm::SmallBitVector *foldable = nullptr) {
   SmallVector<unsigned> order(first);
   for (unsigned loop = 0, e = generic.getNumLoops(); loop < e; ++loop)
     if (!llvm::is_contained(first, loop))
       order.push_back(loop);
-  return *linalg::interchangeGenericOp(rewriter, generic, order);
+  linalg::GenericOp interchanged =
+      *linalg::interchangeGenericOp(rewriter, generic, order);
+  if (foldable) {
+    SmallVector<int64_t> positions;
+    for (auto [position, loop] : llvm::enumerate(order))
+      if (foldable->test(loop))
+        positions.push_back(position);
+    interchanged->setAttr(qforge::kFoldableUnitDimsAttrName,
+                          rewriter.getDenseI64ArrayAttr(positions));
+  }
+  return interchanged;
 }
 
 /// Whether `pack` can be moved below the quantization: a static source,
@@ -346,6 +360,30 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     if (!inWeights.test(d))
       partialOrder.push_back(d);
   partialOrder.append(weightsOrder.begin() + lanesPosition, weightsOrder.end());
+
+  // Integer mode: the dims a unit-dim fold may drop (FoldUnitDims.h) -- the
+  // weights' outermost dim (the row tiles, which the strategies tile by
+  // one) and the activation's own dims but its token blocks (the outer dims
+  // of the activation pack's tiled dims): a batch of at most 8 tokens keeps
+  // its one block, a row with one group its group dim, and so on.
+  std::optional<llvm::SmallBitVector> foldable;
+  if (quantizeActivations) {
+    foldable.emplace(numLoops);
+    foldable->set(weightsOrder.front());
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!inWeights.test(d))
+        foldable->set(d);
+    if (tokenPack) {
+      ArrayRef<int64_t> outerPerm = tokenPack.getOuterDimsPerm();
+      ArrayRef<int64_t> tiled = tokenPack.getInnerDimsPos();
+      for (unsigned p = 0, e = tokenPack.getSourceRank(); p < e; ++p) {
+        int64_t sourceDim = outerPerm.empty() ? p : outerPerm[p];
+        if (llvm::is_contained(tiled, sourceDim))
+          if (auto dim = dyn_cast<AffineDimExpr>(a.activationMap.getResult(p)))
+            foldable->reset(dim.getPosition());
+      }
+    }
+  }
   SmallVector<AffineExpr> partialExprs;
   SmallVector<int64_t> partialShape;
   for (unsigned d : partialOrder) {
@@ -372,7 +410,8 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
           qforge::buildPartialSumBody(b, l, args, quantizeActivations, isSigned,
                                       floatType, a.nibbleDim);
         });
-    result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder);
+    result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder,
+                                    foldable ? &*foldable : nullptr);
   }
 
   // out += Σ_g s · (p − (z + offset) · xs): the contraction's dims without
@@ -423,53 +462,16 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     for (unsigned d : partialOrder)
       if (!a.elementDims.test(d))
         groupOrder.push_back(compressed[d]);
-    result.groupSums = loopsFirst(rewriter, result.groupSums, groupOrder);
-  }
-
-  // Integer mode: the dims a unit-dim fold may drop (FoldUnitDims.h) -- the
-  // weights' outermost dim (the row tiles, which the strategies tile by
-  // one) and the activation's own dims but its token blocks (the outer dims
-  // of the activation pack's tiled dims): a batch of at most 8 tokens keeps
-  // its one block, a row with one group its group dim, and so on.
-  if (quantizeActivations) {
-    llvm::SmallBitVector foldable(numLoops);
-    foldable.set(weightsOrder.front());
-    for (unsigned d = 0; d < numLoops; ++d)
-      if (!inWeights.test(d))
-        foldable.set(d);
-    if (tokenPack) {
-      ArrayRef<int64_t> outerPerm = tokenPack.getOuterDimsPerm();
-      ArrayRef<int64_t> tiled = tokenPack.getInnerDimsPos();
-      for (unsigned p = 0, e = tokenPack.getSourceRank(); p < e; ++p) {
-        int64_t sourceDim = outerPerm.empty() ? p : outerPerm[p];
-        if (llvm::is_contained(tiled, sourceDim))
-          if (auto dim = dyn_cast<AffineDimExpr>(a.activationMap.getResult(p)))
-            foldable.reset(dim.getPosition());
-      }
+    // The foldable dims in the group sums' (compressed) loops.
+    std::optional<llvm::SmallBitVector> groupFoldable;
+    if (foldable) {
+      groupFoldable.emplace(numLoops - a.elementDims.count());
+      for (unsigned d = 0; d < numLoops; ++d)
+        if (!a.elementDims.test(d) && foldable->test(d))
+          groupFoldable->set(compressed[d]);
     }
-    // Each generic's loops are in the order built above.
-    auto markFoldable = [&](linalg::GenericOp generic,
-                            ArrayRef<unsigned> order) {
-      SmallVector<int64_t> positions;
-      for (auto [position, d] : llvm::enumerate(order))
-        if (d < numLoops && foldable.test(d))
-          positions.push_back(position);
-      generic->setAttr(qforge::kFoldableUnitDimsAttrName,
-                       rewriter.getDenseI64ArrayAttr(positions));
-    };
-    SmallVector<unsigned> partialLoops(partialOrder);
-    for (unsigned d = 0; d < numLoops; ++d)
-      if (!llvm::is_contained(partialLoops, d))
-        partialLoops.push_back(d);
-    markFoldable(result.partialSums, partialLoops);
-    SmallVector<unsigned> groupLoops;
-    for (unsigned d : partialOrder)
-      if (!a.elementDims.test(d))
-        groupLoops.push_back(d);
-    for (unsigned d = 0; d < numLoops; ++d)
-      if (!a.elementDims.test(d) && !llvm::is_contained(groupLoops, d))
-        groupLoops.push_back(d);
-    markFoldable(result.groupSums, groupLoops);
+    result.groupSums = loopsFirst(rewriter, result.groupSums, groupOrder,
+                                  groupFoldable ? &*groupFoldable : nullptr);
   }
 
   rewriter.replaceOp(contraction, result.groupSums->getResults());
