@@ -808,6 +808,59 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def SplitAccumulationChainsOp : Op<Transform_Dialect,
+    "qforge.split_accumulation_chains",
+    [TransformOpInterface,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Sum a chain of vector adds as independent partial sums";
+  let description = [{
+    In each payload op of `target`, every chain of `arith.addf` on vectors
+    (each link adds one term to the link before it, whose result has no
+    other use: `((a + t1) + t2) + ... + tn`, what unrolling and vectorizing
+    a reduction loop leaves) of at least 2 x `chains` links becomes
+    `chains` interleaved chains (partial sum i adds the terms i, i + chains,
+    ...) summed by a balanced tree of adds. Shorter chains of at least 4
+    links are split in as many chains as half their links; others stay.
+    The new adds carry the last link's fastmath flags.
+
+    Why: a link waits for the one before, so a group of 8 unrolled
+    multiply-adds (LLVM contracts each product and add into an FMA) is 32
+    cycles of latency; on a core with FMA units to spare, as many groups
+    as its scheduler holds run at once, not as many as the units could
+    take. Independent partial sums shorten the chain `chains` times for
+    `chains - 1` extra adds. The sum is reassociated (its rounding
+    changes), so a script applies this only where that is acceptable.
+
+    Example (`chains = 2`):
+
+    ```mlir
+    %1 = arith.addf %p0, %zero : vector<16xf32>
+    %2 = arith.addf %1, %p1 : vector<16xf32>
+    %3 = arith.addf %2, %p2 : vector<16xf32>
+    %4 = arith.addf %3, %p3 : vector<16xf32>
+    // becomes
+    %1 = arith.addf %p0, %zero : vector<16xf32>
+    %2 = arith.addf %1, %p2 : vector<16xf32>
+    %3 = arith.addf %p1, %p3 : vector<16xf32>
+    %4 = arith.addf %2, %3 : vector<16xf32>
+    ```
+
+    Does not consume `target`; returns nothing. Does not fail on payload;
+    `chains` must be at least 2.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "4">:$chains);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure apply(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::transform::TransformResults &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 def ApplyReassociateFPReductionsPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.reassociate_fp_reductions",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

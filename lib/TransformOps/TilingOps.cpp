@@ -5,6 +5,7 @@
 
 #include "Analysis/Divisors.h"
 #include "Rewrites/FoldUnitDims.h"
+#include "Rewrites/SplitAccumulationChains.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -214,4 +215,27 @@ transform::FoldUnitExtentDimsOp::apply(transform::TransformRewriter &rewriter,
     qforge::foldUnitExtentDims(target);
   results.set(cast<OpResult>(getTransformed()), targets);
   return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult transform::SplitAccumulationChainsOp::verify() {
+  if (getChainsAttr().getInt() < 2)
+    return emitOpError("chains must be at least 2");
+  return success();
+}
+
+DiagnosedSilenceableFailure transform::SplitAccumulationChainsOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  unsigned chains = getChainsAttr().getInt();
+  for (Operation *target : state.getPayloadOps(getTarget()))
+    for (const qforge::AccumulationChain &chain :
+         qforge::findVectorAccumulationChains(target))
+      qforge::splitAccumulationChain(rewriter, chain, chains);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::SplitAccumulationChainsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
 }

@@ -152,6 +152,9 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %vectorized {
       transform.apply_patterns.qforge.reassociate_fp_reductions
     } : !transform.any_op
+    // A group's unrolled multiply-adds are one dependency chain; four partial
+    // sums let the FMA units work on four of its steps at once.
+    transform.qforge.split_accumulation_chains %vectorized {chains = 4} : !transform.any_op
     transform.yield
   }
 

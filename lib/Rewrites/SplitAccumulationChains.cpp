@@ -1,0 +1,88 @@
+//===- SplitAccumulationChains.cpp - independent partial sums -------------===//
+
+#include "Rewrites/SplitAccumulationChains.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+/// The operand of `add` that is the previous link of its chain: a vector add
+/// in the same block whose only use is `add` (the left one if both are).
+static Value previousLink(arith::AddFOp add) {
+  for (Value operand : {add.getLhs(), add.getRhs()}) {
+    auto producer = operand.getDefiningOp<arith::AddFOp>();
+    if (producer && producer->getBlock() == add->getBlock() &&
+        operand.hasOneUse() && isa<VectorType>(operand.getType()))
+      return operand;
+  }
+  return {};
+}
+
+/// Whether `add` is the last link of its chain: its result is not the
+/// previous link of another add.
+static bool isLastLink(arith::AddFOp add) {
+  if (!add.getResult().hasOneUse())
+    return true;
+  auto user = dyn_cast<arith::AddFOp>(*add->getUsers().begin());
+  return !user || previousLink(user) != add.getResult();
+}
+
+SmallVector<qforge::AccumulationChain>
+qforge::findVectorAccumulationChains(Operation *root) {
+  SmallVector<AccumulationChain> chains;
+  root->walk([&](arith::AddFOp last) {
+    if (!isa<VectorType>(last.getType()) || !isLastLink(last))
+      return;
+    AccumulationChain chain;
+    arith::AddFOp link = last;
+    while (Value previous = previousLink(link)) {
+      chain.links.push_back(link);
+      chain.terms.push_back(previous == link.getLhs() ? link.getRhs()
+                                                      : link.getLhs());
+      link = previous.getDefiningOp<arith::AddFOp>();
+    }
+    chain.links.push_back(link);
+    std::reverse(chain.links.begin(), chain.links.end());
+    std::reverse(chain.terms.begin(), chain.terms.end());
+    if (chain.links.size() > 1)
+      chains.push_back(std::move(chain));
+  });
+  return chains;
+}
+
+unsigned qforge::splitAccumulationChain(RewriterBase &rewriter,
+                                        const AccumulationChain &chain,
+                                        unsigned chains) {
+  unsigned count = std::min<unsigned>(chains, chain.links.size() / 2);
+  if (count < 2)
+    return 1;
+  arith::AddFOp last = chain.links.back();
+  arith::FastMathFlagsAttr flags = last.getFastmathAttr();
+  Location loc = last.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(last);
+  // Partial sum 0 starts from the first link; term i goes to partial sum
+  // (i + 1) mod count, so the first count - 1 terms start the others.
+  SmallVector<Value> partials(count);
+  partials[0] = arith::AddFOp(chain.links.front()).getResult();
+  for (auto [index, term] : llvm::enumerate(chain.terms)) {
+    Value &partial = partials[(index + 1) % count];
+    partial = partial
+                  ? arith::AddFOp::create(rewriter, loc, partial, term, flags)
+                  : term;
+  }
+  while (partials.size() > 1) {
+    SmallVector<Value> sums;
+    for (unsigned i = 0; i + 1 < partials.size(); i += 2)
+      sums.push_back(arith::AddFOp::create(rewriter, loc, partials[i],
+                                           partials[i + 1], flags));
+    if (partials.size() % 2)
+      sums.push_back(partials.back());
+    partials = std::move(sums);
+  }
+  rewriter.replaceAllUsesWith(last.getResult(), partials.front());
+  // The old links, last first (each was the only user of the one before).
+  for (arith::AddFOp link : llvm::reverse(ArrayRef(chain.links).drop_front()))
+    rewriter.eraseOp(link);
+  return count;
+}

@@ -1,0 +1,46 @@
+//===- SplitAccumulationChains.h - independent partial sums -----*- C++ -*-===//
+//
+// Unrolling a reduction loop and vectorizing it leaves a chain of float adds,
+// each adding one term (a product, which LLVM contracts into an FMA) to the
+// previous add: acc = (((a + t1) + t2) + ... + tn). Every link waits for the
+// one before (4 cycles per FMA), so a group of 8 steps is 32 cycles of
+// latency, and on a core whose scheduler holds only a few such groups the
+// loop runs at the latency, not at the FMA units' rate. Splitting the chain
+// into k interleaved chains (acc_i sums the terms i, i + k, ...) summed by a
+// tree at the end shortens it k times for k - 1 extra adds. It reassociates
+// the sum (its rounding changes), so a script applies it only where that is
+// acceptable.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_SPLITACCUMULATIONCHAINS_H
+#define QFORGE_REWRITES_SPLITACCUMULATIONCHAINS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace qforge {
+
+/// A chain of float adds: `links[0]` adds two values that are not links,
+/// every later link adds `terms[i - 1]` to the link before it, whose result
+/// has no other use; `links.back()` is the last link (its result is not the
+/// accumulator of another link).
+struct AccumulationChain {
+  llvm::SmallVector<mlir::arith::AddFOp> links;
+  llvm::SmallVector<mlir::Value> terms;
+};
+
+/// The chains in `root` whose links are vector adds, in program order, as
+/// found before any is rewritten (analysis, no change).
+llvm::SmallVector<AccumulationChain>
+findVectorAccumulationChains(mlir::Operation *root);
+
+/// Rewrites `chain` into min(chains, links / 2) interleaved chains summed by
+/// a balanced tree of adds; the new adds carry the last link's fastmath
+/// flags. Returns the number of chains built (1: unchanged, too short).
+unsigned splitAccumulationChain(mlir::RewriterBase &rewriter,
+                                const AccumulationChain &chain,
+                                unsigned chains);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_SPLITACCUMULATIONCHAINS_H

@@ -1,0 +1,44 @@
+// The instruction mix of each decode path's inner loop on an AVX-512 Zen 5
+// core (--mcpu=znver5; compiled only, so it runs on any host), from
+// scripts/loop-mix.py: the vector instructions per iteration are pinned, so
+// a change that adds work per weight byte fails here (docs/benchmarks.md
+// says what each path reaches with them).
+// RUN: %gen_kernel 256 32 128 > %t.mlir
+// RUN: %gen_kernel 256 32 128 --int4 > %t.int4.mlir
+
+// f32 (default): per group of 128 weights and row, 8 x (widen 16 bytes,
+// convert, multiply-add) as four partial sums (3 adds), then the group's
+// zero-point and scale (one broadcast, two FMAs).
+// RUN: qforge-compile %t.mlir --mcpu=znver5 --emit=asm -o %t.f32.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.f32.s | FileCheck %s --check-prefix=F32
+// F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, vaddps 3, vbroadcastss 1, vcvtdq2ps 8, vfmaddps 6, vfnmaddps 1, vmulps 3, vpmovzxbd 8{{$}}
+
+// Packed f32: a k step of 16 x 4 row tiles per widen / convert / FMA, one
+// broadcast activation per 16 of them, a prefetch per 64-byte line.
+// RUN: qforge-compile %t.mlir --mcpu=znver5 --packed-weights --emit=asm -o %t.packed.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.packed.s | FileCheck %s --check-prefix=PACKED
+// PACKED: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 32, {{.*}}vbroadcastss 8, vcvtdq2ps 128, vfmaddps 128, vpmovzxbd 128{{$}}
+
+// int8: two vpdpbusd per group of 128 weight bytes, no widening of weights;
+// the group's float epilogue.
+// RUN: qforge-compile %t.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int8.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int8.s | FileCheck %s --check-prefix=INT8
+// INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 4, vbroadcastss 2, vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 2, vmulss 2, vpdpbusd 2, vpxor 1{{$}}
+
+// Packed int8: one load and one vpdpbusd per 64 weight bytes.
+// RUN: qforge-compile %t.mlir --mcpu=znver5 --packed-weights --int8-activations --emit=asm -o %t.packed-int8.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.packed-int8.s | FileCheck %s --check-prefix=PACKED-INT8
+// PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 32, vmovups 1, vmulps 1, vmulss 1, vpdpbusd 32, vpxor 1{{$}}
+
+// 4-bit, f32 activations: per 64-byte line, a mask and an affine shift
+// split the nibbles; per 16 nibbles, widen / convert / FMA plus 1.5 lane
+// extracts (of 128 and 256 bits).
+// RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --emit=asm -o %t.int4.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4.s | FileCheck %s --check-prefix=INT4
+// INT4: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vbroadcastss 8, vcvtdq2ps 32, vextracti128 16, vextracti64x4 8, vfmaddps 32, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 32{{$}}
+
+// 4-bit, int8 activations: per 64-byte line, a mask, an affine shift, two
+// vpdpbusd.
+// RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4-int8.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-int8.s | FileCheck %s --check-prefix=INT4-INT8
+// INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vmovups 1, vmulps 1, vmulss 1, vpandq 16, vpdpbusd 32, vpxor 1{{$}}
