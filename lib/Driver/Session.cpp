@@ -158,6 +158,16 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   // vpdpbusd, or on AVX2 its expansion.
   if (options.int8Activations && !vnni && has("+avx2"))
     return folder + "decode-int8-avxvnni.mlir";
+  // Groups of 32 (llama.cpp's block) are less than the 64 bytes of a
+  // 512-bit vpdpbusd step; the 8-lane strategy's 32-byte steps divide them
+  // (AVX512-VNNI has the 256-bit form).
+  if (options.int8Activations && vnni && options.groupSize > 0 &&
+      options.groupSize % 64 != 0 && options.groupSize % 32 == 0)
+    return folder + "decode-int8-avxvnni.mlir";
+  // AMD Zen: the next row prefetched into L1, not L2 (docs/benchmarks.md).
+  bool zen = StringRef(cpu).starts_with("znver");
+  if (options.int8Activations && vnni && zen)
+    return folder + "decode-int8-vnni-zen.mlir";
   if (options.int8Activations)
     return pick(vnni, "decode-int8-vnni.mlir", "int8 decode strategy",
                 vnniNeeds, dropInt8);
@@ -169,8 +179,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   // blocks keep them (without, 4096x86x128 is 25-50% slower;
   // docs/benchmarks.md).
   constexpr int64_t kElementsPerBlock = 6144;
-  if (avx512 && StringRef(cpu).starts_with("znver") && options.groups > 0 &&
-      options.groupSize > 0 &&
+  if (avx512 && zen && options.groups > 0 && options.groupSize > 0 &&
       options.groups * options.groupSize <= kElementsPerBlock)
     return folder + "decode-factored-avx512-zen.mlir";
   if (avx512)

@@ -33,6 +33,14 @@
 // INT8-LABEL: quantized_matmul:
 // INT8:         vpdpbusd
 
+// Groups of 32 (llama.cpp's block) with AVX512-VNNI: less than a 512-bit
+// step of 64 bytes, so the 8-lane strategy's 256-bit vpdpbusd.
+// RUN: %gen_kernel 32 8 32 > %t.g32.mlir
+// RUN: qforge-compile %t.g32.mlir --mcpu=znver5 --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=INT8-G32
+// INT8-G32-LABEL: quantized_matmul:
+// INT8-G32:         vpdpbusd {{.*}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
+// INT8-G32-LABEL: _mlir_ciface_quantized_matmul:
+
 // AVX-VNNI without AVX512-VNNI: Alder Lake (no AVX-512 at all), or Sapphire
 // Rapids with AVX512-VNNI turned off:
 // the VEX-encoded 256-bit vpdpbusd (on Alder Lake, no zmm anywhere in the

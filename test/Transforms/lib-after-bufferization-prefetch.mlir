@@ -9,6 +9,8 @@
 // RUN: qforge-opt %s --split-input-file --transform-preload-library=transform-library-paths=%transforms/lib \
 // RUN:   --transform-interpreter=entry-point=test_prefetch_next_row_int8 | FileCheck %s --check-prefix=ROW8
 // RUN: qforge-opt %s --split-input-file --transform-preload-library=transform-library-paths=%transforms/lib \
+// RUN:   --transform-interpreter=entry-point=test_prefetch_next_row_int8_into_l1 | FileCheck %s --check-prefix=ROW8-L1
+// RUN: qforge-opt %s --split-input-file --transform-preload-library=transform-library-paths=%transforms/lib \
 // RUN:   --transform-interpreter=entry-point=test_prefetch_k_steps_into_next_group | FileCheck %s --check-prefix=KSTEPS
 
 // A packed decode's loops: groups, and in each the k steps, reading a
@@ -81,16 +83,22 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}) {
     transform.yield
   }
+  transform.named_sequence @test_prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly}) {
+    transform.yield
+  }
 }
 
 // -----
 
 // An integer decode's rows (scf.forall, one 64-byte row each): the next
-// row, with locality 2.
+// row, with locality 2 (@prefetch_next_row_int8) or 3 (_into_l1, Zen).
 // ROW8-LABEL: func.func @rows(
 // ROW8:         scf.forall
 // ROW8:           memref.prefetch %{{.+}}, read, locality<2>, data : memref<8x64xi8>
 // ROW8:         } {qforge.weight_rows}
+// ROW8-L1-LABEL: func.func @rows(
+// ROW8-L1:         memref.prefetch %{{.+}}, read, locality<3>, data : memref<8x64xi8>
+// ROW8-L1:       } {qforge.weight_rows}
 func.func @rows(%w: memref<8x64xi8>, %out: memref<8x64xi8>) {
   %c0 = arith.constant 0 : index
   %pad = arith.constant 0 : i8
@@ -103,8 +111,13 @@ func.func @rows(%w: memref<8x64xi8>, %out: memref<8x64xi8>) {
 
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @test_prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}) {
     transform.include @prefetch_next_row_int8 failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.yield
+  }
+  transform.named_sequence @test_prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly}) {
+    transform.include @prefetch_next_row_int8_into_l1 failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
   transform.named_sequence @test_prefetch_next_group(%module: !transform.any_op {transform.readonly}) {

@@ -63,6 +63,17 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // As @prefetch_next_row_int8, into L1 (locality 3): on AMD Zen 5 the row
+  // prefetched into L2 left the loop waiting on it (docs/benchmarks.md).
+  transform.named_sequence @prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly}) {
+    %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 3} : !transform.any_op
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+
   // Packed decode: 4 k-loop iterations ahead, into the next group near a
   // group's end, for reads of at least %min_read_bytes.
   transform.named_sequence @prefetch_k_steps_into_next_group(%module: !transform.any_op {transform.readonly},
