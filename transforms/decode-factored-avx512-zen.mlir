@@ -1,5 +1,5 @@
 // decode-factored-avx512.mlir's steps without its software prefetch, for AMD
-// Zen cores with rows of at most 6144 weights (one block): there the loop is
+// Zen 4 cores with rows of at most 6144 weights (one block): there the loop is
 // compute-bound and the hardware prefetcher follows the row stream
 // (docs/scripts.md "Which script runs", docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {

@@ -1,5 +1,5 @@
 // decode-int8-vnni.mlir's steps with the next row prefetched into L1
-// (prefetcht0) instead of L2, for AMD Zen cores: there the L2 prefetch left
+// (prefetcht0) instead of L2, for AMD Zen 5 cores: there the L2 prefetch left
 // the loop waiting on the row (Zen 5: 0.83 -> 0.93 of the read bandwidth on
 // the seed, docs/benchmarks.md; docs/scripts.md "Which script runs").
 module attributes {transform.with_named_sequence} {

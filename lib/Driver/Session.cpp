@@ -164,22 +164,24 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   if (options.int8Activations && vnni && options.groupSize > 0 &&
       options.groupSize % 64 != 0 && options.groupSize % 32 == 0)
     return folder + "decode-int8-avxvnni.mlir";
-  // AMD Zen: the next row prefetched into L1, not L2 (docs/benchmarks.md).
-  bool zen = StringRef(cpu).starts_with("znver");
-  if (options.int8Activations && vnni && zen)
+  // AMD Zen 5: the next row prefetched into L1, not L2 (docs/benchmarks.md).
+  if (options.int8Activations && vnni && cpu == "znver5")
     return folder + "decode-int8-vnni-zen.mlir";
   if (options.int8Activations)
     return pick(vnni, "decode-int8-vnni.mlir", "int8 decode strategy",
                 vnniNeeds, dropInt8);
-  // AMD Zen: without the software prefetch while a row is one block of
+  // AMD Zen 4: without the software prefetch while a row is one block of
   // groups (at most 6144 activation elements, @tile_f32_rows_in_group_blocks
   // in transforms/lib/decode.mlir, which must agree): the hardware
   // prefetcher follows one stream per row, and the prefetches cost issue
   // slots in a loop that is compute-bound there. Rows split into group
   // blocks keep them (without, 4096x86x128 is 25-50% slower;
-  // docs/benchmarks.md).
+  // docs/benchmarks.md). On Zen 5, with the group's multiply-adds as four
+  // partial sums, the prefetch pays on every shape measured (groups of 32:
+  // 0.43 -> 0.68 of the read bandwidth).
   constexpr int64_t kElementsPerBlock = 6144;
-  if (avx512 && zen && options.groups > 0 && options.groupSize > 0 &&
+  if (avx512 && cpu == "znver4" && options.groups > 0 &&
+      options.groupSize > 0 &&
       options.groups * options.groupSize <= kElementsPerBlock)
     return folder + "decode-factored-avx512-zen.mlir";
   if (avx512)

@@ -8,10 +8,11 @@
 
 // f32 (default): per group of 128 weights and row, 8 x (widen 16 bytes,
 // convert, multiply-add) as four partial sums (3 adds), then the group's
-// zero-point and scale (one broadcast, two FMAs).
+// zero-point and scale (one broadcast, two FMAs); a prefetch per 64-byte
+// line of the row after next (decode-factored-avx512.mlir).
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --emit=asm -o %t.f32.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.f32.s | FileCheck %s --check-prefix=F32
-// F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, vaddps 3, vbroadcastss 1, vcvtdq2ps 8, vfmaddps 6, vfnmaddps 1, vmulps 3, vpmovzxbd 8{{$}}
+// F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vaddps 3, vbroadcastss 1, vcvtdq2ps 8, vfmaddps 6, vfnmaddps 1, vmulps 3, vpmovzxbd 8{{$}}
 
 // Packed f32: a k step of 16 x 4 row tiles per widen / convert / FMA, one
 // broadcast activation per 16 of them, a prefetch per 64-byte line.

@@ -23,13 +23,16 @@
 
 // RUN: qforge-bench %t.mlp.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: verify: {{.*}}: PASS
-// The integer strategy needs groups of a multiple of 64: on groups of 32
+// The integer strategies need groups of a multiple of 32: on groups of 16
 // the failing step's error is followed by one naming the pair it ran on.
-// RUN: not qforge-bench %t.mlp.mlir --int8-activations --time=false 2>&1 | FileCheck %s --check-prefix=STEP
-// STEP: {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot factor: the group size (32) is not a multiple of lanes (16) x 4 bytes per lane
-// STEP: mlp.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the strategy '{{.*}}decode-int8-vnni.mlir' failed on this quantized matmul (outlined as @mlp_qmm0)
-// With groups of 64 it runs; three int8-quantized activations in a chain
-// (down reads silu(gate) * up) verify at 5e-2 (docs/numerics.md).
+// RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 16 --mlp-only --name mlp16 > %t.mlp16.mlir
+// RUN: not qforge-compile %t.mlp16.mlir --mcpu=sapphirerapids --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=STEP
+// STEP: {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot factor: the group size (16) is not a multiple of lanes (16) x 4 bytes per lane
+// STEP: mlp16.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the strategy '{{.*}}decode-int8-vnni.mlir' failed on this quantized matmul (outlined as @mlp16_qmm0)
+// With groups of 32 (the 8-lane strategy on AVX512-VNNI) and of 64 it runs;
+// three int8-quantized activations in a chain (down reads silu(gate) * up)
+// verify at 5e-2 (docs/numerics.md).
+// RUN: qforge-bench %t.mlp.mlir --int8-activations --verify --tolerance=5e-2 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 64 --mlp-only --name mlp > %t.mlp64.mlir
 // RUN: qforge-bench %t.mlp64.mlir --int8-activations --verify --tolerance=5e-2 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
 
