@@ -37,13 +37,10 @@ qforge::findVectorAccumulationChains(Operation *root) {
     arith::AddFOp link = last;
     while (Value previous = previousLink(link)) {
       chain.links.push_back(link);
-      chain.terms.push_back(previous == link.getLhs() ? link.getRhs()
-                                                      : link.getLhs());
       link = previous.getDefiningOp<arith::AddFOp>();
     }
     chain.links.push_back(link);
     std::reverse(chain.links.begin(), chain.links.end());
-    std::reverse(chain.terms.begin(), chain.terms.end());
     if (chain.links.size() > 1)
       chains.push_back(std::move(chain));
   });
@@ -63,9 +60,16 @@ unsigned qforge::splitAccumulationChain(RewriterBase &rewriter,
   rewriter.setInsertionPoint(last);
   // Partial sum 0 starts from the first link; term i goes to partial sum
   // (i + 1) mod count, so the first count - 1 terms start the others.
+  SmallVector<Value> terms;
+  for (auto [previous, link] :
+       llvm::zip(chain.links, ArrayRef(chain.links).drop_front())) {
+    Value accumulator = arith::AddFOp(previous).getResult();
+    arith::AddFOp add = link;
+    terms.push_back(add.getLhs() == accumulator ? add.getRhs() : add.getLhs());
+  }
   SmallVector<Value> partials(count);
   partials[0] = arith::AddFOp(chain.links.front()).getResult();
-  for (auto [index, term] : llvm::enumerate(chain.terms)) {
+  for (auto [index, term] : llvm::enumerate(terms)) {
     Value &partial = partials[(index + 1) % count];
     partial = partial
                   ? arith::AddFOp::create(rewriter, loc, partial, term, flags)

@@ -21,12 +21,13 @@
 namespace qforge {
 
 /// A chain of float adds: `links[0]` adds two values that are not links,
-/// every later link adds `terms[i - 1]` to the link before it, whose result
-/// has no other use; `links.back()` is the last link (its result is not the
-/// accumulator of another link).
+/// every later link adds a term to the link before it, whose result has no
+/// other use; `links.back()` is the last link (its result is not the
+/// accumulator of another link). The terms are read off the links when the
+/// chain is rewritten: a term may be the last link of a chain rewritten
+/// before, replaced by then.
 struct AccumulationChain {
   llvm::SmallVector<mlir::arith::AddFOp> links;
-  llvm::SmallVector<mlir::Value> terms;
 };
 
 /// The chains in `root` whose links are vector adds, in program order, as

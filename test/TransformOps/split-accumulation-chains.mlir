@@ -133,3 +133,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A chain whose last link is a term of a later chain: the later chain takes
+// the first one's rewritten sum.
+// CHECK-LABEL: func.func @chain_feeds_chain
+// CHECK-NEXT:    %[[L0:.+]] = arith.addf %arg0, %arg1
+// CHECK-NEXT:    %[[A0:.+]] = arith.addf %[[L0]], %arg3
+// CHECK-NEXT:    %[[A1:.+]] = arith.addf %arg2, %arg4
+// CHECK-NEXT:    %[[A:.+]] = arith.addf %[[A0]], %[[A1]]
+// CHECK-NEXT:    %[[M0:.+]] = arith.addf %arg5, %arg6
+// CHECK-NEXT:    %[[B0:.+]] = arith.addf %[[M0]], %arg7
+// CHECK-NEXT:    %[[B1:.+]] = arith.addf %[[A]], %arg0
+// CHECK-NEXT:    %[[B:.+]] = arith.addf %[[B0]], %[[B1]]
+// CHECK-NEXT:    return %[[B]]
+func.func @chain_feeds_chain(%a: vector<4xf32>, %b: vector<4xf32>, %c: vector<4xf32>, %d: vector<4xf32>,
+                             %e: vector<4xf32>, %f: vector<4xf32>, %g: vector<4xf32>, %h: vector<4xf32>) -> vector<4xf32> {
+  %0 = arith.addf %a, %b : vector<4xf32>
+  %1 = arith.addf %0, %c : vector<4xf32>
+  %2 = arith.addf %1, %d : vector<4xf32>
+  %3 = arith.addf %2, %e : vector<4xf32>
+  %4 = arith.addf %f, %g : vector<4xf32>
+  %5 = arith.addf %4, %3 : vector<4xf32>
+  %6 = arith.addf %5, %h : vector<4xf32>
+  %7 = arith.addf %6, %a : vector<4xf32>
+  return %7 : vector<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_accumulation_chains %f {chains = 2} : !transform.any_op
+    transform.yield
+  }
+}
