@@ -154,15 +154,14 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     return pickPacked("decode-packed-avx512.mlir", "decode-packed-avx2.mlir",
                       "packed decode strategy",
                       "drop --packed-weights or pass --script");
-  // Without AVX512-VNNI, 8 lanes of 256 bits: AVX-VNNI's VEX-encoded
-  // vpdpbusd, or on AVX2 its expansion.
-  if (options.int8Activations && !vnni && has("+avx2"))
-    return folder + "decode-int8-avxvnni.mlir";
-  // Groups of 32 (llama.cpp's block) are less than the 64 bytes of a
-  // 512-bit vpdpbusd step; the 8-lane strategy's 32-byte steps divide them
-  // (AVX512-VNNI has the 256-bit form).
-  if (options.int8Activations && vnni && options.groupSize > 0 &&
-      options.groupSize % 64 != 0 && options.groupSize % 32 == 0)
+  // 8 lanes of 256 bits: without AVX512-VNNI, AVX-VNNI's VEX-encoded
+  // vpdpbusd or on AVX2 its expansion; with it, for groups of 32 (llama.cpp's
+  // block), which a 512-bit step of 64 bytes does not divide but the 8-lane
+  // strategy's 32-byte steps do (AVX512-VNNI has the 256-bit form).
+  bool groupsOf32 = options.groupSize > 0 && options.groupSize % 64 != 0 &&
+                    options.groupSize % 32 == 0;
+  if (options.int8Activations &&
+      ((!vnni && has("+avx2")) || (vnni && groupsOf32)))
     return folder + "decode-int8-avxvnni.mlir";
   // AMD Zen 5: the next row prefetched into L1, not L2 (docs/benchmarks.md).
   if (options.int8Activations && vnni && cpu == "znver5")
