@@ -11,15 +11,15 @@
 //                 64-byte line, two k steps of 4 zmm vectors (low nibbles,
 //                 then high ones) into the same 4 accumulators.
 //   unroll = 4    byte steps per iteration (@decode_packed_int4_f32, 8 k
-//                 steps, nibbles unrolled whole); unpack 0: vectorized whole.
+//                 steps, nibbles unrolled whole); the unpack tiled by
+//                 the rows too (whole, N = 4100 took LLVM 18 s).
 //   prefetch 1    one group ahead (rows x K/2 bytes).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
-    %unpack_rows = transform.param.constant 0 : i64 -> !transform.param<i64>
-    transform.include @decode_packed_int4_f32 failures(propagate) (%module, %rows, %unpack_rows)
+    transform.include @decode_packed_int4_f32 failures(propagate) (%module, %rows, %rows)
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
