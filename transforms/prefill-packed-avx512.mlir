@@ -12,7 +12,9 @@
 //                 qforge.token_tile, for a dynamic token count): per k step
 //                 4 conversions, then 8 x 4 FMAs into 32 zmm accumulators,
 //                 the whole register file (LLVM spills some; the fastest
-//                 block measured, docs/benchmarks.md).
+//                 block measured, docs/benchmarks.md); fewer tokens when
+//                 M needs fewer (pack_balanced: M = 2 -> 2, M = 17 -> 3
+//                 tiles of 6: a padded 8-token tile made M = 2 cost M = 8).
 //   k block 16, unroll 8  as every target: @prefill_packed_f32's.
 //   prefetch 1    the next group's weight tile.
 module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64} {
@@ -23,7 +25,7 @@ module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, q
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
-        packed_sizes = [0, 8, 64, 0, 0] balance_dims = []
+        packed_sizes = [0, 8, 64, 0, 0] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
     transform.include @prefill_packed_f32 failures(propagate) (%module, %packed, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()

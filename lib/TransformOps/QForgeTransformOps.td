@@ -397,8 +397,11 @@ def PackBalancedOp : Op<Transform_Dialect, "qforge.pack_balanced",
     `ceil(r / ceil(r / s))` -- as many tiles as `s` gives, each as small as
     covers `r`. A batched micro-kernel's token tile then follows M instead
     of padding it: a 6-token tile computes 2 rows for M = 2 (not 6), two
-    tiles of 4 for M = 8 (not 12), three of 6 for M = 17. The other sizes
-    (e.g. the rows, which are vector lanes) are kept.
+    tiles of 4 for M = 8 (not 12), three of 6 for M = 17. A balanced size
+    is never lowered to 1 (M = 1 gets a tile of 2): the pack
+    canonicalizations fold a unit tile into a reshape, which the handle to
+    the packed op does not follow. The other sizes (e.g. the rows, which
+    are vector lanes) are kept.
 
     An entry of `packed_sizes` may be a param (`[0, 8, %rows, 0, 0]`, as
     in `transform.structured.tile_using_for`), holding one positive

@@ -120,10 +120,14 @@ LogicalResult transform::PackBalancedOp::verify() {
   return success();
 }
 
-/// The smallest tile that covers `range` in as many tiles as `size` does.
+/// The smallest tile that covers `range` in as many tiles as `size` does,
+/// but not a unit tile where `size` is larger: the pack canonicalizations
+/// fold a unit tile into a reshape, which a script's handle to the pack
+/// does not follow (M = 1 through a prefill script then pads to 2 rows).
 static int64_t balancedTile(int64_t range, int64_t size) {
   int64_t tiles = (range + size - 1) / size;
-  return (range + tiles - 1) / tiles;
+  int64_t balanced = (range + tiles - 1) / tiles;
+  return size > 1 ? std::max<int64_t>(balanced, 2) : balanced;
 }
 
 DiagnosedSilenceableFailure

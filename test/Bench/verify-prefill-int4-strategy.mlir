@@ -1,14 +1,19 @@
 // Execution test of the packed prefill strategy for 4-bit weights
 // (transforms/prefill-packed-int4-avx512.mlir) against the scalar reference,
-// normalized error within 1e-5: 13 activation rows (padded to 16) by 100
+// normalized error within 1e-5: 13 activation rows (two blocks of 7) by 100
 // weight rows (padded to 128), signed and unsigned nibbles, 1 and 2
-// threads; 16 x 128 where both tiles divide; a single activation row.
+// threads; 16 x 128 where both tiles divide; 2 and 17 rows (one block of
+// 2; three of 6); a single activation row.
 // REQUIRES: avx512f
 // RUN: %gen_kernel 100 5 64 --batch 13 --int4 --signed > %t.pad.mlir
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: %gen_kernel 128 3 32 --batch 16 --int4 > %t.exact.mlir
 // RUN: qforge-bench %t.exact.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 100 5 64 --batch 2 --int4 > %t.2.mlir
+// RUN: qforge-bench %t.2.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 100 5 64 --batch 17 --int4 > %t.17.mlir
+// RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 --int4 > %t.one.mlir
 // RUN: qforge-bench %t.one.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 

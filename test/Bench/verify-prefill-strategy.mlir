@@ -1,14 +1,19 @@
 // Execution test of the packed prefill strategy (transforms/prefill-packed-
 // avx512.mlir) against the scalar reference, normalized error within 1e-5,
-// on shapes where neither tile divides: 13 activation rows (blocks of 8:
-// padded with 3 zero rows), 100 weight rows (tiles of 64: padded with 28
-// zero rows), signed weights, on 1 and 2 threads; 16 x 128 where both
-// divide; and a single row (the decode form, one padded block).
+// on shapes where neither tile divides: 13 activation rows (the 8-token
+// tile balanced to two blocks of 7: one zero row), 100 weight rows (tiles
+// of 64: padded with 28 zero rows), signed weights, on 1 and 2 threads;
+// 16 x 128 where both divide; 2 and 17 rows (one block of 2; three of 6); and a single row (the
+// decode form, one block of 2 with a zero row).
 // RUN: %gen_kernel 100 5 64 --batch 13 --signed > %t.pad.mlir
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: %gen_kernel 128 3 32 --batch 16 > %t.exact.mlir
 // RUN: qforge-bench %t.exact.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 100 5 64 --batch 2 > %t.2.mlir
+// RUN: qforge-bench %t.2.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: %gen_kernel 100 5 64 --batch 17 > %t.17.mlir
+// RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 > %t.one.mlir
 // RUN: qforge-bench %t.one.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 

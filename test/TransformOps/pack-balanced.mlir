@@ -36,6 +36,35 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// M = 1: a tile of 2, not 1 (a unit tile's pack folds into a reshape that
+// the returned handle would not follow).
+// CHECK-LABEL: func.func @one_token
+// CHECK:         linalg.generic {{.*}} outs(%{{.+}} : tensor<1x2x2x16xf32>)
+func.func @one_token(%a: tensor<1x64xf32>, %b: tensor<32x64xf32>, %c: tensor<1x32xf32>) -> tensor<1x32xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<1x64xf32>, tensor<32x64xf32>) outs(%c : tensor<1x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32xf32>
+  return %r : tensor<1x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %mm packed_sizes = [6, 16, 0] balance_dims = [0]
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    // expected-remark @below {{tokens 2 : i64}}
+    transform.debug.emit_param_as_remark %tokens, "tokens" : !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
 // M = 8: two tiles of 4 (not two of 6, 12 rows); M = 17: three of 6.
 // CHECK-LABEL: func.func @eight_and_seventeen
 // CHECK:         linalg.generic {{.*}} outs(%{{.+}} : tensor<2x2x4x16xf32>)
