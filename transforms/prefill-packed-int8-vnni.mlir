@@ -10,7 +10,7 @@
 //
 // What sets the numbers:
 //   8 tokens x 32 rows, k by 4  the pack, the unpack tiles and the unrolls
-//                 of tokens (8) and lines (2), in
+//                 of tokens (8, fewer when M needs fewer) and lines (2), in
 //                 @prefill_int8_8_tokens_32_rows: 16 independent
 //                 accumulators (vpdpbusd's latency on two ports) + 2 weight
 //                 lines + 1 broadcast fit the 32 zmm (other row counts:

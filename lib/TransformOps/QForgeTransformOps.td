@@ -811,6 +811,42 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def UnrollDividingOp : Op<Transform_Dialect, "qforge.unroll_dividing",
+    [FunctionalStyleTransformOpTrait, TransformOpInterface,
+     TransformEachOpTrait, MemoryEffectsOpInterface]> {
+  let summary = "Unroll a loop by a factor that divides it, at most a given one";
+  let description = [{
+    Unrolls each `scf.for` of `target`, whose trip count must be constant,
+    by the largest divisor of that trip count that is at most `at_most`: a
+    loop of at most `at_most` iterations is unrolled whole, a longer one
+    with no remainder loop (12 iterations, `at_most = 8`: by 6).
+
+    Why: `transform.loop.unroll {factor = 8}` on a loop of 6 iterations
+    unrolls nothing -- the 6 iterations go to its remainder loop, which
+    stays rolled. A micro-kernel's token loop, whose trip count the
+    balanced token tile (`transform.qforge.pack_balanced`) sets from M,
+    then indexes its accumulators by the loop's induction variable, and
+    they live in memory instead of registers. This op unrolls the tile
+    the pack chose, whatever M is.
+
+    Consumes `target`; returns nothing. Fails silenceably when a payload op
+    is not an `scf.for` with a constant trip count or the unrolling fails;
+    `at_most` must be positive.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       I64Attr:$at_most);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 def SplitAccumulationChainsOp : Op<Transform_Dialect,
     "qforge.split_accumulation_chains",
     [TransformOpInterface,

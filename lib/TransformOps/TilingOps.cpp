@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 
 using namespace mlir;
 
@@ -218,6 +220,40 @@ transform::FoldUnitExtentDimsOp::apply(transform::TransformRewriter &rewriter,
   for (Operation *target : targets)
     qforge::foldUnitExtentDims(target);
   results.set(cast<OpResult>(getTransformed()), targets);
+  return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult transform::UnrollDividingOp::verify() {
+  if (getAtMostAttr().getInt() < 1)
+    return emitOpError("at_most must be positive");
+  return success();
+}
+
+DiagnosedSilenceableFailure transform::UnrollDividingOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto loop = dyn_cast<scf::ForOp>(target);
+  std::optional<APInt> tripCount =
+      loop ? loop.getStaticTripCount() : std::optional<APInt>();
+  if (!tripCount) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableError() << "expected an scf.for with a constant trip "
+                                  "count";
+    diag.attachNote(target->getLoc()) << "payload op";
+    return diag;
+  }
+  int64_t iterations = tripCount->getSExtValue();
+  if (iterations < 2)
+    return DiagnosedSilenceableFailure::success();
+  int64_t factor =
+      qforge::largestDivisorAtMost(iterations, getAtMostAttr().getInt());
+  if (factor > 1 && failed(loopUnrollByFactor(loop, factor))) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "failed to unroll by " << factor;
+    diag.attachNote(target->getLoc()) << "payload op";
+    return diag;
+  }
   return DiagnosedSilenceableFailure::success();
 }
 

@@ -449,9 +449,11 @@ module attributes {transform.with_named_sequence} {
   // Int8 prefill, 8-bit weights: weight rows packed by 32 and k by 4 (two
   // 64-byte lines of 16 rows x 4 bytes per k step), activation rows by up
   // to 8 tokens, balanced to M (pack_balanced: M = 2 -> 2, 17 -> three
-  // blocks of 6; the token unroll of 8 is then a full one). In each block the k steps one at a time, not unrolled (a second
-  // k step in the body would leave the accumulators in memory), in each the
-  // 8 tokens and 2 lines unrolled: 16 accumulators. M <= 8 is one block,
+  // blocks of 6, unrolled whole by unroll_dividing: loop.unroll by 8 left
+  // a 6-token loop rolled and its accumulators in memory). In each block
+  // the k steps one at a time, not unrolled (a second k step in the body
+  // would leave the accumulators in memory), in each the tokens (up to 8)
+  // and 2 lines unrolled: 16 accumulators. M <= 8 is one block,
   // whose dim the fold keeps (the factored sums name what may fold).
   transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly},
       %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
@@ -472,7 +474,7 @@ module attributes {transform.with_named_sequence} {
     %k_step, %k_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %token_loop {factor = 8} : !transform.any_op
+    transform.qforge.unroll_dividing %token_loop {at_most = 8} : !transform.any_op
     transform.yield %folded : !transform.any_op
   }
 
@@ -500,7 +502,7 @@ module attributes {transform.with_named_sequence} {
         tile_sizes [0, 1, 1, 0, 1, 16] interchange = [0, 2, 1, 3, 4, 5]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %token_loop {factor = 8} : !transform.any_op
+    transform.qforge.unroll_dividing %token_loop {at_most = 8} : !transform.any_op
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
     transform.yield %folded : !transform.any_op
   }
