@@ -8,9 +8,10 @@
 // What sets the numbers (measured in docs/benchmarks.md):
 //   rows = 64     the lanes: 4 zmm of 16 f32 per k step, one 64-byte line,
 //                 4 independent accumulators.
-//   tiles = 4     row tiles per forall iteration (3, 2 or 1 when 4 does not
-//                 divide them), their k steps interleaved: four streams keep
-//                 more reads in flight (@tile_up_to_4_row_tiles_interleaved).
+//   tiles = 4     row tiles per forall iteration (5, 3, 2 or 1 when 4 does
+//                 not divide them: N = 4100 is 13 x 5), their k steps
+//                 interleaved: several streams keep more reads in flight
+//                 (@tile_up_to_5_row_tiles_interleaved).
 //   unroll = 8    k steps per iteration (@decode_packed_f32); the unpack
 //                 tiled by the rows too (whole, N = 4100's masked 4160-lane
 //                 write took LLVM 20 s).

@@ -20,6 +20,14 @@
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.packed.s | FileCheck %s --check-prefix=PACKED
 // PACKED: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 32, {{.*}}vbroadcastss 8, vcvtdq2ps 128, vfmaddps 128, vpmovzxbd 128{{$}}
 
+// N = 320, five 64-row tiles (N = 4100's 65 is 13 x 5): five tiles
+// interleaved per iteration (the largest count up to 5 that divides the
+// tiles), not one at a time -- 5 x 32 widen / convert / FMA per iteration.
+// RUN: %gen_kernel 320 32 128 > %t.320.mlir
+// RUN: qforge-compile %t.320.mlir --mcpu=znver5 --packed-weights --emit=asm -o %t.packed5.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.packed5.s | FileCheck %s --check-prefix=PACKED5
+// PACKED5: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 40, {{.*}}vbroadcastss 8, vcvtdq2ps 160, vfmaddps 160, {{(vmovups [0-9]+, )?}}vpmovzxbd 160{{$}}
+
 // int8: two vpdpbusd per group of 128 weight bytes, no widening of weights;
 // the group's float epilogue; the next row prefetched into L1 on Zen
 // (decode-int8-vnni-zen.mlir), into L2 elsewhere.

@@ -32,7 +32,7 @@
 // RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_byte_steps_and_nibbles | FileCheck %s --check-prefix=NIBBLES
 // RUN: qforge-opt %t.rows192.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_tile_up_to_4_row_tiles_interleaved | FileCheck %s --check-prefix=INTERLEAVE
+// RUN:   --transform-interpreter=entry-point=test_tile_up_to_5_row_tiles_interleaved | FileCheck %s --check-prefix=INTERLEAVE
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_int8_groups | FileCheck %s --check-prefix=I8GROUPS
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -204,7 +204,7 @@
 // NIBBLES:         } {returned}
 // NIBBLES:       } {qforge.weight_groups}
 
-// @tile_up_to_4_row_tiles_interleaved, 3 row tiles: all 3 in one iteration;
+// @tile_up_to_5_row_tiles_interleaved, 3 row tiles: all 3 in one iteration;
 // in the k loop (tagged qforge.weight_k, returned) one step of each tile.
 // INTERLEAVE-LABEL:   func.func @quantized_matmul(
 // INTERLEAVE:         scf.forall (%{{.+}}) in (1)
@@ -370,7 +370,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @tile_up_to_5_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_int8_groups(%groups: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly}) -> !transform.any_op
@@ -572,10 +572,10 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @test_tile_up_to_4_row_tiles_interleaved(%module: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @test_tile_up_to_5_row_tiles_interleaved(%module: !transform.any_op {transform.readonly}) {
     %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
+    %k_loop = transform.include @tile_up_to_5_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.annotate %k_loop "returned" : !transform.any_op
     transform.yield
@@ -647,7 +647,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_vectorize_interleaved_tiles(%module: !transform.any_op {transform.readonly}) {
     %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
+    %k_loop = transform.include @tile_up_to_5_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.include @vectorize_interleaved_tiles failures(propagate) (%kernel) : (!transform.any_op) -> ()
     transform.yield

@@ -245,16 +245,16 @@ module attributes {transform.with_named_sequence} {
     transform.yield %byte_loop : !transform.any_op
   }
 
-  // Up to 4 row tiles per iteration (the largest divisor of the tiles up
-  // to 4: a partial iteration would make shapes dynamic), a group per
-  // iteration, the k steps one at a time with each tile's step inside,
-  // unrolled whole, so each k step reads a line of each tile (unrolling a
-  // loop of 3 or 2 by 4 leaves a remainder loop, which the next unrolls
-  // take). Returns the k loop, tagged qforge.weight_k for the prefetch.
-  transform.named_sequence @tile_up_to_4_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed},
+  // Up to 5 row tiles per iteration (the largest divisor of the tiles up
+  // to 5: a partial iteration would make shapes dynamic; 5 so that N =
+  // 4100, 65 tiles, streams 5 at a time, not 1), a group per iteration,
+  // the k steps one at a time with each tile's step inside, unrolled whole
+  // (unroll_dividing by the same bound), so each k step reads a line of
+  // each tile. Returns the k loop, tagged qforge.weight_k for the prefetch.
+  transform.named_sequence @tile_up_to_5_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed},
                                                                %groups: !transform.any_op {transform.consumed})
       -> !transform.any_op {
-    %tiles = transform.qforge.dividing_tile_size %groups {dim = 0, at_most = 4, at_least = 1}
+    %tiles = transform.qforge.dividing_tile_size %groups {dim = 0, at_most = 5, at_least = 1}
       : (!transform.any_op) -> !transform.param<i64>
     %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
         (%partials, %groups, %tiles) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
@@ -265,14 +265,7 @@ module attributes {transform.with_named_sequence} {
     %k_step, %k_loop, %tile_loop = transform.structured.tile_using_for %partials_in_group
         tile_sizes [1, 0, 1] interchange = [2, 1, 0]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.annotate %tile_loop "qforge.weight_tiles" : !transform.any_op
-    transform.loop.unroll %tile_loop {factor = 4} : !transform.any_op
-    %tile_rest_3 = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_tiles} in %k_loop
-      : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %tile_rest_3 {factor = 3} : !transform.any_op
-    %tile_rest_2 = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_tiles} in %k_loop
-      : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %tile_rest_2 {factor = 2} : !transform.any_op
+    transform.qforge.unroll_dividing %tile_loop {at_most = 5} : !transform.any_op
     transform.annotate %k_loop "qforge.weight_k" : !transform.any_op
     transform.yield %k_loop : !transform.any_op
   }
@@ -523,7 +516,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums)
       : (!transform.any_op) -> !transform.any_op
-    %k_loop = transform.include @tile_up_to_4_row_tiles_interleaved failures(propagate) (%partials, %groups)
+    %k_loop = transform.include @tile_up_to_5_row_tiles_interleaved failures(propagate) (%partials, %groups)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
     %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
