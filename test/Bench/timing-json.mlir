@@ -3,6 +3,10 @@
 // RUN: %gen_kernel 64 4 128 > %t.mlir
 // RUN: qforge-bench %t.mlir --verify --json --rotate-mib=4 --min-time-ms=20 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PROGRESS < %t.err
+// The kernel's freed temporaries go back to the system only on request
+// (docs/abi.md): the run reports which.
+// RUN: qforge-bench %t.mlir --json --rotate-mib=4 --min-time-ms=20 --keep-freed-memory=false 2>/dev/null | FileCheck %s --check-prefix=RETURNED
+// RETURNED: "keep_freed_memory":false}
 
 // CHECK: verify: {{.*}}: PASS
 // CHECK: hot : min {{[0-9.]+}} us, median {{[0-9.]+}} us ({{[0-9]+}} calls), {{[0-9.]+}} GB/s
@@ -11,7 +15,7 @@
 // 2 x 64 rows x 4 groups x 128 = 65536 flops per call.
 // CHECK: compute: 6.55e-05 GFLOP per call (contraction, 2 per multiply-add); hot {{[0-9.]+}} GFLOP/s, cold {{[0-9.]+}} GFLOP/s (medians)
 // CHECK: arithmetic peak, same run: f32 multiply-add {{[0-9.]+}} GFLOP/s, int8 dot product {{[0-9.]+}} GOP/s (0: not on this CPU)
-// CHECK: {"func":"quantized_matmul","threads":1,"verified":true,"max_abs_err":{{[0-9.e+-]+}},"max_rel_err":{{[0-9.e+-]+}},"us_hot_min":{{[0-9.e+-]+}},"us_hot_median":{{[0-9.e+-]+}},"us_cold_min":{{[0-9.e+-]+}},"us_cold_median":{{[0-9.e+-]+}},"bytes_per_call":36864,"gbps_hot":{{[0-9.e+-]+}},"gbps_cold":{{[0-9.e+-]+}},"gbps_cold_best":{{[0-9.e+-]+}},"mem_read_gbps":{{[0-9.e+-]+}},"bw_fraction_cold":{{[0-9.e+-]+}},"rotate_bytes":{{[0-9]+}},"llc_bytes":{{[0-9]+}},"flops_per_call":65536,"gflops_hot":{{[0-9.e+-]+}},"gflops_cold":{{[0-9.e+-]+}},"fma_peak_gflops":{{[0-9.e+-]+}},"int8_dot_peak_gops":{{[0-9.e+-]+}}}
+// CHECK: {"func":"quantized_matmul","threads":1,"verified":true,"max_abs_err":{{[0-9.e+-]+}},"max_rel_err":{{[0-9.e+-]+}},"us_hot_min":{{[0-9.e+-]+}},"us_hot_median":{{[0-9.e+-]+}},"us_cold_min":{{[0-9.e+-]+}},"us_cold_median":{{[0-9.e+-]+}},"bytes_per_call":36864,"gbps_hot":{{[0-9.e+-]+}},"gbps_cold":{{[0-9.e+-]+}},"gbps_cold_best":{{[0-9.e+-]+}},"mem_read_gbps":{{[0-9.e+-]+}},"bw_fraction_cold":{{[0-9.e+-]+}},"rotate_bytes":{{[0-9]+}},"llc_bytes":{{[0-9]+}},"flops_per_call":65536,"gflops_hot":{{[0-9.e+-]+}},"gflops_cold":{{[0-9.e+-]+}},"fma_peak_gflops":{{[0-9.e+-]+}},"int8_dot_peak_gops":{{[0-9.e+-]+}},"keep_freed_memory":true}
 
 // PROGRESS: qforge-bench: compiling @quantized_matmul with {{.*}}decode-factored-avx{{512(-zen)?|2}}.mlir
 // PROGRESS: qforge-bench: timing, hot
