@@ -329,9 +329,9 @@
 // DPF32-LABEL: func.func @quantized_matmul_pack_weights(
 // DPF32:         linalg.pack %{{.+}} inner_dims_pos = [0] inner_tiles = [16] into %{{.+}} : tensor<100x2x128xi8> -> tensor<7x2x128x16xi8>
 
-// @decode_packed_int4_f32 with the AVX-512 numbers on N = 100: 64-row
-// tiles of byte pairs, 4 byte steps per iteration, and the unpack (0: not
-// tiled) vectorized whole.
+// @decode_packed_int4_f32 on N = 100 with 64-row tiles of byte pairs, 4
+// byte steps per iteration, and the unpack tile 0 (not tiled, which the
+// shipped scripts no longer choose): the unpack vectorized whole.
 // DPI4-LABEL: func.func @quantized_matmul(%arg0: tensor<2x2x64x64xi8>, %arg1: tensor<2x2x1x64xf32>, %arg2: tensor<2x2x1x64xf32>
 // DPI4:         scf.forall (%{{.+}}) in (2)
 // DPI4:           scf.for %{{.+}} = %c0 to %c64 step %c4
