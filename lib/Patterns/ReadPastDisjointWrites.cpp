@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 
@@ -180,10 +182,120 @@ struct SplitReadOfWrites : OpRewritePattern<vector::TransferReadOp> {
     return success();
   }
 };
+/// A read that writes of pieces smaller than a row (a split of the read's
+/// last vector dim) tile completely becomes one read per piece, each then
+/// forwarded from the write of exactly that piece as above. The integer
+/// prefill's group epilogue reads its 8 x 32 int32 sums as one vector from
+/// the 16 writes of 16 lanes that ended the k loop; left whole, the read
+/// keeps the sums' tensor, which bufferizes to a buffer the sums are stored
+/// to (and never loaded from again) in every group. The pieces are
+/// inserted into a zero vector, every lane of which they overwrite.
+struct SplitReadIntoWrittenPieces : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kMaxPieces = 64;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = read.getVectorType();
+    if (!isa<RankedTensorType>(read.getShapedType()) || !isPlainBox(read) ||
+        llvm::is_contained(read.getInBoundsValues(), false))
+      return failure();
+    std::optional<SmallVector<int64_t>> readAt =
+        getConstantIntValues(getAsOpFoldResult(read.getIndices()));
+    if (!readAt)
+      return rewriter.notifyMatchFailure(read, "dynamic indices");
+    int64_t rank = type.getRank();
+    int64_t firstVectorDim = static_cast<int64_t>(readAt->size()) - rank;
+    // The piece: the first write's vector type (of no higher rank than the
+    // read) whose shape, with leading unit dims, divides the read's and
+    // splits its last dim; then which pieces writes cover, at their place.
+    VectorType pieceType;
+    SmallVector<int64_t> pieceShape;
+    llvm::SmallDenseSet<int64_t> written;
+    for (auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
+         write && isPlainBox(write);
+         write = write.getBase().getDefiningOp<vector::TransferWriteOp>()) {
+      VectorType writeType = write.getVectorType();
+      if (!pieceType) {
+        if (writeType.getElementType() != type.getElementType() ||
+            writeType.getRank() > rank)
+          continue;
+        SmallVector<int64_t> shape(rank - writeType.getRank(), 1);
+        llvm::append_range(shape, writeType.getShape());
+        bool divides =
+            llvm::all_of(llvm::seq<int64_t>(0, rank), [&](int64_t d) {
+              return type.getDimSize(d) % shape[d] == 0;
+            });
+        if (!divides || shape.back() == type.getShape().back())
+          continue;
+        pieceType = writeType;
+        pieceShape = std::move(shape);
+      }
+      if (writeType != pieceType ||
+          llvm::is_contained(write.getInBoundsValues(), false))
+        continue;
+      std::optional<SmallVector<int64_t>> writeAt =
+          getConstantIntValues(getAsOpFoldResult(write.getIndices()));
+      if (!writeAt || writeAt->size() != readAt->size())
+        continue;
+      bool inPlace = true;
+      int64_t piece = 0;
+      for (int64_t dim = 0, e = readAt->size(); dim < e && inPlace; ++dim) {
+        int64_t offset = (*writeAt)[dim] - (*readAt)[dim];
+        if (dim < firstVectorDim) {
+          inPlace = offset == 0;
+          continue;
+        }
+        int64_t vectorDim = dim - firstVectorDim;
+        inPlace = offset >= 0 && offset < type.getDimSize(vectorDim) &&
+                  offset % pieceShape[vectorDim] == 0;
+        piece = piece * (type.getDimSize(vectorDim) / pieceShape[vectorDim]) +
+                offset / pieceShape[vectorDim];
+      }
+      if (inPlace)
+        written.insert(piece);
+    }
+    if (!pieceType)
+      return rewriter.notifyMatchFailure(read, "no write of a smaller piece");
+    SmallVector<int64_t> grid;
+    int64_t pieces = 1;
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      grid.push_back(type.getDimSize(dim) / pieceShape[dim]);
+      pieces *= grid.back();
+    }
+    if (pieces > kMaxPieces || static_cast<int64_t>(written.size()) != pieces)
+      return rewriter.notifyMatchFailure(read, "not every piece is written");
+    Location loc = read.getLoc();
+    Value whole = arith::ConstantOp::create(rewriter, loc, type,
+                                            rewriter.getZeroAttr(type));
+    SmallVector<bool> pieceInBounds(pieceType.getRank(), true);
+    for (int64_t piece = 0; piece < pieces; ++piece) {
+      SmallVector<int64_t> offsets(rank);
+      for (int64_t dim = rank - 1, rest = piece; dim >= 0; --dim) {
+        offsets[dim] = (rest % grid[dim]) * pieceShape[dim];
+        rest /= grid[dim];
+      }
+      SmallVector<Value> indices(read.getIndices());
+      for (int64_t dim = 0; dim < rank; ++dim)
+        if (offsets[dim] != 0)
+          indices[firstVectorDim + dim] = arith::ConstantIndexOp::create(
+              rewriter, loc, (*readAt)[firstVectorDim + dim] + offsets[dim]);
+      Value pieceRead = vector::TransferReadOp::create(
+          rewriter, loc, pieceType, read.getBase(), indices, read.getPadding(),
+          pieceInBounds);
+      // Offsets in every dim of the whole, strides in the piece's.
+      whole = vector::InsertStridedSliceOp::create(
+          rewriter, loc, pieceRead, whole, offsets,
+          SmallVector<int64_t>(pieceType.getRank(), 1));
+    }
+    rewriter.replaceOp(read, whole);
+    return success();
+  }
+};
 } // namespace
 
 void qforge::populateReadPastDisjointWritesPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ReadPastDisjointWrite, ReadOfSplatWrite, SplitReadOfWrites>(
-      patterns.getContext());
+  patterns.add<ReadPastDisjointWrite, ReadOfSplatWrite, SplitReadOfWrites,
+               SplitReadIntoWrittenPieces>(patterns.getContext());
 }

@@ -51,7 +51,7 @@ def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
   let summary = "Forward tensor transfer reads from the writes of their elements";
   let description = [{
-    Three rewrites of `vector.transfer_read` on tensors (unmasked, minor
+    Four rewrites of `vector.transfer_read` on tensors (unmasked, minor
     identity maps), which upstream folding does only when a read matches
     one write exactly:
 
@@ -64,7 +64,11 @@ def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
       tile's accumulators out of a zero fill of two tiles) is that splat;
     - a read of 2 to 8 rows (its leading vector dim) from a tensor produced
       by a write becomes one read per row, which the rules above and
-      upstream folding can then forward.
+      upstream folding can then forward;
+    - a read (constant indices, in bounds) whose every piece -- a write's
+      vector type, smaller than a row, tiling the read's box -- some write
+      wrote in place becomes one read per piece, forwarded likewise (up to
+      64 pieces).
 
     Why: unrolling a loop over row tiles leaves each tile's read of the
     loop-carried accumulators behind the writes of the tiles before it
@@ -81,7 +85,10 @@ def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
     that reads the tiles back (`vector<2x64xf32>`) gets the hoisted values
     themselves, and the accumulator tensor -- a heap buffer per iteration
     of the enclosing loop once bufferized, stored to on every iteration of
-    the inner one -- is gone.
+    the inner one -- is gone. Likewise the integer prefill's group
+    epilogue reads its 8 x 32 int32 sums, written 16 lanes at a time after
+    the k loop, as one vector: split into the pieces, the sums' tensor (a
+    buffer stored to in every group, never loaded from) is gone.
 
     The read moves above the writes it skips because a read of a tensor as
     it was before a write, placed after that write, makes bufferization

@@ -1,15 +1,15 @@
 // Row 2 of the reliability issue's fuzz table: a user's edit of a packed
-// strategy's pack sizes (the 4-bit prefill's [0, 8, 64, 0, 0, 0] ->
-// [0, 8, 64, 0, 2, 0], here in a copy of the scripts) unrolls into
+// strategy's pack sizes (the 4-bit prefill's [0, 5, 64, 0, 0, 0] ->
+// [0, 5, 64, 0, 2, 0], here in a copy of the scripts) unrolls into
 // code LLVM's scheduler works on for minutes; the compile guard stops it
 // with a diagnostic naming the phase, and no object is left.
 // REQUIRES: avx512f
 // RUN: rm -rf %t.transforms && cp -r %transforms %t.transforms
-// RUN: sed -i -e 's/packed_sizes = \[0, 8, 64, 0, 0, 0\]/packed_sizes = [0, 8, 64, 0, 2, 0]/' \
+// RUN: sed -i -e 's/packed_sizes = \[0, 5, 64, 0, 0, 0\]/packed_sizes = [0, 5, 64, 0, 2, 0]/' \
 // RUN:   -e 's/, %%rows = /, %%rows, %%k_tile = /' \
 // RUN:   -e 's/-> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)$/-> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)/' \
 // RUN:   %t.transforms/prefill-packed-int4-avx512.mlir
-// RUN: grep -c "0, 8, 64, 0, 2, 0" %t.transforms/prefill-packed-int4-avx512.mlir
+// RUN: grep -c "0, 5, 64, 0, 2, 0" %t.transforms/prefill-packed-int4-avx512.mlir
 // RUN: %gen_kernel 64 2 64 --int4 --batch 3 > %t.mlir
 // RUN: env QFORGE_TRANSFORMS_DIR=%t.transforms not qforge-compile %t.mlir --script=%t.transforms/prefill-packed-int4-avx512.mlir --compile-timeout=3 -o %t.o 2>&1 | FileCheck %s
 // CHECK: qforge-compile: error: {{.*}}.mlir: generating machine code for @quantized_matmul did not finish within 3 s (--compile-timeout)

@@ -34,10 +34,11 @@
 // CHECK-LABEL: func.func @quantized_matmul_pack_weights(
 // CHECK:         call @quantized_matmul_qmm0_pack_weights(
 // CHECK-NOT:     call
-// The batched paths: the prefill strategy's 8-token micro-kernel.
+// The batched paths: the prefill strategy's micro-kernel, its 6-token
+// tile balanced to the 8-token chunk (2 tiles of 4).
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m8(
 // CHECK-SAME:    %{{.+}}: tensor<1x8x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x8x100xf32>
-// CHECK:         vector<1x1x1x8x64xf32>
+// CHECK:         vector<1x1x1x1x4x64xf32>
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m32(
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m128(
 // The decode path on the same packed parameters.

@@ -17,3 +17,18 @@
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4.s | FileCheck %s --check-prefix=INT4
 // INT4: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vpandq 4, vpbroadcastd 12, vpdpbusd 24{{$}}
 // INT4: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vgf2p8affineqb 4, vmovdqu64 4, vpbroadcastd 12, vpdpbusd 24{{$}}
+
+// The f32-activation prefills at M = 128: 6 tokens x 64 rows (8-bit
+// weights) and 5 x 64 (4-bit), per k step the converted weight lines and
+// one broadcast per token; 8 k steps per iteration, 24 (20) accumulators
+// in registers -- no vmovups / vmovaps. With 8 tokens (32 accumulators)
+// LLVM spilled: 206 vmovups per 256 FMAs, 0.63 of the f32 peak against
+// 0.86 (docs/benchmarks.md).
+// RUN: %gen_kernel 128 4 128 --batch 128 > %t.f32.mlir
+// RUN: qforge-compile %t.f32.mlir --mcpu=znver5 --emit=asm -o %t.f32.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.f32.s | FileCheck %s --check-prefix=F32
+// F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 48, vcvtdq2ps 32, vfmaddps 192, vmovsd 8, vpmovzxbd 32, vshufps 8{{$}}
+// RUN: %gen_kernel 128 4 128 --batch 128 --int4 > %t.int4f32.mlir
+// RUN: qforge-compile %t.int4f32.mlir --mcpu=znver5 --emit=asm -o %t.int4f32.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32.s | FileCheck %s --check-prefix=INT4F32
+// INT4F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 4, vbroadcastss 40, vcvtdq2ps 32, vextracti128 {{[0-9]+}}, vextracti32x4 {{[0-9]+}}, vextracti64x4 8, vfmaddps 160, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 32{{$}}

@@ -2,9 +2,9 @@
 // activation rows and 100 weight rows (neither tile divides): the kernel
 // takes the pre-packed weights (2 tiles of 64 rows, zero-padded by
 // @quantized_matmul_pack_weights) and packs only the activation per call,
-// in 2 blocks of 7 rows (the 8-token tile balanced to M: 8 would pad 3
-// rows) with one row of zeros; the k loop carries a 7 x 64 register block
-// (7 activation rows x 64 weight rows), and the result's unpack cuts the
+// in 3 blocks of 5 rows (the 6-token tile balanced to M: 6 would pad 5
+// rows) with two rows of zeros; the k loop carries a 5 x 64 register block
+// (5 activation rows x 64 weight rows), and the result's unpack cuts the
 // padding. M = 2 is one block of 2 rows: no padded rows computed.
 // RUN: %gen_kernel 100 5 64 --batch 13 > %t.mlir
 // RUN: qforge-compile %t.mlir --script=%transforms/prefill-packed-avx512.mlir --emit=mlir -o - | FileCheck %s
@@ -14,9 +14,9 @@
 // CHECK-LABEL: func.func @quantized_matmul(
 // CHECK-SAME:    tensor<2x5x64x64xi8>
 // CHECK-SAME:    tensor<1x13x5x64xf32>) -> tensor<1x13x100xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights}
-// CHECK:         linalg.pack %{{.*}} padding_value(%{{.*}} : f32) inner_dims_pos = [1] inner_tiles = [7]
+// CHECK:         linalg.pack %{{.*}} padding_value(%{{.*}} : f32) inner_dims_pos = [1] inner_tiles = [5]
 // CHECK:         scf.forall
-// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<1x1x1x1x7x64xf32>)
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<1x1x1x1x5x64xf32>)
 // CHECK:             vector.transfer_read {{.*}} : tensor<2x5x64x64xi8>, vector<64xi8>
 // CHECK:             arith.uitofp {{.*}} : vector<64xi8> to vector<64xf32>
 // CHECK:         linalg.unpack

@@ -3,7 +3,8 @@
 // Tests for transform.apply_patterns.qforge.read_past_disjoint_writes
 // (lib/Patterns/ReadPastDisjointWrites.cpp): tensor transfer reads skip
 // writes of other elements, take a splat's value, and a read of several rows
-// that writes produced is split into one read per row.
+// (or of pieces of rows) that writes produced is split into one read per row
+// (per piece).
 
 // Row 1 is read after a write of row 0 only: the read is of the tensor
 // before it, and the write, now unused, goes.
@@ -319,6 +320,70 @@ func.func @no_rows_written(%t: tensor<4x64xf32>, %v: vector<16xf32>) -> vector<2
   %w = vector.transfer_write %v, %t[%c3, %c0] {in_bounds = [true]} : vector<16xf32>, tensor<4x64xf32>
   %r = vector.transfer_read %w[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<4x64xf32>, vector<2x64xf32>
   return %r : vector<2x64xf32>
+}
+
+// The integer prefill's group epilogue: sums written 16 lanes at a time
+// over a zero fill and read back as one 2 x 32 vector. Split into the
+// written pieces, each is the value written: no read, no write, so no
+// buffer for the sums is left.
+
+// CHECK-LABEL: func.func @half_rows_written
+// CHECK-SAME:    (%[[T:.+]]: tensor<1x2x32xi32>, %[[A:.+]]: vector<16xi32>, %[[B:.+]]: vector<16xi32>, %[[C:.+]]: vector<16xi32>, %[[D:.+]]: vector<16xi32>)
+// CHECK-NOT:     vector.transfer_read
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[P0:.+]] = vector.insert_strided_slice %[[A]], %{{.+}} {offsets = [0, 0], strides = [1]} : vector<16xi32> into vector<2x32xi32>
+// CHECK-NEXT:    %[[P1:.+]] = vector.insert_strided_slice %[[B]], %[[P0]] {offsets = [0, 16], strides = [1]}
+// CHECK-NEXT:    %[[P2:.+]] = vector.insert_strided_slice %[[C]], %[[P1]] {offsets = [1, 0], strides = [1]}
+// CHECK-NEXT:    %[[P3:.+]] = vector.insert_strided_slice %[[D]], %[[P2]] {offsets = [1, 16], strides = [1]}
+// CHECK-NEXT:    return %[[P3]]
+func.func @half_rows_written(%t: tensor<1x2x32xi32>, %a: vector<16xi32>, %b: vector<16xi32>,
+                             %c: vector<16xi32>, %d: vector<16xi32>) -> vector<2x32xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0 : i32
+  %zeros = arith.constant dense<0> : vector<2x32xi32>
+  %fill = vector.transfer_write %zeros, %t[%c0, %c0, %c0] {in_bounds = [true, true]} : vector<2x32xi32>, tensor<1x2x32xi32>
+  %w0 = vector.transfer_write %a, %fill[%c0, %c0, %c0] {in_bounds = [true]} : vector<16xi32>, tensor<1x2x32xi32>
+  %w1 = vector.transfer_write %b, %w0[%c0, %c0, %c16] {in_bounds = [true]} : vector<16xi32>, tensor<1x2x32xi32>
+  %w2 = vector.transfer_write %c, %w1[%c0, %c1, %c0] {in_bounds = [true]} : vector<16xi32>, tensor<1x2x32xi32>
+  %w3 = vector.transfer_write %d, %w2[%c0, %c1, %c16] {in_bounds = [true]} : vector<16xi32>, tensor<1x2x32xi32>
+  %r = vector.transfer_read %w3[%c0, %c0, %c0], %pad {in_bounds = [true, true]} : tensor<1x2x32xi32>, vector<2x32xi32>
+  return %r : vector<2x32xi32>
+}
+
+// Three of the four pieces written: the fourth is the tensor's, so the
+// read is not split.
+
+// CHECK-LABEL: func.func @piece_not_written
+// CHECK:         vector.transfer_read %{{.+}} : tensor<2x32xi32>, vector<2x32xi32>
+func.func @piece_not_written(%t: tensor<2x32xi32>, %a: vector<16xi32>, %b: vector<16xi32>,
+                             %c: vector<16xi32>) -> vector<2x32xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0 : i32
+  %w0 = vector.transfer_write %a, %t[%c0, %c0] {in_bounds = [true]} : vector<16xi32>, tensor<2x32xi32>
+  %w1 = vector.transfer_write %b, %w0[%c0, %c16] {in_bounds = [true]} : vector<16xi32>, tensor<2x32xi32>
+  %w2 = vector.transfer_write %c, %w1[%c1, %c0] {in_bounds = [true]} : vector<16xi32>, tensor<2x32xi32>
+  %r = vector.transfer_read %w2[%c0, %c0], %pad {in_bounds = [true, true]} : tensor<2x32xi32>, vector<2x32xi32>
+  return %r : vector<2x32xi32>
+}
+
+// Pieces of another outer index (the read is of row 1 of the leading dim,
+// the writes of row 0): not the read's, nothing to split.
+
+// CHECK-LABEL: func.func @pieces_of_another_row
+// CHECK:         vector.transfer_read %{{.+}}[%c1, %c0], %{{.+}} : tensor<2x32xi32>, vector<32xi32>
+func.func @pieces_of_another_row(%t: tensor<2x32xi32>, %a: vector<16xi32>, %b: vector<16xi32>) -> vector<32xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0 : i32
+  %w0 = vector.transfer_write %a, %t[%c0, %c0] {in_bounds = [true]} : vector<16xi32>, tensor<2x32xi32>
+  %w1 = vector.transfer_write %b, %w0[%c0, %c16] {in_bounds = [true]} : vector<16xi32>, tensor<2x32xi32>
+  %r = vector.transfer_read %w1[%c1, %c0], %pad {in_bounds = [true]} : tensor<2x32xi32>, vector<32xi32>
+  return %r : vector<32xi32>
 }
 
 // Reads of memrefs are left alone: memory may change between a write and

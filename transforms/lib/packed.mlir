@@ -407,10 +407,17 @@ module attributes {transform.with_named_sequence} {
   // of weight and activation bytes summed over the 4 bytes, left as a
   // multi_reduction for @x86_int8_dot_products_and_reductions after
   // bufferization; only the per-group activation reductions (amax, xs, in
-  // the loops tagged qforge.activation_groups) are lowered here.
+  // the loops tagged qforge.activation_groups) are lowered here. The group
+  // epilogue's read of the sums is forwarded from the k loop's results
+  // (read_past_disjoint_writes): read whole, the sums' tensor became a
+  // buffer stored to in every group and never loaded from.
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed}) {
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %vectorized {
+      transform.apply_patterns.qforge.read_past_disjoint_writes
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %vectorized
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %activation_groups {
