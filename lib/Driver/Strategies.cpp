@@ -366,7 +366,8 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
 }
 
 /// Module attributes of a batched strategy's script that the dispatch on a
-/// dynamic token count reads (docs/scripts.md): the rows of its token tile,
+/// dynamic token count reads (docs/scripts.md): the rows its chunks are whole
+/// multiples of (the pack's token tile, or a multiple its balancing splits),
 /// and at most how many rows left after the chunks go one at a time through
 /// the decode path instead of padded into a chunk.
 constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
