@@ -8,7 +8,9 @@
 # --build-only     configure and build, run nothing;
 # --fuzz-seconds N how long each fuzz target runs (default 60; 0: none).
 # Exits non-zero when a test fails (a sanitizer report fails its test) or a
-# fuzz target finds something. scripts/test.sh runs it when CI=true.
+# fuzz target finds something. scripts/test.sh runs it when CI=true. lit
+# prints its slowest tests (--time-tests): the run must stay well inside
+# CI's 30 minutes.
 set -euo pipefail
 
 build_only=false
@@ -42,7 +44,7 @@ status=0
 start=$SECONDS
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-/usr/lib/llvm-22/bin/lit -s "$build_dir/test" 2>&1 | tee "$log" || status=$?
+/usr/lib/llvm-22/bin/lit -s --time-tests "$build_dir/test" 2>&1 | tee "$log" || status=$?
 passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 echo "qforge sanitizers (ASan + UBSan): lit ${passed:-0} passed, ${failed:-0} failed in $((SECONDS - start)) s"
