@@ -444,12 +444,22 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     assert(iterators.size() == numLoops - a.elementDims.count() &&
            "one iterator per kept dim");
     bool hasZeroPoint = dequant.zeroPoints != nullptr;
+    // Tokens: a dim of more than one the weights do not index (a batched
+    // kernel's activation rows). With tokens, s / 127 is computed once for
+    // all of them; a decode keeps amax / 127, one scalar per group.
+    bool hasTokens = false;
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!inWeights.test(d) && ranges[d] != 1)
+        hasTokens = true;
+    qforge::ActivationScaleOrder scaleOrder =
+        hasTokens ? qforge::ActivationScaleOrder::WeightsFirst
+                  : qforge::ActivationScaleOrder::ActivationFirst;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
                                     quantizeActivations, floatType,
-                                    weightOffset);
+                                    weightOffset, scaleOrder);
         });
   }
 

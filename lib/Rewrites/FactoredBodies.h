@@ -78,16 +78,29 @@ inline double integerWeightOffset(bool quantizeActivations,
   return nibbles ? 8.0 : 128.0;
 }
 
+/// Where integer-mode group sums apply the activation's scale amax / 127.
+enum class ActivationScaleOrder {
+  /// s · (amax / 127): a decode, where amax is one scalar per group shared
+  /// by every row (s / 127 would be a vector multiply per group).
+  ActivationFirst,
+  /// (s / 127) · amax: s / 127 depends on the weights only, so a prefill
+  /// computes it once per group and row tile, outside its token loop, and
+  /// each token's amax is a broadcast operand of one multiply (amax / 127
+  /// per token was a vector multiply and a lane permutation each).
+  WeightsFirst,
+};
+
 /// Group sums, args (s, [z,] [xs,] p, [amax,] out): out + s · (p − z · xs),
 /// where in integer mode p is converted from i32 and s is multiplied by the
-/// activation's scale amax / 127. A `weightOffset` o added to every weight
-/// of p (integerWeightOffset) is taken back with the zero-point:
+/// activation's scale amax / 127 (in `order`). A `weightOffset` o added to
+/// every weight of p (integerWeightOffset) is taken back with the zero-point:
 /// p − (z + o) · xs, or p − o · xs without one; xs is read when either
 /// term exists.
-inline void buildGroupSumBody(mlir::OpBuilder &b, mlir::Location l,
-                              mlir::ValueRange args, bool hasZeroPoint,
-                              bool quantizeActivations, mlir::Type floatType,
-                              double weightOffset = 0.0) {
+inline void buildGroupSumBody(
+    mlir::OpBuilder &b, mlir::Location l, mlir::ValueRange args,
+    bool hasZeroPoint, bool quantizeActivations, mlir::Type floatType,
+    double weightOffset = 0.0,
+    ActivationScaleOrder order = ActivationScaleOrder::ActivationFirst) {
   using namespace mlir;
   unsigned next = 0;
   // Scales and zero-points stored narrower (f16, bf16) are widened here,
@@ -105,9 +118,15 @@ inline void buildGroupSumBody(mlir::OpBuilder &b, mlir::Location l,
   if (quantizeActivations) {
     Value inverseLimit = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
-    Value activationScale =
-        arith::MulFOp::create(b, l, args[next++], inverseLimit);
-    scale = arith::MulFOp::create(b, l, scale, activationScale);
+    Value activationMax = args[next++];
+    if (order == ActivationScaleOrder::WeightsFirst) {
+      Value weightScale = arith::MulFOp::create(b, l, scale, inverseLimit);
+      scale = arith::MulFOp::create(b, l, weightScale, activationMax);
+    } else {
+      Value activationScale =
+          arith::MulFOp::create(b, l, activationMax, inverseLimit);
+      scale = arith::MulFOp::create(b, l, scale, activationScale);
+    }
     shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
   }
   if (weightOffset != 0.0) {

@@ -11,6 +11,16 @@
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int8.s | FileCheck %s --check-prefix=INT8
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vmovdqu64 4, vpbroadcastd 12, vpdpbusd 24{{$}}
+// The group epilogue takes each token's activation scale as a broadcast
+// load into the multiply by s / 127, not as a lane of a vector permuted out
+// (amax / 127 per token was one vpermps each for Sapphire Rapids' blocks of
+// 8 tokens).
+// RUN: %gen_kernel 64 4 128 --batch 16 > %t.16.mlir
+// RUN: qforge-compile %t.16.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-spr.s
+// RUN: FileCheck %s --check-prefix=INT8-EPILOGUE < %t.int8-spr.s
+// INT8-EPILOGUE: vpdpbusd
+// INT8-EPILOGUE: vcvtdq2ps
+// INT8-EPILOGUE-NOT: vpermps
 
 // RUN: %gen_kernel 64 4 128 --batch 17 --int4 > %t.int4.mlir
 // RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4.s

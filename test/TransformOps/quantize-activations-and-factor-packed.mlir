@@ -42,8 +42,15 @@
 // CHECK:         %[[P:.+]] = linalg.generic
 // CHECK-SAME:      ins(%[[XQ_PACKED]], %{{.+}} : tensor<1x2x3x4x8x4xi8>, tensor<2x3x4x16x4xi8>)
 // CHECK:         } -> tensor<2x3x1x2x8x16xi32>
+// The group sums scale s by 1 / 127 first, then by the token's amax: s / 127
+// does not depend on the token, so a prefill computes it outside its token
+// loop.
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %[[XS_PACKED]], %[[P]], %[[AMAX_PACKED]] :
+// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: i32, %[[G_MAX:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT:      %[[G_INV:.+]] = arith.constant 0.00787401571 : f32
+// CHECK-NEXT:      %[[G_WSCALE:.+]] = arith.mulf %[[G_S]], %[[G_INV]] : f32
+// CHECK-NEXT:      %{{.+}} = arith.mulf %[[G_WSCALE]], %[[G_MAX]] : f32
 // CHECK-NOT:     ub.poison
 // CHECK:         return
 #identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
