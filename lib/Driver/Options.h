@@ -34,6 +34,9 @@ struct StrategyOptions {
   int64_t groupSize = 0;
   /// N, the weight rows (set from the kernel; 0 when unknown).
   int64_t weightRows = 0;
+  /// A chunk of a dynamic token count's dispatch (set by the driver): its
+  /// batched strategy must pack the weights as the M = 1 one does.
+  bool dynamicTokens = false;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

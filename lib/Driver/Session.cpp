@@ -123,10 +123,18 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   // Several activation rows at once (prefill): the batched micro-kernels,
   // which pack the weights once like the packed decode strategies.
   if (options.tokens > 1) {
+    // Intel AVX-512 cores: 12 tokens x 32 rows, not 6 (5) x 64 -- the
+    // weights' conversions share the two FMA ports there (AMD Zen has more
+    // vector pipes). Static M only: a dynamic M's chunks read the weights
+    // packed in 64-row tiles, as its M = 1 decode path does.
+    bool intelPrefill = avx512 && !StringRef(cpu).starts_with("znver") &&
+                        !options.dynamicTokens;
     if (options.int4Weights && options.int8Activations)
       return pick(int8DotProducts, "prefill-packed-int4-vnni.mlir",
                   "int4 prefill strategy with int8 activations", vnniNeeds,
                   dropInt8);
+    if (options.int4Weights && intelPrefill)
+      return folder + "prefill-packed-int4-avx512-intel.mlir";
     if (options.int4Weights)
       return pickPacked("prefill-packed-int4-avx512.mlir",
                         "prefill-packed-int4-avx2.mlir",
@@ -134,6 +142,8 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     if (options.int8Activations)
       return pick(int8DotProducts, "prefill-packed-int8-vnni.mlir",
                   "integer prefill strategy", vnniNeeds, dropInt8);
+    if (intelPrefill)
+      return folder + "prefill-packed-avx512-intel.mlir";
     return pickPacked("prefill-packed-avx512.mlir", "prefill-packed-avx2.mlir",
                       "prefill strategy", "pass --script");
   }

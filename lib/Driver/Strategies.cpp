@@ -400,6 +400,7 @@ LogicalResult compileDynamicTokenSite(
   // (each reads the weights once; a chunk computes all its rows).
   qforge::StrategyOptions batchedOptions = options;
   batchedOptions.tokens = 16;
+  batchedOptions.dynamicTokens = true;
   std::string why;
   FailureOr<qforge::TransformScript> batched =
       session.loadStrategy(batchedOptions, why);

@@ -14,6 +14,10 @@
 // RUN: qforge-bench %t.2.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 --batch 17 --int4 > %t.17.mlir
 // RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// The Intel twin (12 tokens x 32 rows): the padded 13 rows (2 tiles of 7),
+// 2 threads, M = 17 (2 tiles of 9).
+// RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 --int4 > %t.one.mlir
 // RUN: qforge-bench %t.one.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 

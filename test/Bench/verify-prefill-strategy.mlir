@@ -4,7 +4,7 @@
 // tile balanced to two blocks of 7: one zero row), 100 weight rows (tiles
 // of 64: padded with 28 zero rows), signed weights, on 1 and 2 threads;
 // 16 x 128 where both divide; 2 and 17 rows (one block of 2; three of 6); and a single row (the
-// decode form, one block of 2 with a zero row).
+// decode form, one block of 2 with a zero row). And its Intel twin.
 // RUN: %gen_kernel 100 5 64 --batch 13 --signed > %t.pad.mlir
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
@@ -14,6 +14,10 @@
 // RUN: qforge-bench %t.2.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 --batch 17 > %t.17.mlir
 // RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// The Intel twin (12 tokens x 32 rows): the padded 13 rows (2 tiles of 7),
+// 2 threads, M = 17 (2 tiles of 9).
+// RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 > %t.one.mlir
 // RUN: qforge-bench %t.one.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 

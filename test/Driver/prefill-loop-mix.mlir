@@ -42,3 +42,14 @@
 // RUN: qforge-compile %t.int4f32.mlir --mcpu=znver5 --emit=asm -o %t.int4f32.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32.s | FileCheck %s --check-prefix=INT4F32
 // INT4F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 4, vbroadcastss 40, vcvtdq2ps 32, vextracti128 {{[0-9]+}}, vextracti32x4 {{[0-9]+}}, vextracti64x4 8, vfmaddps 160, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 32{{$}}
+
+// Intel AVX-512 cores (prefill-packed-avx512-intel.mlir,
+// prefill-packed-int4-avx512-intel.mlir): 12 tokens x 32 rows, per 8 k
+// steps 16 conversions (half the 6 x 64 tile's) for the same 192 FMAs into
+// 24 accumulators, one broadcast per token and k step, no spill.
+// RUN: qforge-compile %t.f32.mlir --mcpu=sapphirerapids --emit=asm -o %t.f32-intel.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.f32-intel.s | FileCheck %s --check-prefix=F32-INTEL
+// F32-INTEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 {{[0-9]+}}, vbroadcastss 96, vcvtdq2ps 16, vfmaddps 192, vpmovzxbd 16{{$}}
+// RUN: qforge-compile %t.int4f32.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4f32-intel.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32-intel.s | FileCheck %s --check-prefix=INT4F32-INTEL
+// INT4F32-INTEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jb 1, prefetcht0 {{[0-9]+}}, subq 1, vbroadcastss 96, vcvtdq2ps 16, vextracti32x4 8, vfmaddps 192, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 16{{$}}

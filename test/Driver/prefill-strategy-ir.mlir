@@ -27,3 +27,19 @@
 // M2:         scf.for {{.*}} -> (tensor<1x1x5x64x2xf32>)
 // M2:         scf.forall (%{{.*}}) in (2)
 // M2:         scf.for {{.*}} -> (vector<1x1x1x1x2x64xf32>)
+
+// The driver's choice by CPU, static M = 17: Intel AVX-512 cores take
+// prefill-packed-avx512-intel.mlir, 12 tokens x 32 rows balanced to two
+// tiles of 9 (their conversions share the FMA ports: a weight vector must
+// feed more tokens); AMD Zen keeps 6 x 64 (three tiles of 6), as does a
+// dynamic M on any CPU (test/Driver/dynamic-tokens.mlir: its chunks read the
+// weights packed like the 64-row decode). 4-bit weights alike (Zen: 5 x 64).
+// RUN: %gen_kernel 100 5 64 --batch 17 > %t.17.mlir
+// RUN: qforge-compile %t.17.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INTEL
+// RUN: qforge-compile %t.17.mlir --mcpu=znver5 --emit=mlir -o - | FileCheck %s --check-prefix=ZEN
+// RUN: %gen_kernel 100 5 64 --batch 17 --int4 > %t.17-int4.mlir
+// RUN: qforge-compile %t.17-int4.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INTEL
+// RUN: qforge-compile %t.17-int4.mlir --mcpu=znver5 --emit=mlir -o - | FileCheck %s --check-prefix=ZEN-INT4
+// INTEL: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [9, 32]
+// ZEN: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [6, 64]
+// ZEN-INT4: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [5, 64]

@@ -40,7 +40,7 @@
 // M = 16 tokens: the prefill strategies, chosen by M.
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 64 --tokens 16 > %t.prefill.mlir
 // RUN: qforge-bench %t.prefill.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PREFILL
-// PREFILL: compiling @decoder_layer with {{.*}}prefill-packed-avx512.mlir
+// PREFILL: compiling @decoder_layer with {{.*}}prefill-packed-avx512{{(-intel)?}}.mlir
 // PREFILL: verify: {{.*}}: PASS
 // RUN: qforge-bench %t.prefill.mlir --int8-activations --verify --tolerance=5e-2 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
 

@@ -1,0 +1,37 @@
+// prefill-packed-avx512.mlir's steps with 12 tokens x 32 rows, for Intel
+// AVX-512 cores: there the weights' widening and conversion take the two
+// ports the FMAs run on, so a converted weight vector must feed more
+// tokens. Per k step 2 conversions (4 ops), then 12 x 2 FMAs into 24 zmm
+// accumulators: 24 FMAs in 28 port slots, against 24 in 32 with 6 tokens x
+// 64 rows (M = 128: 0.58 -> 0.71 of the f32 peak on an Intel Xeon,
+// docs/benchmarks.md). The driver picks it for a static M (its 32-row
+// tiles pack the weights unlike the 64-row packed decode, which a dynamic
+// M's dispatch shares them with; docs/scripts.md "Which script runs").
+//
+// What sets the numbers:
+//   12 tokens x 32 rows  the pack and the result's unpack tiles; fewer
+//                 tokens when M needs fewer (pack_balanced: M = 17 -> two
+//                 tiles of 9).
+//   k block 16, unroll 8  as every target: @prefill_packed_f32's.
+//   prefetch 1    the next group's weight tile (32 rows: 32-byte reads).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 12, 32, 0, 0] balance_dims = [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    transform.include @prefill_packed_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %rows = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_group failures(propagate) (%module, %rows) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.yield
+  }
+}

@@ -1,0 +1,31 @@
+// prefill-packed-int4-avx512.mlir's steps with 12 tokens x 32 rows, for
+// Intel AVX-512 cores, as prefill-packed-avx512-intel.mlir: the nibble
+// extraction and conversion of two weight vectors per byte step then feed
+// 24 accumulators (M = 128: 0.49 -> 0.54 of the f32 peak on an Intel Xeon,
+// docs/benchmarks.md). Static M only, as that script.
+//
+// What sets the numbers:
+//   12 tokens x 32 rows  the pack and the unpack tiles (pack_balanced).
+//   k block 8, unroll 4  byte pairs, byte steps: @prefill_packed_int4_f32's.
+//   prefetch 1    the next group's weight tile.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 12, 32, 0, 0, 0] balance_dims = [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    transform.include @prefill_packed_int4_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %rows = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_group failures(propagate) (%module, %rows) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.yield
+  }
+}
