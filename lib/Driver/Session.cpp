@@ -125,9 +125,14 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   if (options.tokens > 1) {
     // Intel AVX-512 cores: 12 tokens x 32 rows, not 6 (5) x 64 -- the
     // weights' conversions share the two FMA ports there (AMD Zen has more
-    // vector pipes). Static M only: a dynamic M's chunks read the weights
-    // packed in 64-row tiles, as its M = 1 decode path does.
+    // vector pipes). From 8 tokens: with fewer, 32 rows leave fewer
+    // accumulators than the FMA latency needs (M = 4: 8, against 16 on 64
+    // rows; 16% slower, docs/benchmarks.md). Static M only: a dynamic M's
+    // chunks read the weights packed in 64-row tiles, as its M = 1 decode
+    // path does.
+    constexpr int64_t kIntelPrefillMinTokens = 8;
     bool intelPrefill = avx512 && !StringRef(cpu).starts_with("znver") &&
+                        options.tokens >= kIntelPrefillMinTokens &&
                         !options.dynamicTokens;
     if (options.int4Weights && options.int8Activations)
       return pick(int8DotProducts, "prefill-packed-int4-vnni.mlir",

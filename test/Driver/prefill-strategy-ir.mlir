@@ -43,3 +43,7 @@
 // INTEL: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [9, 32]
 // ZEN: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [6, 64]
 // ZEN-INT4: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [5, 64]
+// Below 8 tokens Intel keeps 64 rows (M = 4: one tile of 4 x 64).
+// RUN: %gen_kernel 100 5 64 --batch 4 > %t.4.mlir
+// RUN: qforge-compile %t.4.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INTEL-M4
+// INTEL-M4: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [4, 64]
