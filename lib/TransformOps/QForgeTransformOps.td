@@ -643,6 +643,11 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     out[.., P] += Σ_g s[P, g] · amax[.., g] / 127 · (p − z[P, g] · xs)
     ```
 
+    When the activation has tokens (dims of more than one the weights do
+    not index), `group_sums` computes `(s / 127) · amax`: `s / 127` does not
+    depend on the token, so a prefill computes it outside its token loop;
+    otherwise `s · (amax / 127)`, one scalar per group.
+
     With weights packed as rows x 4 bytes of k innermost (e.g. inner tiles
     `[16, 4]` on (n, k)), a tile of `p` per k step is a 16 x 4 byte product
     summed over the 4 bytes: one `vpdpbusd` after
