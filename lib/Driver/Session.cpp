@@ -131,7 +131,8 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     // chunks read the weights packed in 64-row tiles, as its M = 1 decode
     // path does.
     constexpr int64_t kIntelPrefillMinTokens = 8;
-    bool intelPrefill = avx512 && !StringRef(cpu).starts_with("znver") &&
+    bool intelAvx512 = avx512 && !StringRef(cpu).starts_with("znver");
+    bool intelPrefill = intelAvx512 &&
                         options.tokens >= kIntelPrefillMinTokens &&
                         !options.dynamicTokens;
     if (options.int4Weights && options.int8Activations)
@@ -144,8 +145,13 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
       return pickPacked("prefill-packed-int4-avx512.mlir",
                         "prefill-packed-int4-avx2.mlir",
                         "int4 prefill strategy", "pass --script");
+    // Intel AVX-512: the next group's weights prefetched into L2, not L1
+    // (M = 17, which streams the weights: 11% faster; docs/benchmarks.md).
+    // Same tiles and packing as on Zen, so any M, dynamic too.
     if (options.int8Activations)
-      return pick(int8DotProducts, "prefill-packed-int8-vnni.mlir",
+      return pick(int8DotProducts,
+                  intelAvx512 ? "prefill-packed-int8-vnni-intel.mlir"
+                              : "prefill-packed-int8-vnni.mlir",
                   "integer prefill strategy", vnniNeeds, dropInt8);
     if (intelPrefill)
       return folder + "prefill-packed-avx512-intel.mlir";

@@ -28,7 +28,7 @@
 // RUN: qforge-bench %t.batch.mlir --packed-weights --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=BATCH
 // A batch of 2 rows picks the integer prefill (one block of 8 tokens),
 // verified on activations int8 represents exactly at the f32 tolerance.
-// BATCH: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni.mlir
+// BATCH: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni{{(-intel)?}}.mlir
 // BATCH: verify: {{.*}}tolerance 1e-05): PASS
 
 // Rows that 16 does not divide: the result's unpack (padded rows cut) is

@@ -57,7 +57,7 @@
 // CHECK: verify: {{.*}}: PASS
 // PREFILL: compiling @quantized_matmul with {{.*}}prefill-packed-avx512{{(-intel)?}}.mlir
 // PREFILL: verify: {{.*}}: PASS
-// PREFILL-INT8: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni.mlir
+// PREFILL-INT8: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni{{(-intel)?}}.mlir
 // PREFILL-INT8: verify: {{.*}}: PASS
 // PREFILL-INT4: compiling @quantized_matmul with {{.*}}prefill-packed-int4-avx512{{(-intel)?}}.mlir
 // PREFILL-INT4: verify: {{.*}}: PASS

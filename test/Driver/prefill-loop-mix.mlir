@@ -11,6 +11,12 @@
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int8.s | FileCheck %s --check-prefix=INT8
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vmovdqu64 4, vpbroadcastd 12, vpdpbusd 24{{$}}
+// On Intel AVX-512 cores (prefill-packed-int8-vnni-intel.mlir) the same
+// loop prefetches the next group's weight lines into L2 (prefetcht1), not
+// into L1 as on Zen.
+// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-intel.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int8-intel.s | FileCheck %s --check-prefix=INT8-INTEL
+// INT8-INTEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht1 4, vmovdqu64 4, vpbroadcastd 12, vpdpbusd 24{{$}}
 // The group epilogue takes each token's activation scale as a broadcast
 // load into the multiply by s / 127, not as a lane of a vector permuted out
 // (amax / 127 per token was one vpermps each for Sapphire Rapids' blocks of

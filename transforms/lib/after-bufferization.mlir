@@ -52,6 +52,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield %func : !transform.any_op
   }
 
+  // As @prefetch_next_group_int8, into L2 only (locality 2): on an Intel
+  // Xeon the integer prefill at M = 17, which streams its weights at the
+  // read bandwidth, spent 11% longer with the tile prefetched into L1
+  // (docs/benchmarks.md).
+  transform.named_sequence @prefetch_next_group_into_l2_int8(%module: !transform.any_op {transform.readonly},
+                                                             %min_read_bytes: !transform.param<i64> {transform.readonly})
+      -> !transform.any_op {
+    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %group_loop min_read_bytes = %min_read_bytes
+        {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op, !transform.param<i64>
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield %func : !transform.any_op
+  }
+
   // The int8 decode strategies (not packed): the next row, kept out of L1
   // (locality 2: into L2), then the dot products.
   transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}) {
