@@ -18,14 +18,24 @@ qforge::QuantizedActivation qforge::quantizeActivation(RewriterBase &rewriter,
   auto par = utils::IteratorType::parallel;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
 
+  // amax as the unsigned integer maximum of the sign-cleared bits: without
+  // their sign, IEEE floats order as their bit patterns do, and a NaN's
+  // bits exceed infinity's, so a NaN still reaches the scale as with
+  // arith.maximumf -- which x86 lowers to ~7 vector ops per register (its
+  // NaN and signed-zero cases), against an and and a max here.
+  unsigned width = floatType.getIntOrFloatBitWidth();
+  Type bitsType = rewriter.getIntegerType(width);
   QuantizedActivation result;
   result.max = reduceDimsIntoZeros(
-      rewriter, loc, activation, reduced, floatType,
-      [](OpBuilder &b, Location l, ValueRange args) {
-        Value magnitude = math::AbsFOp::create(b, l, args[0]);
+      rewriter, loc, activation, reduced, bitsType,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value bits = arith::BitcastOp::create(b, l, bitsType, args[0]);
+        Value signCleared = arith::ConstantOp::create(
+            b, l, bitsType,
+            b.getIntegerAttr(bitsType, APInt::getSignedMaxValue(width)));
+        Value magnitude = arith::AndIOp::create(b, l, bits, signCleared);
         linalg::YieldOp::create(
-            b, l,
-            arith::MaximumFOp::create(b, l, magnitude, args[1]).getResult());
+            b, l, arith::MaxUIOp::create(b, l, magnitude, args[1]).getResult());
       });
   AffineMap perGroup = result.max.getIndexingMapsArray()[1];
   Value activationMax = result.max->getResult(0);
@@ -43,10 +53,11 @@ qforge::QuantizedActivation qforge::quantizeActivation(RewriterBase &rewriter,
                                            b.getFloatAttr(floatType, value));
         };
         Value zero = constant(0.0), limit = constant(127.0);
-        Value positive = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
-                                               args[1], zero);
+        Value max = arith::BitcastOp::create(b, l, floatType, args[1]);
+        Value positive =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, max, zero);
         Value inverse = arith::SelectOp::create(
-            b, l, positive, arith::DivFOp::create(b, l, limit, args[1]), zero);
+            b, l, positive, arith::DivFOp::create(b, l, limit, max), zero);
         Value scaled = arith::MulFOp::create(b, l, args[0], inverse);
         Value rounded = math::RoundEvenOp::create(b, l, scaled);
         Value clamped = arith::MaximumFOp::create(

@@ -17,7 +17,9 @@
 namespace qforge {
 
 struct QuantizedActivation {
-  mlir::linalg::GenericOp max; ///< amax: the activation without `reduced` dims
+  /// amax: the activation without `reduced` dims, as the bits of its float
+  /// type (an integer tensor; consumers bitcast it back).
+  mlir::linalg::GenericOp max;
   mlir::linalg::GenericOp quantized; ///< xq: i8, the activation's shape
 };
 

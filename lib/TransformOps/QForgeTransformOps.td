@@ -804,6 +804,13 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
     within amax / 254 of its value (docs/numerics.md gives the error this
     makes).
 
+    The amax generic yields each maximum as the bits of its f32 (an i32
+    tensor): the unsigned maximum of the sign-cleared bit patterns, which
+    order as the magnitudes do, with a NaN's above infinity's, so a NaN in
+    the activation still makes its scale, and the result, NaN. Its
+    consumers bitcast it back; on x86 this is an and and a max per vector
+    where `arith.maximumf` lowers to about seven instructions.
+
     Requirements as for `factor_dequant_contraction`, plus: unsigned 8-bit
     weights, f32 activations, group size a multiple of 4 x `lanes`.
     `activation_quantization` holds the amax and xq generics (tile them per

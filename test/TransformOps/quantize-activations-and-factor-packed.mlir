@@ -22,19 +22,20 @@
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[X]] : tensor<1x13x3x16xf32>)
-// CHECK:           math.absf
-// CHECK:           arith.maximumf
-// CHECK:         } -> tensor<1x13x3xf32>
+// CHECK:           arith.bitcast {{.+}} : f32 to i32
+// CHECK:           arith.andi
+// CHECK:           arith.maxui
+// CHECK:         } -> tensor<1x13x3xi32>
 // CHECK:         %[[XQ:.+]] = linalg.generic
-// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xf32>)
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xi32>)
 // CHECK:           math.roundeven
 // CHECK:         } -> tensor<1x13x3x16xi8>
 // CHECK:         %[[XS:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME:      ins(%[[XQ]] : tensor<1x13x3x16xi8>)
 // CHECK:         } -> tensor<1x13x3xf32>
-// CHECK:         %[[AMAX_PAD:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : f32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xf32> -> tensor<1x2x3x8xf32>
+// CHECK:         %[[AMAX_PAD:.+]] = arith.constant 0 : i32
+// CHECK:         %[[AMAX_PACKED:.+]] = linalg.pack %[[AMAX]] padding_value(%[[AMAX_PAD]] : i32) inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xi32> -> tensor<1x2x3x8xi32>
 // CHECK:         %[[XQ_PAD:.+]] = arith.constant 0 : i8
 // CHECK:         %[[XQ_PACKED:.+]] = linalg.pack %[[XQ]] padding_value(%[[XQ_PAD]] : i8) inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} {qforge.activation_pack = "xq"} : tensor<1x13x3x16xi8> -> tensor<1x2x3x4x8x4xi8>
 // CHECK:         %[[XS_PAD:.+]] = arith.constant 0.000000e+00 : f32
@@ -47,8 +48,9 @@
 // loop.
 // CHECK:         linalg.generic
 // CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %[[XS_PACKED]], %[[P]], %[[AMAX_PACKED]] :
-// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: i32, %[[G_MAX:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: i32, %[[G_MAX_BITS:[a-z0-9_]+]]: i32, %{{[a-z0-9_]+}}: f32):
 // CHECK-NEXT:      %[[G_INV:.+]] = arith.constant 0.00787401571 : f32
+// CHECK-NEXT:      %[[G_MAX:.+]] = arith.bitcast %[[G_MAX_BITS]] : i32 to f32
 // CHECK-NEXT:      %[[G_WSCALE:.+]] = arith.mulf %[[G_S]], %[[G_INV]] : f32
 // CHECK-NEXT:      %{{.+}} = arith.mulf %[[G_WSCALE]], %[[G_MAX]] : f32
 // CHECK-NOT:     ub.poison
@@ -121,9 +123,9 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[XK:.+]] = tensor.expand_shape %[[X]]
 // CHECK:         %[[AMAX:.+]] = linalg.generic
 // CHECK-SAME:      ins(%[[XK]] : tensor<1x1x3x4x4xf32>)
-// CHECK:         } -> tensor<1x1x3xf32>
+// CHECK:         } -> tensor<1x1x3xi32>
 // CHECK:         linalg.generic
-// CHECK-SAME:      ins(%[[XK]], %[[AMAX]] : tensor<1x1x3x4x4xf32>, tensor<1x1x3xf32>)
+// CHECK-SAME:      ins(%[[XK]], %[[AMAX]] : tensor<1x1x3x4x4xf32>, tensor<1x1x3xi32>)
 // CHECK:         } -> tensor<1x1x3x4x4xi8>
 // CHECK-NOT:     linalg.pack
 // CHECK:         return
@@ -195,8 +197,8 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[AMAX:.+]] = linalg.generic
 // CHECK-SAME:      ins(%[[X]] : tensor<1x13x3x16xf32>)
 // CHECK:         %[[XQ:.+]] = linalg.generic
-// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xf32>)
-// CHECK:         linalg.pack %[[AMAX]] padding_value(%{{.+}} : f32) outer_dims_perm = [0, 2, 1] inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xf32> -> tensor<1x3x2x8xf32>
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x13x3x16xf32>, tensor<1x13x3xi32>)
+// CHECK:         linalg.pack %[[AMAX]] padding_value(%{{.+}} : i32) outer_dims_perm = [0, 2, 1] inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} {qforge.activation_pack = "amax"} : tensor<1x13x3xi32> -> tensor<1x3x2x8xi32>
 // CHECK:         linalg.pack %[[XQ]] padding_value(%{{.+}} : i8) outer_dims_perm = [0, 2, 1, 3] inner_dims_pos = [1, 3] inner_tiles = [8, 4] into %{{.+}} {qforge.activation_pack = "xq"} : tensor<1x13x3x16xi8> -> tensor<1x3x2x4x8x4xi8>
 // CHECK-NOT:     linalg.pack %[[X]]
   func.func @outer_dims_perm(%arg0: tensor<20x3x16xi8>, %arg1: tensor<20x3x1xf32>, %arg2: tensor<20x3x1xf32>, %arg3: tensor<1x13x3x16xf32>) -> tensor<1x13x20xf32> {

@@ -43,31 +43,37 @@
 // CHECK-NOT:     linalg.generic
 // CHECK:         %[[WE:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3, 4]] output_shape [8, 4, 2, 16, 4] : tensor<8x4x128xi8> into tensor<8x4x2x16x4xi8>
 //
-// amax[0, 0, g] = max_k |x[0, 0, g, k]|, from 0; loops (d0, .., d3) = (g, b0, b1, k).
-// CHECK:         %[[MAX_C0:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    %[[MAX_INIT:.+]] = linalg.fill ins(%[[MAX_C0]] : f32) outs(%{{.+}} : tensor<1x1x4xf32>) -> tensor<1x1x4xf32>
+// amax[0, 0, g] = max_k |x[0, 0, g, k]|, from 0, as the f32 bits: the
+// unsigned max of the sign-cleared bit patterns (a NaN's exceed
+// infinity's); loops (d0, .., d3) = (g, b0, b1, k).
+// CHECK:         %[[MAX_C0:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[MAX_INIT:.+]] = linalg.fill ins(%[[MAX_C0]] : i32) outs(%{{.+}} : tensor<1x1x4xi32>) -> tensor<1x1x4xi32>
 // CHECK-NEXT:    %[[AMAX:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%[[MAX_INIT]] : tensor<1x1x4xf32>)
+// CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%[[MAX_INIT]] : tensor<1x1x4xi32>)
 // CHECK-SAME:      attrs = {amax}
-// CHECK-NEXT:    ^bb0(%[[M_X:[a-z0-9_]+]]: f32, %[[M_OUT:[a-z0-9_]+]]: f32):
-// CHECK-NEXT:      %[[M_ABS:.+]] = math.absf %[[M_X]] : f32
-// CHECK-NEXT:      %[[M_MAX:.+]] = arith.maximumf %[[M_ABS]], %[[M_OUT]] : f32
-// CHECK-NEXT:      linalg.yield %[[M_MAX]] : f32
-// CHECK-NEXT:    } -> tensor<1x1x4xf32>
+// CHECK-NEXT:    ^bb0(%[[M_X:[a-z0-9_]+]]: f32, %[[M_OUT:[a-z0-9_]+]]: i32):
+// CHECK-NEXT:      %[[M_BITS:.+]] = arith.bitcast %[[M_X]] : f32 to i32
+// CHECK-NEXT:      %[[M_MASK:.+]] = arith.constant 2147483647 : i32
+// CHECK-NEXT:      %[[M_ABS:.+]] = arith.andi %[[M_BITS]], %[[M_MASK]] : i32
+// CHECK-NEXT:      %[[M_MAX:.+]] = arith.maxui %[[M_ABS]], %[[M_OUT]] : i32
+// CHECK-NEXT:      linalg.yield %[[M_MAX]] : i32
+// CHECK-NEXT:    } -> tensor<1x1x4xi32>
 //
-// xq[0, 0, g, k] = fptosi(clamp(roundeven(x * select(amax > 0, 127 / amax, 0)), -127, 127));
+// xq[0, 0, g, k] = fptosi(clamp(roundeven(x * select(amax > 0, 127 / amax, 0)), -127, 127)),
+// amax bitcast back to f32;
 // loops (d0, .., d3) = (g, b0, b1, k).
 // CHECK-NEXT:    %[[XQ_INIT:.+]] = tensor.empty() : tensor<1x1x4x128xi8>
 // CHECK-NEXT:    %[[XQ:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xf32>) outs(%[[XQ_INIT]] : tensor<1x1x4x128xi8>)
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xi32>) outs(%[[XQ_INIT]] : tensor<1x1x4x128xi8>)
 // CHECK-SAME:      attrs = {xq}
-// CHECK-NEXT:    ^bb0(%[[Q_X:[a-z0-9_]+]]: f32, %[[Q_MAX:[a-z0-9_]+]]: f32, %[[Q_OUT:[a-z0-9_]+]]: i8):
+// CHECK-NEXT:    ^bb0(%[[Q_X:[a-z0-9_]+]]: f32, %[[Q_MAX_BITS:[a-z0-9_]+]]: i32, %[[Q_OUT:[a-z0-9_]+]]: i8):
 // CHECK-NEXT:      %[[Q_ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      %[[Q_LIMIT:.+]] = arith.constant 1.270000e+02 : f32
+// CHECK-NEXT:      %[[Q_MAX:.+]] = arith.bitcast %[[Q_MAX_BITS]] : i32 to f32
 // CHECK-NEXT:      %[[Q_POS:.+]] = arith.cmpf ogt, %[[Q_MAX]], %[[Q_ZERO]] : f32
 // CHECK-NEXT:      %[[Q_DIV:.+]] = arith.divf %[[Q_LIMIT]], %[[Q_MAX]] : f32
 // CHECK-NEXT:      %[[Q_INV:.+]] = arith.select %[[Q_POS]], %[[Q_DIV]], %[[Q_ZERO]] : f32
@@ -117,17 +123,19 @@
 // CHECK-NEXT:      linalg.yield %[[P_ADD]] : i32
 // CHECK-NEXT:    } -> tensor<1x1x8x4x16xi32>
 //
-// group_sums: acc[0, 0, n, l] = sum_g s[n, g] * (amax[0, 0, g] * (1 / 127)) * (sitofp(p) - z[n, g] * xs[0, 0, g, l]);
+// group_sums: acc[0, 0, n, l] = sum_g s[n, g] * (amax[0, 0, g] * (1 / 127)) * (sitofp(p) - z[n, g] * xs[0, 0, g, l])
+// (amax bitcast back to f32);
 // loops (d0, .., d4) = (n, g, b0, b1, l).
 // CHECK:         %[[G_C0:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[G_INIT:.+]] = linalg.fill ins(%[[G_C0]] : f32) outs(%{{.+}} : tensor<1x1x8x16xf32>) -> tensor<1x1x8x16xf32>
 // CHECK-NEXT:    %[[G:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x16xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xf32>) outs(%[[G_INIT]] : tensor<1x1x8x16xf32>)
+// CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x16xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xi32>) outs(%[[G_INIT]] : tensor<1x1x8x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
-// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_Z:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
+// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_Z:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX_BITS:[a-z0-9_]+]]: i32, %[[G_OUT:[a-z0-9_]+]]: f32):
 // CHECK-NEXT:      %[[G_INV:.+]] = arith.constant 0.00787401571 : f32
+// CHECK-NEXT:      %[[G_MAX:.+]] = arith.bitcast %[[G_MAX_BITS]] : i32 to f32
 // CHECK-NEXT:      %[[G_XSCALE:.+]] = arith.mulf %[[G_MAX]], %[[G_INV]] : f32
 // CHECK-NEXT:      %[[G_SCALE:.+]] = arith.mulf %[[G_S]], %[[G_XSCALE]] : f32
 // CHECK-NEXT:      %[[G_PF:.+]] = arith.sitofp %[[G_P]] : i32 to f32
@@ -231,10 +239,10 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[WE:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3, 4]] output_shape [8, 4, 2, 16, 4] : tensor<8x4x128xi8> into tensor<8x4x2x16x4xi8>
 // CHECK:         %[[AMAX:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%{{.+}} : tensor<1x1x4xf32>)
+// CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%{{.+}} : tensor<1x1x4xi32>)
 // CHECK-SAME:      attrs = {amax}
 // CHECK:         %[[XQ:.+]] = linalg.generic
-// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x1x4x128xi8>)
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xi32>) outs(%{{.+}} : tensor<1x1x4x128xi8>)
 // CHECK-SAME:      attrs = {xq}
 // CHECK:         %[[XE:.+]] = tensor.expand_shape %[[XQ]] {{\[\[}}0], [1], [2], [3, 4, 5]] output_shape [1, 1, 4, 2, 16, 4] : tensor<1x1x4x128xi8> into tensor<1x1x4x2x16x4xi8>
 // CHECK-NOT:     tensor<1x1x4x16xf32>
@@ -252,10 +260,11 @@ module attributes {transform.with_named_sequence} {
 // CHECK:         %[[G:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d0, d4)>]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[S]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x1x8x16xf32>)
+// CHECK-SAME:      ins(%[[S]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xi32>) outs(%{{.+}} : tensor<1x1x8x16xf32>)
 // CHECK-SAME:      attrs = {group_sums}
-// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
+// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX_BITS:[a-z0-9_]+]]: i32, %[[G_OUT:[a-z0-9_]+]]: f32):
 // CHECK-NEXT:      %[[G_INV:.+]] = arith.constant 0.00787401571 : f32
+// CHECK-NEXT:      %[[G_MAX:.+]] = arith.bitcast %[[G_MAX_BITS]] : i32 to f32
 // CHECK-NEXT:      %[[G_XSCALE:.+]] = arith.mulf %[[G_MAX]], %[[G_INV]] : f32
 // CHECK-NEXT:      %[[G_SCALE:.+]] = arith.mulf %[[G_S]], %[[G_XSCALE]] : f32
 // CHECK-NEXT:      %[[G_PF:.+]] = arith.sitofp %[[G_P]] : i32 to f32
@@ -348,10 +357,10 @@ module attributes {transform.with_named_sequence} {
 // CHECK-SAME:    (%[[W:[a-z0-9_]+]]: tensor<8x4x128xi8>, %[[S:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[Z:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[X:[a-z0-9_]+]]: tensor<1x1x4x128xf32>)
 // CHECK:         %[[WE:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1], [2, 3, 4]] output_shape [8, 4, 4, 8, 4] : tensor<8x4x128xi8> into tensor<8x4x4x8x4xi8>
 // CHECK:         %[[AMAX:.+]] = linalg.generic
-// CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%{{.+}} : tensor<1x1x4xf32>)
+// CHECK-SAME:      ins(%[[X]] : tensor<1x1x4x128xf32>) outs(%{{.+}} : tensor<1x1x4xi32>)
 // CHECK-SAME:      attrs = {amax}
 // CHECK:         %[[XQ:.+]] = linalg.generic
-// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x1x4x128xi8>)
+// CHECK-SAME:      ins(%[[X]], %[[AMAX]] : tensor<1x1x4x128xf32>, tensor<1x1x4xi32>) outs(%{{.+}} : tensor<1x1x4x128xi8>)
 // CHECK-SAME:      attrs = {xq}
 // CHECK:         %[[XE:.+]] = tensor.expand_shape %[[XQ]] {{\[\[}}0], [1], [2], [3, 4, 5]] output_shape [1, 1, 4, 4, 8, 4] : tensor<1x1x4x128xi8> into tensor<1x1x4x4x8x4xi8>
 // CHECK:         %[[XS:.+]] = linalg.generic
@@ -370,7 +379,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      %[[P_MUL:.+]] = arith.muli %[[P_WI]], %[[P_XI]] : i32
 // CHECK:         %[[G:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x8xf32>, tensor<1x1x8x4x8xi32>, tensor<1x1x4xf32>) outs(%{{.+}} : tensor<1x1x8x8xf32>)
+// CHECK-SAME:      ins(%[[S]], %[[Z]], %[[XS]], %[[P]], %[[AMAX]] : tensor<8x4x1xf32>, tensor<8x4x1xf32>, tensor<1x1x4x8xf32>, tensor<1x1x8x4x8xi32>, tensor<1x1x4xi32>) outs(%{{.+}} : tensor<1x1x8x8xf32>)
 // CHECK-SAME:      attrs = {group_sums}
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2, d0)>]

@@ -16,7 +16,7 @@
 // is one vpdpbusd; the activation's per-group maximum and the rows' sums
 // become reassociable reductions.
 // UNPACKED-LABEL: func.func @quantized_matmul
-// UNPACKED:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
+// UNPACKED:       vector.reduction <maxui>, %{{.+}}, %{{.+}} : vector<128xi32> into i32
 // UNPACKED:       %[[ACC:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // UNPACKED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %{{.+}}, %{{.+}})
 // UNPACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
@@ -24,7 +24,7 @@
 // Packed integer decode: the per-group activation reductions reassociable,
 // one vpdpbusd per k step, the shape casts around it gone.
 // PACKED-LABEL: func.func @quantized_matmul(
-// PACKED:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
+// PACKED:       vector.reduction <maxui>, %{{.+}}, %{{.+}} : vector<128xi32> into i32
 // PACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<128xf32> into f32
 // PACKED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 

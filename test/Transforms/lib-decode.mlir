@@ -57,12 +57,12 @@
 // quantization one group of 128 at a time, then its sums (16 lanes x 4
 // bytes per step), the step loop returned.
 // QUANT-LABEL: func.func @quantized_matmul
-// QUANT:       scf.for {{.*}} -> (tensor<1x1x2xf32>)
+// QUANT:       scf.for {{.*}} -> (tensor<1x1x2xi32>)
 // QUANT:         linalg.generic
-// QUANT-SAME:      ins(%{{.+}} : tensor<1x1x1x128xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
+// QUANT-SAME:      ins(%{{.+}} : tensor<1x1x1x128xf32>) outs(%{{.+}} : tensor<1x1x1xi32>)
 // QUANT:       scf.for {{.*}} -> (tensor<1x1x2x128xi8>)
 // QUANT:         linalg.generic
-// QUANT-SAME:      ins(%{{.+}}, %{{.+}} : tensor<1x1x1x128xf32>, tensor<1x1x1xf32>) outs(%{{.+}} : tensor<1x1x1x128xi8>)
+// QUANT-SAME:      ins(%{{.+}}, %{{.+}} : tensor<1x1x1x128xf32>, tensor<1x1x1xi32>) outs(%{{.+}} : tensor<1x1x1x128xi8>)
 // QUANT:       scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
 // QUANT-NEXT:    scf.for
 // QUANT:           linalg.generic
@@ -145,7 +145,7 @@
 // sums (16 lanes x 4 bytes) left as multi_reductions for
 // @x86_int8_dot_products_and_reductions.
 // I16-LABEL:   func.func @quantized_matmul
-// I16:         vector.multi_reduction <maximumf>, %{{.+}}, %{{.+}} [3] : vector<1x1x1x128xf32> to vector<1x1x1xf32>
+// I16:         vector.multi_reduction <maxui>, %{{.+}}, %{{.+}} [3] : vector<1x1x1x128xi32> to vector<1x1x1xi32>
 // I16:         scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
 // I16-COUNT-2:   vector.multi_reduction <add>, %{{.+}}, %{{.+}} [1, 5] : vector<1x1x1x1x16x4xf32> to vector<1x1x1x16xf32>
 // I16:         scf.forall (%{{.+}}) in (64)

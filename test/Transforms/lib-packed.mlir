@@ -113,7 +113,7 @@
 // loops tagged qforge.activation_groups; the i32 partial sums on the packed
 // weights.
 // QDEC-LABEL: func.func @quantized_matmul(
-// QDEC:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x32x4xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
+// QDEC:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x32x4xf32>) outs(%{{.+}} : tensor<1x1x1xi32>)
 // QDEC:         } {qforge.activation_groups}
 // QDEC:         linalg.generic {{.*}}outs(%{{.+}} : tensor<1x1x1x32x4xi8>)
 // QDEC:         } {qforge.activation_groups}
@@ -127,7 +127,7 @@
 // a time, the group scales' and sums' packs 16 groups at a time.
 // QROWS-LABEL: func.func @quantized_matmul(
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
-// QROWS:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x128xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
+// QROWS:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x128xf32>) outs(%{{.+}} : tensor<1x1x1xi32>)
 // QROWS:         } {qforge.activation_groups}
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
 // QROWS:         } {qforge.activation_groups}
@@ -135,7 +135,7 @@
 // QROWS:         } {qforge.activation_groups}
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
 // QROWS:         scf.for %{{.+}} = %c0 to %c2 step %c16
-// QROWS:           linalg.pack {{.*}} {qforge.activation_pack = "amax"} : tensor<1x8x?xf32> -> tensor<1x1x?x8xf32>
+// QROWS:           linalg.pack {{.*}} {qforge.activation_pack = "amax"} : tensor<1x8x?xi32> -> tensor<1x1x?x8xi32>
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
 // QROWS:         scf.for
 // QROWS-NEXT:      scf.for
@@ -163,7 +163,7 @@
 // the returned handle is the function.
 // FOLD-LABEL: func.func @quantized_matmul(
 // FOLD-SAME:    returned
-// FOLD:         linalg.generic {{.*}}ins(%{{.+}} : tensor<32x4xf32>) outs(%{{.+}} : tensor<f32>)
+// FOLD:         linalg.generic {{.*}}ins(%{{.+}} : tensor<32x4xf32>) outs(%{{.+}} : tensor<i32>)
 // FOLD:       scf.forall (%{{.+}}) in (4)
 // FOLD:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel", "reduction"]{{.*}}ins(%{{.+}}, %{{.+}} : tensor<2x32x4xi8>, tensor<2x32x16x4xi8>) outs(%{{.+}} : tensor<2x16xi32>)
 // FOLD:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}outs(%{{.+}} : tensor<16xf32>)
@@ -278,7 +278,7 @@
 // step's byte products summed over 4 bytes left as a multi_reduction.
 // VPI8-LABEL: func.func @quantized_matmul(
 // VPI8-NOT:   linalg.generic
-// VPI8:       vector.reduction <maximumf>, %{{.+}}, %{{.+}} : vector<128xf32> into f32
+// VPI8:       vector.reduction <maxui>, %{{.+}}, %{{.+}} : vector<128xi32> into i32
 // VPI8:       } {qforge.activation_groups}
 // VPI8:       scf.forall
 // VPI8:         scf.for {{.*}} -> (vector<1x16xi32>)
