@@ -1,7 +1,9 @@
 // prefill-packed-int8-vnni.mlir's steps for Intel AVX-512 VNNI cores, with
-// the next group's weight tile prefetched into L2 (locality 2), not L1: at
-// M = 17 the prefill streams its weights near the read bandwidth, and on an
-// Intel Xeon the tile prefetched into L1 made the call 11% slower
+// the weights prefetched into L2 (locality 2), not L1, and 4 KiB ahead (one
+// group of 128, two of 64, four of 32) rather than one group: at M = 17 the
+// prefill streams its weights near the read bandwidth, and on an Intel Xeon
+// the tile prefetched into L1 made the call 11% slower, one group ahead
+// 5-14% slower for groups of 64 and 9-19% for groups of 32
 // (docs/benchmarks.md). The driver picks it for any M > 1 on AVX-512 CPUs
 // that are not AMD Zen; the weights are packed as for every integer prefill
 // and packed decode (docs/scripts.md "Which script runs").

@@ -2,6 +2,7 @@
 
 #include "Rewrites/PrefetchReadsAhead.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -10,7 +11,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -115,6 +118,98 @@ bool isIndexedBy(Value index, Value iv) {
   return def && def->getNumResults() == 1 && def->getNumRegions() == 0 &&
          isPure(def) && llvm::is_contained(def->getOperands(), iv);
 }
+/// How many elements `index` moves when `iv` moves by one: 1 for `iv`
+/// itself or `iv` plus a value not computed from it, the constant factor
+/// of a multiplication, an affine.apply's linear coefficient of `iv`; none
+/// for anything else (a modulo, a product of unknowns).
+std::optional<int64_t> elementsPerStep(Value index, Value iv) {
+  if (index == iv)
+    return 1;
+  Operation *def = index.getDefiningOp();
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(def)) {
+    Value other = add.getLhs() == iv ? add.getRhs() : add.getLhs();
+    if ((add.getLhs() == iv) != (add.getRhs() == iv) && !isIndexedBy(other, iv))
+      return 1;
+    return std::nullopt;
+  }
+  if (auto mul = dyn_cast_or_null<arith::MulIOp>(def)) {
+    Value other = mul.getLhs() == iv ? mul.getRhs() : mul.getLhs();
+    APInt factor;
+    if ((mul.getLhs() == iv) != (mul.getRhs() == iv) &&
+        matchPattern(other, m_ConstantInt(&factor)))
+      return factor.getSExtValue();
+    return std::nullopt;
+  }
+  auto apply = dyn_cast_or_null<affine::AffineApplyOp>(def);
+  if (!apply)
+    return std::nullopt;
+  AffineMap map = apply.getAffineMap();
+  // The inputs (dims, then symbols) that are `iv`.
+  llvm::SmallBitVector isIv(map.getNumInputs());
+  for (auto [position, operand] : llvm::enumerate(apply.getMapOperands()))
+    isIv[position] = operand == iv;
+  auto inputPosition = [&](AffineExpr expr) -> std::optional<unsigned> {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      return dim.getPosition();
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+      return map.getNumDims() + symbol.getPosition();
+    return std::nullopt;
+  };
+  // The coefficient of `iv` in a sum of (constant multiples of) inputs and
+  // constants; none through a mod, floordiv, ceildiv or product of inputs
+  // whose operands move with `iv` (one whose operands do not is constant
+  // in it: 0).
+  std::function<std::optional<int64_t>(AffineExpr)> coefficient =
+      [&](AffineExpr expr) -> std::optional<int64_t> {
+    if (std::optional<unsigned> position = inputPosition(expr))
+      return isIv[*position] ? 1 : 0;
+    if (isa<AffineConstantExpr>(expr))
+      return 0;
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    std::optional<int64_t> lhs = coefficient(binary.getLHS());
+    std::optional<int64_t> rhs = coefficient(binary.getRHS());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    switch (expr.getKind()) {
+    case AffineExprKind::Add:
+      return *lhs + *rhs;
+    case AffineExprKind::Mul:
+      if (auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+        return *lhs * factor.getValue();
+      if (auto factor = dyn_cast<AffineConstantExpr>(binary.getLHS()))
+        return *rhs * factor.getValue();
+      [[fallthrough]];
+    default:
+      if (*lhs == 0 && *rhs == 0)
+        return 0;
+      return std::nullopt;
+    }
+  };
+  return coefficient(map.getResult(0));
+}
+
+/// Bytes the address of `read` moves per iteration of a loop over `iv`
+/// with a static `step`; none when a stride, the step or an index's
+/// dependence on `iv` is not static.
+std::optional<int64_t> bytesPerIteration(const MemRefRead &read, Value iv,
+                                         std::optional<int64_t> step) {
+  auto type = cast<MemRefType>(read.memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!step || !type.getElementType().isIntOrFloat() ||
+      failed(type.getStridesAndOffset(strides, offset)))
+    return std::nullopt;
+  int64_t elements = 0;
+  for (auto [dim, index] : llvm::enumerate(read.indices)) {
+    if (!isIndexedBy(index, iv))
+      continue;
+    std::optional<int64_t> perStep = elementsPerStep(index, iv);
+    if (!perStep || ShapedType::isDynamic(strides[dim]))
+      return std::nullopt;
+    elements += *perStep * strides[dim];
+  }
+  return std::abs(elements * *step) * type.getElementTypeBitWidth() / 8;
+}
 } // namespace
 
 FailureOr<qforge::PrefetchPlan>
@@ -164,8 +259,20 @@ qforge::analyzePrefetchReadsAhead(Operation *target,
   plan.loop = target;
   plan.bounds = *loop;
   plan.parent = parent;
-  plan.reads = std::move(reads);
   plan.options = options;
+  // ahead_bytes: as many iterations as take the read that advances most
+  // this far (reads whose advance is not static do not count; with none,
+  // `iterations` stands).
+  if (options.aheadBytes > 0) {
+    std::optional<int64_t> step = getConstantIntValue(loop->step);
+    int64_t widest = 0;
+    for (const MemRefRead &read : reads)
+      widest = std::max(widest, bytesPerIteration(read, iv, step).value_or(0));
+    if (widest > 0)
+      plan.options.iterations = std::max<int64_t>(
+          options.iterations, llvm::divideCeil(options.aheadBytes, widest));
+  }
+  plan.reads = std::move(reads);
   return plan;
 }
 

@@ -22,7 +22,11 @@
 namespace qforge {
 
 struct PrefetchOptions {
-  int64_t iterations = 1;   ///< how far ahead, in iterations of the loop
+  int64_t iterations = 1; ///< how far ahead, in iterations of the loop
+  /// When positive, at least this many bytes ahead: the distance becomes
+  /// the fewest iterations (no fewer than `iterations`) that take the read
+  /// whose address advances most per iteration this far.
+  int64_t aheadBytes = 0;
   int64_t lineBytes = 64;   ///< one prefetch per line a read covers
   int64_t minReadBytes = 1; ///< smaller reads get none (e.g. cached scalars)
   int64_t locality = 3;     ///< memref.prefetch's locality hint

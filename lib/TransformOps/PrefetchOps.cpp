@@ -15,6 +15,8 @@ LogicalResult transform::PrefetchReadsAheadOp::verify() {
   // The I64Attr getters return unsigned values; check the signed ones.
   if (getIterationsAttr().getInt() < 1)
     return emitOpError("iterations must be at least 1");
+  if (getAheadBytesAttr().getInt() < 0)
+    return emitOpError("ahead_bytes must not be negative");
   if (getLineBytesAttr().getInt() < 1)
     return emitOpError("line_bytes must be positive");
   if (getMinReadBytesAttr().getInt() < 1)
@@ -31,6 +33,7 @@ transform::PrefetchReadsAheadOp::apply(transform::TransformRewriter &rewriter,
                                        transform::TransformState &state) {
   qforge::PrefetchOptions options;
   options.iterations = getIterationsAttr().getInt();
+  options.aheadBytes = getAheadBytesAttr().getInt();
   options.lineBytes = getLineBytesAttr().getInt();
   options.minReadBytes = getMinReadBytesAttr().getInt();
   options.locality = getLocalityAttr().getInt();

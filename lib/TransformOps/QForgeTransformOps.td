@@ -739,6 +739,18 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     forall had one iteration and was folded away) has no next parent
     iteration: it is prefetched as without the option.
 
+    `ahead_bytes` (when positive) sets the distance in bytes rather than
+    iterations: as many iterations as take the read whose address advances
+    most per iteration at least `ahead_bytes` ahead, and no fewer than
+    `iterations`. E.g. a group loop over a 32-row weight tile advances
+    32 x 128 bytes per group of 128 and 32 x 64 per group of 64:
+    `ahead_bytes = 4096` prefetches one group ahead for the first, two for
+    the second, so that the distance the memory system needs does not
+    depend on the group size. A read's advance counts when the memref's
+    strides and the loop's step are static and each index is the induction
+    variable, it plus a value not computed from it, it times a constant or
+    an `affine.apply` linear in it; with no such read, `iterations` stands.
+
     Runs on memrefs, i.e. in a script's `@qforge_after_bufferization`
     sequence (docs/lowering.md). Fails silenceably when the target is not
     such a loop on memrefs or nothing in it is indexed by its induction
@@ -752,6 +764,7 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
   let arguments = (ins TransformHandleTypeInterface:$target,
                        Optional<TransformParamTypeInterface>:$min_read_bytes_param,
                        DefaultValuedAttr<I64Attr, "1">:$iterations,
+                       DefaultValuedAttr<I64Attr, "0">:$ahead_bytes,
                        DefaultValuedAttr<I64Attr, "64">:$line_bytes,
                        DefaultValuedAttr<I64Attr, "3">:$locality,
                        DefaultValuedAttr<I64Attr, "1">:$min_read_bytes,

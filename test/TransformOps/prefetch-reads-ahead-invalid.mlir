@@ -132,6 +132,18 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// ahead_bytes must not be negative (0: iterations alone).
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'transform.qforge.prefetch_reads_ahead' op ahead_bytes must not be negative}}
+    transform.qforge.prefetch_reads_ahead %root {ahead_bytes = -64} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // line_bytes must be positive.
 
 module attributes {transform.with_named_sequence} {

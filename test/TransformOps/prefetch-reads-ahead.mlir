@@ -671,3 +671,131 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// ahead_bytes = 4096: the weight tile of a group advances 2048 bytes per
+// iteration (a 32-row tile of groups of 64), the scales 128 bytes, so the
+// distance is two iterations -- the read that advances most decides.
+
+// CHECK-LABEL: func.func @ahead_bytes_groups_of_64
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: memref<8x32x64xi8>, %[[S:[a-z0-9_]+]]: memref<8x32xf32>
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] =
+// CHECK-NEXT:      %[[N:.+]] = arith.constant 2 : index
+// CHECK-NEXT:      arith.muli %{{.+}}, %[[N]] : index
+// CHECK:           memref.prefetch %[[W]]
+// CHECK:           memref.prefetch %[[S]]
+func.func @ahead_bytes_groups_of_64(%w: memref<8x32x64xi8>, %s: memref<8x32xf32>) -> vector<64xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0 : i8
+  %fpad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0> : vector<64xi8>
+  %r = scf.for %g = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
+    %line = vector.transfer_read %w[%g, %c0, %c0], %pad {in_bounds = [true]} : memref<8x32x64xi8>, vector<64xi8>
+    %scales = vector.transfer_read %s[%g, %c0], %fpad {in_bounds = [true]} : memref<8x32xf32>, vector<32xf32>
+    %i = vector.bitcast %scales : vector<32xf32> to vector<128xi8>
+    %h = vector.extract_strided_slice %i {offsets = [0], sizes = [64], strides = [1]} : vector<128xi8> to vector<64xi8>
+    %s0 = arith.addi %line, %h : vector<64xi8>
+    %s1 = arith.addi %acc, %s0 : vector<64xi8>
+    scf.yield %s1 : vector<64xi8>
+  } {groups}
+  return %r : vector<64xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{groups} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {ahead_bytes = 4096} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The index as an affine.apply of the induction variable (2 rows of 1024
+// bytes per iteration): 4096 bytes are 2 iterations; `iterations = 3` is a
+// floor, so 3 stay.
+
+// CHECK-LABEL: func.func @ahead_bytes_affine_index
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[N:.+]] = arith.constant 2 : index
+// CHECK-NEXT:      arith.muli %{{.+}}, %[[N]] : index
+// CHECK-LABEL: func.func @ahead_bytes_floor
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[N:.+]] = arith.constant 3 : index
+// CHECK-NEXT:      arith.muli %{{.+}}, %[[N]] : index
+func.func @ahead_bytes_affine_index(%w: memref<64x1024xi8>) -> vector<64xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<64xi8>
+  %r = scf.for %iv = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
+    %row = affine.apply affine_map<(d0) -> (d0 * 2 + 1)>(%iv)
+    %a = vector.transfer_read %w[%row, %c0], %pad {in_bounds = [true]} : memref<64x1024xi8>, vector<64xi8>
+    %s = arith.addi %acc, %a : vector<64xi8>
+    scf.yield %s : vector<64xi8>
+  } {two_rows}
+  return %r : vector<64xi8>
+}
+
+func.func @ahead_bytes_floor(%w: memref<64x1024xi8>) -> vector<64xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<64xi8>
+  %r = scf.for %iv = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
+    %row = affine.apply affine_map<(d0) -> (d0 * 2)>(%iv)
+    %a = vector.transfer_read %w[%row, %c0], %pad {in_bounds = [true]} : memref<64x1024xi8>, vector<64xi8>
+    %s = arith.addi %acc, %a : vector<64xi8>
+    scf.yield %s : vector<64xi8>
+  } {floor}
+  return %r : vector<64xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{two_rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {ahead_bytes = 4096} : !transform.any_op
+    %floor = transform.structured.match ops{["scf.for"]} attributes{floor} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %floor {ahead_bytes = 4096, iterations = 3} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A dynamic step: the advance per iteration is unknown, so ahead_bytes
+// leaves `iterations` (1).
+
+// CHECK-LABEL: func.func @ahead_bytes_dynamic_step
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[N:.+]] = arith.constant 1 : index
+// CHECK-NEXT:      arith.muli %{{.+}}, %[[N]] : index
+func.func @ahead_bytes_dynamic_step(%w: memref<64x1024xi8>, %step: index) -> vector<64xi8> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<64xi8>
+  %r = scf.for %iv = %c0 to %c64 step %step iter_args(%acc = %zero) -> vector<64xi8> {
+    %a = vector.transfer_read %w[%iv, %c0], %pad {in_bounds = [true]} : memref<64x1024xi8>, vector<64xi8>
+    %s = arith.addi %acc, %a : vector<64xi8>
+    scf.yield %s : vector<64xi8>
+  } {rows}
+  return %r : vector<64xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {ahead_bytes = 4096} : !transform.any_op
+    transform.yield
+  }
+}

@@ -52,9 +52,11 @@ module attributes {transform.with_named_sequence} {
     transform.yield %func : !transform.any_op
   }
 
-  // As @prefetch_next_group_int8, into L2 only (locality 2): on an Intel
-  // Xeon the integer prefill at M = 17, which streams its weights at the
-  // read bandwidth, spent 11% longer with the tile prefetched into L1
+  // As @prefetch_next_group_int8, into L2 only (locality 2), and 4 KiB
+  // ahead rather than one group (one group of 128 of a 32-row tile; two of
+  // 64): on an Intel Xeon the integer prefill at M = 17, which streams its
+  // weights at the read bandwidth, spent 11% longer with the tile
+  // prefetched into L1, and with groups of 64 one group ahead was too close
   // (docs/benchmarks.md).
   transform.named_sequence @prefetch_next_group_into_l2_int8(%module: !transform.any_op {transform.readonly},
                                                              %min_read_bytes: !transform.param<i64> {transform.readonly})
@@ -62,7 +64,7 @@ module attributes {transform.with_named_sequence} {
     %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.prefetch_reads_ahead %group_loop min_read_bytes = %min_read_bytes
-        {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op, !transform.param<i64>
+        {ahead_bytes = 4096, line_bytes = 64, locality = 2} : !transform.any_op, !transform.param<i64>
     %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
     transform.yield %func : !transform.any_op
