@@ -634,8 +634,9 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     The integer variant of `transform.qforge.factor_packed_dequant_contraction`
     (as `quantize_activations_and_factor` is of `factor_dequant_contraction`):
     the activation is quantized per group to int8 over the element dims K,
-    once per call (`amax`, then `xq = clamp(roundeven(x · 127 / amax), -127,
-    127)`, 0 when amax = 0), and
+    once per call (`amax`, as its f32's bits like
+    `quantize_activations_and_factor`'s, then `xq = clamp(roundeven(x · 127
+    / amax), -127, 127)`, 0 when amax = 0), and
 
     ```
     xs[.., g]   = Σ_K xq[.., g, K]                          (f32, exact)
