@@ -119,9 +119,8 @@ inline void buildGroupSumBody(
     Value inverseLimit = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
     // amax arrives as its float's bits (quantizeActivation's integer max).
-    Value activationMax = args[next++];
-    if (!isa<FloatType>(activationMax.getType()))
-      activationMax = arith::BitcastOp::create(b, l, floatType, activationMax);
+    Value activationMax =
+        arith::BitcastOp::create(b, l, floatType, args[next++]);
     if (order == ActivationScaleOrder::WeightsFirst) {
       Value weightScale = arith::MulFOp::create(b, l, scale, inverseLimit);
       scale = arith::MulFOp::create(b, l, weightScale, activationMax);
