@@ -10,8 +10,11 @@
 //   rows = 16      the lanes of one 512-bit vpdpbusd (16 x i32).
 //   pair tile = 4  the bytes one i32 lane sums, per nibble.
 //   4 tiles        of the activation's pack per step (32 k), in registers.
-//   unroll = 8     byte steps (64-byte lines) per iteration; the nibble loop
-//                  inside unrolled whole.
+//   unroll 32      byte steps (64-byte lines): the whole group, up to 256 k
+//                  (the largest divisor of its byte steps up to 32), the
+//                  nibble loop inside unrolled whole, so that the group's
+//                  chain of vpdpbusd is split in 4 independent sums
+//                  (@vectorize_packed_int8) without a loop-carried one.
 //   prefetch 4     groups ahead (see docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
@@ -47,7 +50,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %byte_loop = transform.include @tile_int8_decode_byte_steps failures(propagate) (%folded)
       : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %byte_loop {factor = 8} : !transform.any_op
+    transform.qforge.unroll_dividing %byte_loop {at_most = 32} : !transform.any_op
     transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }

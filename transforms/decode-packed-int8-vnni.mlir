@@ -9,10 +9,12 @@
 // What sets the numbers:
 //   rows = 16     the lanes of one 512-bit vpdpbusd (16 x i32).
 //   k tile = 4    the bytes one i32 lane sums.
-//   unroll = 8    k steps (64 bytes each) per iteration of the k loop.
+//   unroll 32     k steps (64 bytes each): the whole group, up to 128 k
+//                 (the largest divisor of the group's k steps up to 32), so
+//                 that its chain of vpdpbusd is split in 4 independent sums
+//                 (@vectorize_packed_int8) without a loop-carried one.
 //   prefetch 1    one group ahead, locality 3 (L1) like the f32 packed
-//                 strategy: one accumulator chain per row tile, bound by
-//                 vpdpbusd's latency when hot (docs/benchmarks.md).
+//                 strategy (docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @bubble_and_prepack(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}) -> !transform.any_op
@@ -42,7 +44,7 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %k_loop = transform.include @tile_int8_decode_k_steps failures(propagate) (%folded)
       : (!transform.any_op) -> !transform.any_op
-    transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
+    transform.qforge.unroll_dividing %k_loop {at_most = 32} : !transform.any_op
     transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }

@@ -3,6 +3,7 @@
 #include "Rewrites/SplitAccumulationChains.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -87,6 +88,91 @@ unsigned qforge::splitAccumulationChain(RewriterBase &rewriter,
   rewriter.replaceAllUsesWith(last.getResult(), partials.front());
   // The old links, last first (each was the only user of the one before).
   for (arith::AddFOp link : llvm::reverse(ArrayRef(chain.links).drop_front()))
+    rewriter.eraseOp(link);
+  return count;
+}
+
+/// Whether `reduction` may be a link of an integer chain: an unmasked sum
+/// on integers.
+static bool isIntegerSum(vector::MultiDimReductionOp reduction) {
+  return reduction.getKind() == vector::CombiningKind::ADD &&
+         isa<IntegerType>(getElementTypeOrSelf(reduction.getDestType())) &&
+         !isa<vector::MaskOp>(reduction->getParentOp());
+}
+
+/// The link before `reduction`: its accumulator, when that is an integer
+/// sum in the same block whose only use is `reduction`.
+static vector::MultiDimReductionOp
+previousReduction(vector::MultiDimReductionOp reduction) {
+  Value acc = reduction.getAcc();
+  auto producer = acc.getDefiningOp<vector::MultiDimReductionOp>();
+  if (producer && isIntegerSum(producer) &&
+      producer->getBlock() == reduction->getBlock() && acc.hasOneUse())
+    return producer;
+  return {};
+}
+
+SmallVector<qforge::ReductionChain>
+qforge::findIntegerReductionChains(Operation *root) {
+  SmallVector<ReductionChain> chains;
+  root->walk([&](vector::MultiDimReductionOp last) {
+    if (!isIntegerSum(last))
+      return;
+    // Not the last link when its only user continues the chain.
+    if (last.getResult().hasOneUse())
+      if (auto user =
+              dyn_cast<vector::MultiDimReductionOp>(*last->getUsers().begin()))
+        if (isIntegerSum(user) && previousReduction(user) == last)
+          return;
+    ReductionChain chain;
+    for (vector::MultiDimReductionOp link = last; link;
+         link = previousReduction(link))
+      chain.links.push_back(link);
+    std::reverse(chain.links.begin(), chain.links.end());
+    if (chain.links.size() > 1)
+      chains.push_back(std::move(chain));
+  });
+  return chains;
+}
+
+unsigned qforge::splitIntegerReductionChain(RewriterBase &rewriter,
+                                            const ReductionChain &chain,
+                                            unsigned chains) {
+  unsigned count = std::min<unsigned>(chains, chain.links.size() / 2);
+  if (count < 2)
+    return 1;
+  vector::MultiDimReductionOp last = chain.links.back();
+  Location loc = last.getLoc();
+  Type accType = last.getDestType();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(last);
+  Value zero = arith::ConstantOp::create(
+      rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(accType)));
+  // Partial sum 0 keeps the first link; link i goes to partial sum
+  // i mod count, the others starting from zero.
+  SmallVector<Value> partials(count);
+  partials[0] = vector::MultiDimReductionOp(chain.links.front()).getResult();
+  for (auto [index, constLink] : llvm::enumerate(chain.links)) {
+    vector::MultiDimReductionOp link = constLink;
+    if (index == 0)
+      continue;
+    Value &partial = partials[index % count];
+    partial = vector::MultiDimReductionOp::create(
+        rewriter, link.getLoc(), vector::CombiningKind::ADD, link.getSource(),
+        partial ? partial : zero, link.getReductionDims());
+  }
+  while (partials.size() > 1) {
+    SmallVector<Value> sums;
+    for (unsigned i = 0; i + 1 < partials.size(); i += 2)
+      sums.push_back(
+          arith::AddIOp::create(rewriter, loc, partials[i], partials[i + 1]));
+    if (partials.size() % 2)
+      sums.push_back(partials.back());
+    partials = std::move(sums);
+  }
+  rewriter.replaceAllUsesWith(last.getResult(), partials.front());
+  for (vector::MultiDimReductionOp link :
+       llvm::reverse(ArrayRef(chain.links).drop_front()))
     rewriter.eraseOp(link);
   return count;
 }

@@ -933,6 +933,62 @@ def SplitAccumulationChainsOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def SplitIntegerReductionChainsOp : Op<Transform_Dialect,
+    "qforge.split_integer_reduction_chains",
+    [TransformOpInterface,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Sum a chain of integer vector reductions as independent partial sums";
+  let description = [{
+    In each payload op of `target`, every chain of integer
+    `vector.multi_reduction <add>` ops linked through their accumulator
+    (each link's accumulator is the link before it, in the same block and
+    used only there: what unrolling a k loop of byte dot products leaves) of
+    at least 2 x `chains` links becomes `chains` interleaved chains summed
+    by a balanced tree of `arith.addi`: partial sum 0 keeps the first link
+    and its accumulator, partial sum i > 0 starts from zero and takes the
+    links i, i + `chains`, .... Shorter chains of at least 4 links are split
+    in as many chains as half their links; others, and masked reductions,
+    stay.
+
+    Why: after `apply_patterns.qforge.x86_int8_dot_products` each link is
+    one `vpdpbusd`, which waits for the one before (5 cycles on an Intel
+    core, with two ports that could each start one per cycle): a packed
+    decode with one accumulator per row tile runs at the latency, not at
+    the ports' rate. Integer addition is associative (also when it wraps),
+    so unlike `split_accumulation_chains` this is exact and a script may
+    apply it to any integer dot product.
+
+    Example (`chains = 2`):
+
+    ```mlir
+    %1 = vector.multi_reduction <add>, %p0, %acc [1] : vector<16x4xi32> to vector<16xi32>
+    %2 = vector.multi_reduction <add>, %p1, %1 [1] : vector<16x4xi32> to vector<16xi32>
+    %3 = vector.multi_reduction <add>, %p2, %2 [1] : vector<16x4xi32> to vector<16xi32>
+    %4 = vector.multi_reduction <add>, %p3, %3 [1] : vector<16x4xi32> to vector<16xi32>
+    // becomes
+    %1 = vector.multi_reduction <add>, %p0, %acc [1] : vector<16x4xi32> to vector<16xi32>
+    %2 = vector.multi_reduction <add>, %p1, %zero [1] : vector<16x4xi32> to vector<16xi32>
+    %3 = vector.multi_reduction <add>, %p2, %1 [1] : vector<16x4xi32> to vector<16xi32>
+    %4 = vector.multi_reduction <add>, %p3, %2 [1] : vector<16x4xi32> to vector<16xi32>
+    %5 = arith.addi %3, %4 : vector<16xi32>
+    ```
+
+    Does not consume `target`; returns nothing. Does not fail on payload;
+    `chains` must be at least 2.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "4">:$chains);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure apply(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::transform::TransformResults &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
+}
+
 def ApplyReassociateFPReductionsPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.reassociate_fp_reductions",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

@@ -274,6 +274,29 @@ DiagnosedSilenceableFailure transform::SplitAccumulationChainsOp::apply(
   return DiagnosedSilenceableFailure::success();
 }
 
+LogicalResult transform::SplitIntegerReductionChainsOp::verify() {
+  if (getChainsAttr().getInt() < 2)
+    return emitOpError("chains must be at least 2");
+  return success();
+}
+
+DiagnosedSilenceableFailure transform::SplitIntegerReductionChainsOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  unsigned chains = getChainsAttr().getInt();
+  for (Operation *target : state.getPayloadOps(getTarget()))
+    for (const qforge::ReductionChain &chain :
+         qforge::findIntegerReductionChains(target))
+      qforge::splitIntegerReductionChain(rewriter, chain, chains);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::SplitIntegerReductionChainsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
 void transform::SplitAccumulationChainsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);

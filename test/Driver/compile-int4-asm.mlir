@@ -20,13 +20,14 @@
 
 // int8 activations (decode-packed-int4-vnni.mlir): per 64-byte line, two
 // vpdpbusd on the masked low and shifted high nibbles against broadcast
-// activation bytes, into one accumulator; no per-weight widening.
+// activation bytes (a group's in 4 independent sums, so consecutive ones
+// into different accumulators); no per-weight widening.
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=VNNI
 // VNNI-LABEL: quantized_matmul:
 // VNNI:        vpandq
-// VNNI:        vpdpbusd {{.*}}{1to16}, %zmm{{[0-9]+}}, %zmm[[ACC:[0-9]+]]
+// VNNI:        vpdpbusd %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // VNNI:        {{vgf2p8affineqb|vpsrlw}}
-// VNNI:        vpdpbusd {{.*}}{1to16}, %zmm{{[0-9]+}}, %zmm[[ACC]]
+// VNNI:        vpdpbusd %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm{{[0-9]+}}
 // VNNI-NOT:    vpmovzxbd
 // VNNI-NOT:    vpinsrb
 // VNNI-NOT:    shrb

@@ -38,10 +38,12 @@
 // INT8-SPR: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 4, vbroadcastss
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 4, vbroadcastss 2, vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 2, vmulss 2, vpdpbusd 2, vpxor 1{{$}}
 
-// Packed int8: one load and one vpdpbusd per 64 weight bytes.
+// Packed int8: one load and one vpdpbusd per 64 weight bytes; the group's
+// 32 vpdpbusd in 4 independent sums (3 adds; each activation word then a
+// broadcast load of its own rather than the vpdpbusd's memory operand).
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --packed-weights --int8-activations --emit=asm -o %t.packed-int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.packed-int8.s | FileCheck %s --check-prefix=PACKED-INT8
-// PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 32, vmovups 1, vmulps 1, vmulss 1, vpdpbusd 32, vpxor 1{{$}}
+// PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 32, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}
 
 // 4-bit, f32 activations: per 64-byte line, a mask and an affine shift
 // split the nibbles; per 16 nibbles, widen / convert / FMA plus 1.5 lane
@@ -51,7 +53,7 @@
 // INT4: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vbroadcastss 8, vcvtdq2ps 32, vextracti128 16, vextracti64x4 8, vfmaddps 32, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 32{{$}}
 
 // 4-bit, int8 activations: per 64-byte line, a mask, an affine shift, two
-// vpdpbusd.
+// vpdpbusd; the group's 32 in 4 independent sums, as packed int8.
 // RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4-int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-int8.s | FileCheck %s --check-prefix=INT4-INT8
-// INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vmovups 1, vmulps 1, vmulss 1, vpandq 16, vpdpbusd 32, vpxor 1{{$}}
+// INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpandq 16, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}

@@ -410,7 +410,12 @@ module attributes {transform.with_named_sequence} {
   // the loops tagged qforge.activation_groups) are lowered here. The group
   // epilogue's read of the sums is forwarded from the k loop's results
   // (read_past_disjoint_writes): read whole, the sums' tensor became a
-  // buffer stored to in every group and never loaded from.
+  // buffer stored to in every group and never loaded from. A decode's
+  // unrolled k steps sum into one accumulator per row tile, a chain of
+  // vpdpbusd each waiting for the one before: it becomes 4 independent
+  // sums (exact), enough for two ports at vpdpbusd's latency of 5 cycles
+  // with the next group's chains in flight. A prefill's accumulators are
+  // one product each per k step, no chain.
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed}) {
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
@@ -418,6 +423,7 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.qforge.read_past_disjoint_writes
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+    transform.qforge.split_integer_reduction_chains %vectorized {chains = 4} : !transform.any_op
     %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %vectorized
       : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %activation_groups {
