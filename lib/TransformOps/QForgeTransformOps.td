@@ -933,6 +933,57 @@ def SplitAccumulationChainsOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def FlattenContiguousVectorsOp : Op<Transform_Dialect,
+    "qforge.flatten_contiguous_vectors",
+    [TransformOpInterface, TransformEachOpTrait,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Row-wise vector work on contiguous memory as 1-D vectors";
+  let description = [{
+    In each payload op of `target` (after bufferization): every n-D
+    `vector.transfer_read` and `vector.transfer_write` whose memref is
+    contiguous in the transferred dims becomes a 1-D transfer of the
+    collapsed memref and a `vector.shape_cast` (upstream's
+    `populateFlattenVectorTransferPatterns`); then constants, elementwise
+    ops and `vector.bitcast` on n-D vectors become 1-D ops (upstream's
+    vector linearization). Other ops (a `vector.multi_reduction`, a
+    transfer that is not contiguous) keep their n-D vectors, given and
+    taken through shape casts; the shape casts that cancel are folded.
+
+    Why: the fixed lowering unrolls an n-D vector op into one op per
+    innermost row. The integer strategies quantize the activation in its
+    packed shape, e.g. `vector<32x4xf32>` per group of 128 (rows of 4 bytes
+    of k), which became 32 128-bit ops per step where 8 512-bit ones do,
+    plus the inserts that reassemble the rows for a reduction.
+
+    Example:
+
+    ```mlir
+    %v = vector.transfer_read %x[%g, %c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<4x32x4xf32>, vector<32x4xf32>
+    %n = arith.negf %v : vector<32x4xf32>
+    // becomes
+    %c = memref.collapse_shape %x [[0], [1, 2]] : memref<4x32x4xf32> into memref<4x128xf32>
+    %v = vector.transfer_read %c[%g, %c0], %pad {in_bounds = [true]}
+        : memref<4x128xf32>, vector<128xf32>
+    %n = arith.negf %v : vector<128xf32>
+    ```
+
+    Does not consume `target`; returns nothing. Fails silenceably, naming
+    the payload op, when the rewriting does not converge or an op that the
+    linearization rewrites cannot be rewritten.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def SplitIntegerReductionChainsOp : Op<Transform_Dialect,
     "qforge.split_integer_reduction_chains",
     [TransformOpInterface,

@@ -4,6 +4,7 @@
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "Analysis/Divisors.h"
+#include "Rewrites/FlattenContiguousVectors.h"
 #include "Rewrites/FoldUnitDims.h"
 #include "Rewrites/SplitAccumulationChains.h"
 
@@ -272,6 +273,25 @@ DiagnosedSilenceableFailure transform::SplitAccumulationChainsOp::apply(
          qforge::findVectorAccumulationChains(target))
       qforge::splitAccumulationChain(rewriter, chain, chains);
   return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::FlattenContiguousVectorsOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  if (failed(qforge::flattenContiguousVectors(target))) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "could not flatten the vectors";
+    diag.attachNote(target->getLoc()) << "payload op";
+    return diag;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::FlattenContiguousVectorsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
 }
 
 LogicalResult transform::SplitIntegerReductionChainsOp::verify() {

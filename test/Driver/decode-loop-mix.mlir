@@ -43,6 +43,10 @@
 // broadcast load of its own rather than the vpdpbusd's memory operand).
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --packed-weights --int8-activations --emit=asm -o %t.packed-int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.packed-int8.s | FileCheck %s --check-prefix=PACKED-INT8
+// Before it, the activation quantized a group of 128 at a time in 512-bit
+// ops (8 per step; in the packed shape, 32 x 4 floats, it was 32 128-bit
+// ones: transform.qforge.flatten_contiguous_vectors).
+// PACKED-INT8: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvttps2dq 8, {{.*}}vmaxps 8, vminps 8, {{.*}}vmulps 8, vpmovdb 8, vrndscaleps 8{{$}}
 // PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 32, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}
 
 // 4-bit, f32 activations: per 64-byte line, a mask and an affine shift
@@ -56,4 +60,5 @@
 // vpdpbusd; the group's 32 in 4 independent sums, as packed int8.
 // RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4-int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-int8.s | FileCheck %s --check-prefix=INT4-INT8
+// INT4-INT8: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvttps2dq 8, {{.*}}vmaxps 8, vminps 8, {{.*}}vmulps 8, vpmovdb 8, vrndscaleps 8{{$}}
 // INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpandq 16, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}

@@ -2,7 +2,9 @@
 // through an entry point of this file, on the tensor IR of the integer
 // decode strategies (the patterns do not need the bufferized form; the
 // driver runs them after bufferization because the vpdpbusd intrinsic call
-// they make is not accepted by bufferization's analysis).
+// they make is not accepted by bufferization's analysis, and the flattening
+// of the activation's vectors needs memrefs: on tensors it leaves them, and
+// test/Driver/decode-loop-mix.mlir pins what it does to the quantization).
 // RUN: %gen_kernel 64 2 128 > %t.mlir
 // RUN: qforge-opt %t.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_x86_int8_dot_products_and_reductions \

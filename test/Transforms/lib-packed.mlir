@@ -274,11 +274,12 @@
 // VIT:         scf.for {{.*}} -> (vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>, vector<1x1x1x1x64xf32>)
 // VIT:         } {qforge.weight_k}
 
-// @vectorize_packed_int8: the activation groups' reductions lowered; each k
-// step's byte products summed over 4 bytes left as a multi_reduction.
+// @vectorize_packed_int8: the activation groups' reductions left in the
+// packed shape (flattened and lowered after bufferization); each k step's
+// byte products summed over 4 bytes left as a multi_reduction.
 // VPI8-LABEL: func.func @quantized_matmul(
 // VPI8-NOT:   linalg.generic
-// VPI8:       vector.reduction <maxui>, %{{.+}}, %{{.+}} : vector<128xi32> into i32
+// VPI8:       vector.multi_reduction <maxui>, %{{.+}}, %{{.+}} [0, 1] : vector<32x4xi32> to i32
 // VPI8:       } {qforge.activation_groups}
 // VPI8:       scf.forall
 // VPI8:         scf.for {{.*}} -> (vector<1x16xi32>)

@@ -2,15 +2,23 @@
 // run: prefetches (reads narrower than a target's lane count, a param, are
 // not prefetched) and the int8-activation strategies' dot products.
 module attributes {transform.with_named_sequence} {
-  // u8 x s8 products summed 4 per i32 lane become one vpdpbusd each. It
-  // runs after bufferization: the vpdpbusd is an LLVM intrinsic call, which
-  // bufferization's analysis does not accept. Then the reductions left
-  // (one f32 sum of the lanes per row, group sums) are lowered one pattern
-  // set at a time and reassociated into trees, as in the f32 strategies.
-  // Returns the kernel function.
+  // First the activation's per-group work (its maximum, quantization and
+  // sums, in the loops tagged qforge.activation_groups) on 1-D vectors: in
+  // the packed activation's shape (e.g. 32 x 4 bytes of k per group) each
+  // op lowered to 32 128-bit ones. Then u8 x s8 products summed 4 per i32
+  // lane become one vpdpbusd each. It runs after bufferization: the
+  // flattening needs contiguous memrefs, and the vpdpbusd is an LLVM
+  // intrinsic call, which bufferization's analysis does not accept. Then
+  // the reductions left (one f32 sum of the lanes per row, group sums,
+  // activation maxima) are lowered one pattern set at a time and
+  // reassociated into trees, as in the f32 strategies. Returns the kernel
+  // function.
   transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.flatten_contiguous_vectors %activation_groups : !transform.any_op
     transform.apply_patterns to %func {
       transform.apply_patterns.qforge.x86_int8_dot_products
     } : !transform.any_op

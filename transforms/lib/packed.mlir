@@ -406,8 +406,9 @@ module attributes {transform.with_named_sequence} {
   // Int8 packed vectorization: each k step a vector<rows x 4 x i32> product
   // of weight and activation bytes summed over the 4 bytes, left as a
   // multi_reduction for @x86_int8_dot_products_and_reductions after
-  // bufferization; only the per-group activation reductions (amax, xs, in
-  // the loops tagged qforge.activation_groups) are lowered here. The group
+  // bufferization, as are the per-group activation reductions (amax, xs, in
+  // the loops tagged qforge.activation_groups), once their vectors are
+  // flattened there. The group
   // epilogue's read of the sums is forwarded from the k loop's results
   // (read_past_disjoint_writes): read whole, the sums' tensor became a
   // buffer stored to in every group and never loaded from. A decode's
@@ -424,14 +425,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.qforge.split_integer_reduction_chains %vectorized {chains = 4} : !transform.any_op
-    %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %vectorized
-      : (!transform.any_op) -> !transform.any_op
-    transform.apply_patterns to %activation_groups {
-      transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
-    } : !transform.any_op
-    transform.apply_patterns to %activation_groups {
-      transform.apply_patterns.vector.lower_shape_cast
-    } : !transform.any_op
     transform.yield
   }
 

@@ -1,0 +1,33 @@
+//===- FlattenContiguousVectors.h - 1-D vectors for row-wise work -*- C++
+//-*-===//
+//
+// The activation's per-group work in the integer strategies (its maximum,
+// quantization and sums) runs on the activation's packed shape, e.g.
+// vector<32x4xf32> for a group of 128 in rows of 4 bytes of k. The fixed
+// lowering unrolls an n-D vector op into one op per innermost row: 32
+// 128-bit ops where 8 512-bit ones do, plus the inserts and extracts that
+// reassemble them for a reduction. When the vectors come from and go to
+// contiguous memory, the same work is a 1-D vector<128xf32>: the transfers
+// are flattened (upstream's contiguous row-major flattening on memrefs, so
+// this runs after bufferization) and the elementwise ops between them
+// linearized (upstream's vector linearization), n-D shapes kept only where
+// an op needs them, by shape casts that cancel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_FLATTENCONTIGUOUSVECTORS_H
+#define QFORGE_REWRITES_FLATTENCONTIGUOUSVECTORS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+namespace qforge {
+
+/// Flattens the n-D vector transfers on contiguous memrefs in `root` and
+/// linearizes the elementwise vector ops, constants and bitcasts between
+/// them to 1-D; then folds the shape casts left. Fails when a pattern
+/// application does not converge or the linearization leaves an illegal op.
+mlir::LogicalResult flattenContiguousVectors(mlir::Operation *root);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_FLATTENCONTIGUOUSVECTORS_H
