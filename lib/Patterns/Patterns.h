@@ -30,6 +30,9 @@ void populateReadPastDisjointWritesPatterns(mlir::RewritePatternSet &patterns);
 /// WholeInsertSlice.cpp: a rank-reducing tensor.insert_slice that covers its
 /// whole destination -> tensor.expand_shape of its source.
 void populateFoldWholeInsertSlicePatterns(mlir::RewritePatternSet &patterns);
+/// TransposeAsShuffle.cpp: a vector.transpose of at most 4096 bits -> one
+/// vector.shuffle of the flattened vector.
+void populateTransposeAsShufflePatterns(mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

@@ -40,6 +40,11 @@ void transform::ApplyReadPastDisjointWritesPatternsOp::populatePatterns(
   qforge::populateReadPastDisjointWritesPatterns(patterns);
 }
 
+void transform::ApplyTransposeAsShufflePatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateTransposeAsShufflePatterns(patterns);
+}
+
 void transform::ApplyX86Int8DotProductsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateX86Int8DotProductsPatterns(patterns);

@@ -46,6 +46,40 @@ def ApplyFoldIntToFloatCastsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyTransposeAsShufflePatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.transpose_as_shuffle",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "A small vector.transpose as one shuffle of the flattened vector";
+  let description = [{
+    Rewrites a `vector.transpose` of a static vector of at most 4096 bits
+    (8 512-bit registers) with more than two dims that are not unit into a
+    `vector.shape_cast` to 1-D, one `vector.shuffle` that moves each
+    element where the permutation puts it, and a `vector.shape_cast` to the
+    result's shape.
+
+    Why: the fixed lowering turns such a transpose into one extract and
+    insert per element, which LLVM keeps as scalar moves where it cannot
+    see the pattern: the 4-bit integer prefill's activation pack (8 tokens
+    x 4 k steps x 4 byte pairs per tile, split by nibble) was a loop of
+    mostly single-byte moves. From one shuffle LLVM picks the target's
+    permutes. Longer transposes are left alone (a longer shuffle costs the
+    backend time and registers and is not a tile's), and so are 2-D ones,
+    whose lowering to row shuffles LLVM already turns into permutes.
+
+    Example:
+
+    ```mlir
+    %t = vector.transpose %v, [1, 0, 2] : vector<2x3x2xf32> to vector<3x2x2xf32>
+    // becomes
+    %f = vector.shape_cast %v : vector<2x3x2xf32> to vector<12xf32>
+    %s = vector.shuffle %f, %f [0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11]
+        : vector<12xf32>, vector<12xf32>
+    %t = vector.shape_cast %s : vector<12xf32> to vector<3x2x2xf32>
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.read_past_disjoint_writes",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

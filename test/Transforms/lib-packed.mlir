@@ -121,16 +121,19 @@
 // QDEC:         } {qforge.activation_groups}
 // QDEC:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x1x2x32x4xi8>, tensor<4x2x32x16x4xi8>) outs(%{{.+}} : tensor<4x2x1x1x16xi32>)
 
-// @quantize_activation_rows_and_factor: amax, xq and xs per row (a forall
-// over the 16 rows) and group (tagged loops); the packs by role, per
-// block of 8 rows (foralls over the 2 blocks), the int8 pack 4 k steps at
-// a time, the group scales' and sums' packs 16 groups at a time.
+// @quantize_activation_rows_and_factor: amax, xq and xs per row and group
+// (tagged loops), amax and xq in one forall over the 16 rows (the amax
+// fused in: each float row read once), xs in another; the packs by role,
+// per block of 8 rows (foralls over the 2 blocks), the int8 pack 4 k steps
+// at a time, the group scales' and sums' packs 16 groups at a time.
 // QROWS-LABEL: func.func @quantized_matmul(
-// QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
+// QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16) shared_outs(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<1x16x2x128xi8>, tensor<1x16x2xi32>)
 // QROWS:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x128xf32>) outs(%{{.+}} : tensor<1x1x1xi32>)
 // QROWS:         } {qforge.activation_groups}
-// QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
 // QROWS:         } {qforge.activation_groups}
+// QROWS-NOT:   scf.forall (
+// QROWS:         tensor.parallel_insert_slice
+// QROWS:         tensor.parallel_insert_slice
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
 // QROWS:         } {qforge.activation_groups}
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)

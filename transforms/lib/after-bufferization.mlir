@@ -19,6 +19,11 @@ module attributes {transform.with_named_sequence} {
     %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %module
       : (!transform.any_op) -> !transform.any_op
     transform.qforge.flatten_contiguous_vectors %activation_groups : !transform.any_op
+    // The activation's packs (a prefill's tokens x k steps) as shuffles,
+    // not one scalar move per element.
+    transform.apply_patterns to %func {
+      transform.apply_patterns.qforge.transpose_as_shuffle
+    } : !transform.any_op
     transform.apply_patterns to %func {
       transform.apply_patterns.qforge.x86_int8_dot_products
     } : !transform.any_op

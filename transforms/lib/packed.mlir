@@ -117,9 +117,17 @@ module attributes {transform.with_named_sequence} {
     %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
         %dequant, %contraction : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %per_call = transform.merge_handles %quantization, %sums : !transform.any_op
-    %rows, %row_forall = transform.structured.tile_using_forall %per_call tile_sizes [1, 1]
+    // The maximum fused into the quantization's forall: each float row is
+    // read from memory once, not twice (a prompt's activation does not fit
+    // L2). The sums, absent without a zero-point, read the int8 rows after.
+    %amax, %xq = transform.split_handle %quantization : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %xq_rows, %row_forall = transform.structured.tile_using_forall %xq tile_sizes [1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %amax_rows, %fused_forall = transform.structured.fuse_into_containing_op %amax into %row_forall
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %xs_rows, %xs_forall = transform.structured.tile_using_forall %sums tile_sizes [1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %rows = transform.merge_handles %amax_rows, %xq_rows, %xs_rows : !transform.any_op
     %groups_tiles, %group_loops = transform.structured.tile_using_for %rows tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %group_loops "qforge.activation_groups" : !transform.any_op
