@@ -31,6 +31,13 @@ with the median roofline fraction -- its figures all from that one run,
 each against the limits measured in it -- with every run's fraction in
 "roofline_fractions". One run per cell moves by +-20% on a noisy machine,
 enough to fake or hide a cliff.
+
+Each cell also has its roofline fraction at the run's fastest cold call
+("roofline_fraction_min": the cold minimum against the same limits), and
+"roofline_fraction_best", the largest of those over the rounds: a slow
+spell lengthens the median of a run but seldom every call of every round.
+The map shows both (median | best minimum); --by-minimum colours and
+ranks the cells by the minima instead of the medians.
 """
 import argparse
 import json
@@ -103,7 +110,8 @@ def run_cell(path, n, k, gs, m, min_time_ms, folder):
         return cell
     figures = json.loads(lines[-1])
     cell.update({key: figures.get(key) for key in (
-        "verified", "max_rel_err", "us_cold_median", "us_hot_median",
+        "verified", "max_rel_err", "us_cold_median", "us_cold_min",
+        "us_hot_median",
         "mem_read_gbps", "bw_fraction_cold", "gflops_cold", "gflops_hot",
         "fma_peak_gflops", "int8_dot_peak_gops", "bytes_per_call")})
     cell["status"] = "pass" if figures["verified"] else "wrong"
@@ -124,6 +132,13 @@ def add_value(cell):
     cell["bandwidth_fraction"] = bandwidth
     cell["peak_fraction"] = compute
     cell["roofline_fraction"] = max(bandwidth, compute)
+    # The same limits at the fastest cold call (older JSON has no minimum).
+    if cell.get("us_cold_min") and cell.get("us_cold_median"):
+        cell["roofline_fraction_min"] = (cell["roofline_fraction"] *
+                                         cell["us_cold_median"] /
+                                         cell["us_cold_min"])
+        # One run: its own minimum (median_run takes the best of rounds).
+        cell.setdefault("roofline_fraction_best", cell["roofline_fraction_min"])
     cell["metric"] = "bandwidth" if cell["m"] < 16 else "peak"
     cell["value"] = bandwidth if cell["m"] < 16 else compute
     return cell
@@ -140,6 +155,10 @@ def median_run(runs):
     cell = dict(ordered[(len(ordered) - 1) // 2])
     if len(runs) > 1:
         cell["roofline_fractions"] = [r["roofline_fraction"] for r in runs]
+    minima = [r["roofline_fraction_min"] for r in runs
+              if r.get("roofline_fraction_min")]
+    if minima:
+        cell["roofline_fraction_best"] = max(minima)
     return cell
 
 
@@ -153,7 +172,7 @@ def colour(ratio):
     return "#e45756"
 
 
-def write_svg(cells, path, title):
+def write_svg(cells, path, title, rank_by=KEY):
     paths = [p for p in PATHS if any(c["path"] == p for c in cells)]
     columns = []
     for c in cells:
@@ -163,10 +182,10 @@ def write_svg(cells, path, title):
     columns.sort()
     best = {}
     for c in cells:
-        if c["status"] == "pass" and c.get(KEY):
+        if c["status"] == "pass" and c.get(rank_by):
             regime = (c["path"], c["m"] >= 16)
-            best[regime] = max(best.get(regime, 0), c[KEY])
-    cw, ch, left, top = 92, 40, 110, 84
+            best[regime] = max(best.get(regime, 0), c[rank_by])
+    cw, ch, left, top = 104, 40, 110, 84
     width = left + cw * len(columns) + 20
     height = top + ch * len(paths) + 70
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
@@ -175,8 +194,10 @@ def write_svg(cells, path, title):
            f'font-size="13">{title}</text>',
            f'<text x="{width / 2}" y="34" text-anchor="middle">cell: roofline '
            f'fraction (the larger of the fractions of the read bandwidth and '
-           f'of the arithmetic peak) and, in brackets, its ratio to the best '
-           f'cell of its path and regime (M &lt; 16, M &gt;= 16)</text>',
+           f'of the arithmetic peak) of the cold median | of the best cold '
+           f'minimum, and in brackets the ratio of the '
+           f'{"minimum" if rank_by != KEY else "median"} to the best cell of '
+           f'its path and regime (M &lt; 16, M &gt;= 16)</text>',
            f'<text x="{width / 2}" y="48" text-anchor="middle">green &gt;= 0.85, '
            f'yellow &gt;= 0.7, red below; grey: refused, unsupported or '
            f'wrong</text>']
@@ -197,9 +218,12 @@ def write_svg(cells, path, title):
             label, ratio = "", None
             if match:
                 c = match[0]
-                if c["status"] == "pass" and c.get(KEY):
-                    ratio = c[KEY] / best[(p, c["m"] >= 16)]
-                    label = f'{c[KEY]:.2f} ({ratio:.2f})'
+                if c["status"] == "pass" and c.get(rank_by):
+                    ratio = c[rank_by] / best[(p, c["m"] >= 16)]
+                    label = f'{c[KEY]:.2f}'
+                    if c.get("roofline_fraction_best"):
+                        label += f'|{c["roofline_fraction_best"]:.2f}'
+                    label += f' ({ratio:.2f})'
                 else:
                     label = c["status"]
             out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cw - 2}" '
@@ -221,6 +245,10 @@ def title_of(cells):
             f"{max(peak or [0]):.0f} GFLOP/s (measured per cell)")
 
 
+def svg_key(args):
+    return "roofline_fraction_best" if args.by_minimum else KEY
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
@@ -239,10 +267,13 @@ def main():
     parser.add_argument("--ms", default=None, help="M[,...] instead of the mode's")
     parser.add_argument("--replot", metavar="JSONL", default=None,
                         help="only draw --svg from an earlier run's --out")
+    parser.add_argument("--by-minimum", action="store_true",
+                        help="colour and rank cells by their best cold "
+                             "minimum, not their median")
     args = parser.parse_args()
     if args.replot:
         cells = [add_value(json.loads(l)) for l in open(args.replot) if l.strip()]
-        write_svg(cells, args.svg, title_of(cells))
+        write_svg(cells, args.svg, title_of(cells), svg_key(args))
         print(f"speed map: {args.svg}")
         return 0
     shapes, ms = ((QUICK_SHAPES, QUICK_M) if args.quick else
@@ -297,7 +328,7 @@ def main():
             cells = [median_run(runs[key]) for key in grid if runs[key]]
             with open(args.out, "w") as out:
                 out.writelines(json.dumps(cell) + "\n" for cell in cells)
-    write_svg(cells, args.svg, title_of(cells))
+    write_svg(cells, args.svg, title_of(cells), svg_key(args))
     print(f"speed map: {args.out}, {args.svg}")
     bad = [c for c in cells if c["status"] in ("wrong", "refused")]
     return 1 if any(c["status"] == "wrong" for c in bad) else 0
