@@ -1018,6 +1018,45 @@ def FlattenContiguousVectorsOp : Op<Transform_Dialect,
   }];
 }
 
+def VectorizePaddedPacksOp : Op<Transform_Dialect,
+    "qforge.vectorize_padded_packs",
+    [TransformOpInterface, TransformEachOpTrait,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Vectorize a pack of a partial tile: a masked read, a whole write";
+  let description = [{
+    Vectorizes each `linalg.pack` in `target` with its destination's static
+    shape as the vector sizes: upstream's vectorizer then reads the source
+    under a mask, the lanes past its end taking the pack's padding value,
+    transposes, and writes the whole destination tile.
+
+    Why: a pack tiled by a size that does not divide its source (a prompt of
+    17 tokens in blocks of 6: the last block holds 5) has a source tile of
+    dynamic size. Vectorized without vector sizes (as
+    `vectorize_children_and_apply_patterns` does) it is skipped, and after
+    bufferization it was a loop of scalar moves and a copy call per tile.
+
+    A pack whose destination is not static, whose source is dynamic while
+    it has no padding value, or which the vectorizer's precondition refuses
+    at those sizes is left as it is (for the later vectorization or
+    bufferization, as without this op).
+
+    Return modes: consumes `target` (the packs it vectorizes are replaced).
+    Does not fail on a pack it leaves; fails definitely when a payload op is
+    not a `linalg.pack`, or when the vectorizer fails on sizes its
+    precondition accepted.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
 def SplitIntegerReductionChainsOp : Op<Transform_Dialect,
     "qforge.split_integer_reduction_chains",
     [TransformOpInterface,

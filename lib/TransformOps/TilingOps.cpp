@@ -7,6 +7,7 @@
 #include "Rewrites/FlattenContiguousVectors.h"
 #include "Rewrites/FoldUnitDims.h"
 #include "Rewrites/SplitAccumulationChains.h"
+#include "Rewrites/VectorizePaddedPacks.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -273,6 +274,29 @@ DiagnosedSilenceableFailure transform::SplitAccumulationChainsOp::apply(
          qforge::findVectorAccumulationChains(target))
       qforge::splitAccumulationChain(rewriter, chain, chains);
   return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::VectorizePaddedPacksOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto pack = dyn_cast<linalg::PackOp>(target);
+  if (!pack)
+    return emitDefiniteFailure() << "expected a linalg.pack";
+  // A pack this cannot take (a dynamic destination) stays for the later
+  // vectorization or bufferization, as it would without this op.
+  if (failed(qforge::getPaddedPackVectorSizes(pack)))
+    return DiagnosedSilenceableFailure::success();
+  if (failed(qforge::vectorizePaddedPack(rewriter, pack)))
+    return emitDefiniteFailure()
+           << "the vectorizer accepted the pack's sizes but failed on it";
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::VectorizePaddedPacksOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
 }
 
 DiagnosedSilenceableFailure transform::FlattenContiguousVectorsOp::applyToOne(

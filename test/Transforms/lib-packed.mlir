@@ -21,6 +21,9 @@
 // RUN:   --transform-interpreter=entry-point=test_quantize_and_factor_packed_decode | FileCheck %s --check-prefix=QDEC
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_quantize_activation_rows_and_factor | FileCheck %s --check-prefix=QROWS
+// RUN: %gen_kernel 64 2 128 --batch 17 > %t.prefill17.mlir
+// RUN: qforge-opt %t.prefill17.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_quantize_activation_rows_and_factor | FileCheck %s --check-prefix=QROWS17
 // RUN: qforge-opt %t.rows256.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_row_tiles | FileCheck %s --check-prefix=ROWTILES
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -136,16 +139,29 @@
 // QROWS:         tensor.parallel_insert_slice
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
 // QROWS:         } {qforge.activation_groups}
+// 17 tokens in blocks of 8 (this test's pack): the third block holds one,
+// its tiles read under a mask whose lanes past the end take the pack's
+// padding (zero), written whole; no pack left for bufferization.
+// QROWS17-LABEL: func.func @quantized_matmul(
+// QROWS17-NOT:   linalg.pack {{.*}}qforge.activation_pack
+// QROWS17:       tensor.extract_slice %{{.+}}[0, 0, 0] [1, %[[ROWS:[^,]+]], 2] [1, 1, 1] : tensor<?x?x2xi32> to tensor<1x?x2xi32>
+// QROWS17-NEXT:  %[[MASK:.+]] = vector.create_mask %{{.+}}, %[[ROWS]], %{{.+}} : vector<1x8x2xi1>
+// QROWS17-NEXT:  vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}], %c0_i32, %[[MASK]] {in_bounds = [true, true, true]} : tensor<1x?x2xi32>, vector<1x8x2xi32>
+// QROWS17-NOT:   linalg.pack {{.*}}qforge.activation_pack
+
+// The packs vectorized at their tiles' static shapes (the group packs'
+// loop of one iteration, 16 groups of 2, canonicalized away first).
+// QROWS-NOT:   linalg.pack {{.*}}qforge.activation_pack
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
-// QROWS:         scf.for %{{.+}} = %c0 to %c2 step %c16
-// QROWS:           linalg.pack {{.*}} {qforge.activation_pack = "amax"} : tensor<1x8x?xi32> -> tensor<1x1x?x8xi32>
+// QROWS:         vector.transfer_read {{.*}} : tensor<1x8x2xi32>, vector<1x8x2xi32>
+// QROWS:         vector.transpose %{{.+}}, [0, 1, 3, 2] : vector<1x1x8x2xi32> to vector<1x1x2x8xi32>
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
 // QROWS:         scf.for
 // QROWS-NEXT:      scf.for
-// QROWS:             linalg.pack {{.*}} {qforge.activation_pack = "xq"} : tensor<1x8x1x16xi8> -> tensor<1x1x1x4x8x4xi8>
+// QROWS:             vector.transfer_read {{.*}} : tensor<1x8x1x16xi8>, vector<1x8x1x16xi8>
+// QROWS:             vector.transpose %{{.+}}, [0, 1, 3, 4, 2, 5] : vector<1x1x8x1x4x4xi8> to vector<1x1x1x4x8x4xi8>
 // QROWS:       scf.forall (%{{.+}}, %{{.+}}) in (1, 2)
-// QROWS:         scf.for %{{.+}} = %c0 to %c2 step %c16
-// QROWS:           linalg.pack {{.*}} {qforge.activation_pack = "xs"} : tensor<1x8x?xf32> -> tensor<1x1x?x8xf32>
+// QROWS:         vector.transfer_read {{.*}} : tensor<1x8x2xf32>, vector<1x8x2xf32>
 // QROWS:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x2x2x32x8x4xi8>, tensor<2x2x32x32x4xi8>) outs(%{{.+}} : tensor<2x2x1x2x8x32xi32>)
 
 // @tile_row_tiles with 2 tiles per iteration: 4 row tiles of 64 in a

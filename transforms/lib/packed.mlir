@@ -149,6 +149,28 @@ module attributes {transform.with_named_sequence} {
     // minutes with groups of 32 at K = 14336 (G = 448).
     %group_pack_steps, %group_pack_loop = transform.structured.tile_using_for %group_pack_tiles tile_sizes [0, 0, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // A block that M does not fill (17 tokens in blocks of 6) has a source
+    // tile of dynamic size: vectorized here at the tile's static shape (a
+    // masked read, zero padding), not left to bufferize into scalar loops.
+    // Canonicalized first: a tile loop of one iteration (16 groups of G < 16)
+    // leaves a tile whose size is known only then.
+    %pack_foralls = transform.merge_handles %xq_forall, %group_pack_forall : !transform.any_op
+    transform.apply_patterns to %pack_foralls {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %xq_pack_tiles = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xq"} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %max_pack_tiles = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "amax"} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %sums_pack_tiles = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xs"} in %kernel
+      : (!transform.any_op) -> !transform.any_op
+    %pack_tiles = transform.merge_handles %xq_pack_tiles, %max_pack_tiles, %sums_pack_tiles : !transform.any_op
+    transform.qforge.vectorize_padded_packs %pack_tiles : !transform.any_op
+    // The masked reads as reads with a mask operand (no vector.mask region,
+    // which later rewrites of the read would fill with more than one op).
+    transform.apply_patterns to %kernel {
+      transform.apply_patterns.vector.lower_masked_transfers
+    } : !transform.any_op
     transform.yield %partials, %groups : !transform.any_op, !transform.any_op
   }
 
