@@ -7,6 +7,21 @@
 
 using namespace mlir;
 
+/// The partial sums added pairwise, level by level (((0 + 1) + (2 + 3))
+/// for four): log2 of their count deep.
+static Value sumAsBalancedTree(SmallVector<Value> partials,
+                               function_ref<Value(Value, Value)> add) {
+  while (partials.size() > 1) {
+    SmallVector<Value> sums;
+    for (unsigned i = 0; i + 1 < partials.size(); i += 2)
+      sums.push_back(add(partials[i], partials[i + 1]));
+    if (partials.size() % 2)
+      sums.push_back(partials.back());
+    partials = std::move(sums);
+  }
+  return partials.front();
+}
+
 /// The operand of `add` that is the previous link of its chain: a vector add
 /// in the same block whose only use is `add` (the left one if both are).
 static Value previousLink(arith::AddFOp add) {
@@ -76,16 +91,10 @@ unsigned qforge::splitAccumulationChain(RewriterBase &rewriter,
                   ? arith::AddFOp::create(rewriter, loc, partial, term, flags)
                   : term;
   }
-  while (partials.size() > 1) {
-    SmallVector<Value> sums;
-    for (unsigned i = 0; i + 1 < partials.size(); i += 2)
-      sums.push_back(arith::AddFOp::create(rewriter, loc, partials[i],
-                                           partials[i + 1], flags));
-    if (partials.size() % 2)
-      sums.push_back(partials.back());
-    partials = std::move(sums);
-  }
-  rewriter.replaceAllUsesWith(last.getResult(), partials.front());
+  Value sum = sumAsBalancedTree(partials, [&](Value lhs, Value rhs) -> Value {
+    return arith::AddFOp::create(rewriter, loc, lhs, rhs, flags);
+  });
+  rewriter.replaceAllUsesWith(last.getResult(), sum);
   // The old links, last first (each was the only user of the one before).
   for (arith::AddFOp link : llvm::reverse(ArrayRef(chain.links).drop_front()))
     rewriter.eraseOp(link);
@@ -161,16 +170,10 @@ unsigned qforge::splitIntegerReductionChain(RewriterBase &rewriter,
         rewriter, link.getLoc(), vector::CombiningKind::ADD, link.getSource(),
         partial ? partial : zero, link.getReductionDims());
   }
-  while (partials.size() > 1) {
-    SmallVector<Value> sums;
-    for (unsigned i = 0; i + 1 < partials.size(); i += 2)
-      sums.push_back(
-          arith::AddIOp::create(rewriter, loc, partials[i], partials[i + 1]));
-    if (partials.size() % 2)
-      sums.push_back(partials.back());
-    partials = std::move(sums);
-  }
-  rewriter.replaceAllUsesWith(last.getResult(), partials.front());
+  Value sum = sumAsBalancedTree(partials, [&](Value lhs, Value rhs) -> Value {
+    return arith::AddIOp::create(rewriter, loc, lhs, rhs);
+  });
+  rewriter.replaceAllUsesWith(last.getResult(), sum);
   for (vector::MultiDimReductionOp link :
        llvm::reverse(ArrayRef(chain.links).drop_front()))
     rewriter.eraseOp(link);
