@@ -7,6 +7,7 @@
 
 #include "Driver/Pipelines.h"
 #include "Driver/TokenDispatch.h"
+#include "Rewrites/FlattenContiguousVectors.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -29,7 +30,6 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -122,43 +122,10 @@ struct SplitMinorBroadcastRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
-/// Upstream's flattening of a contiguous n-D transfer into a 1-D one
-/// (vector::populateFlattenVectorTransferPatterns), tried only where its
-/// contiguity check is defined. MLIR 22's vector::isContiguousSlice drops
-/// the vector's leading unit dims and compares what is left, but its first
-/// dim, with the memref's trailing dims: a vector of unit dims only (e.g.
-/// vector<1x1x1xf32>) leaves nothing, and the comparison runs from one past
-/// an empty shape (a negative-size memcmp, found by ASan on an f16 kernel
-/// with a constant zero-point; docs/reliability.md); a read that broadcasts
-/// into more dims than its memref has reads past the memref's shape.
-template <typename TransferOp>
-struct GuardedFlattenTransfer : OpRewritePattern<TransferOp> {
-  GuardedFlattenTransfer(MLIRContext *ctx,
-                         const FrozenRewritePatternSet &flatten)
-      : OpRewritePattern<TransferOp>(ctx), applicator(flatten) {
-    applicator.applyDefaultCostModel();
-  }
-  LogicalResult matchAndRewrite(TransferOp transfer,
-                                PatternRewriter &rewriter) const override {
-    auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
-    ArrayRef<int64_t> shape = transfer.getVectorType().getShape();
-    int64_t leadingUnitDims =
-        llvm::find_if(shape, [](int64_t dim) { return dim != 1; }) -
-        shape.begin();
-    int64_t sliceRank = static_cast<int64_t>(shape.size()) - leadingUnitDims;
-    if (!memref || sliceRank < 1 || sliceRank > memref.getRank())
-      return failure();
-    return applicator.matchAndRewrite(transfer, rewriter);
-  }
-  mutable PatternApplicator applicator;
-};
-
-/// The flattening patterns with their reads and writes guarded as above.
-static void addGuardedFlattenPatterns(RewritePatternSet &patterns,
-                                      const FrozenRewritePatternSet &flatten) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<GuardedFlattenTransfer<vector::TransferReadOp>,
-               GuardedFlattenTransfer<vector::TransferWriteOp>>(ctx, flatten);
+/// The flattening patterns, guarded (Rewrites/FlattenContiguousVectors.h),
+/// and the unit dims' drop.
+static void addGuardedFlattenPatterns(RewritePatternSet &patterns) {
+  qforge::populateGuardedFlattenTransferPatterns(patterns);
   vector::populateDropUnitDimWithShapeCastPatterns(patterns);
 }
 } // namespace
@@ -226,15 +193,12 @@ static LogicalResult lowerVectors(ModuleOp module) {
   module.walk([&](Operation *) { ++numOps; });
   GreedyRewriteConfig config;
   config.setMaxNumRewrites(std::max<int64_t>(1 << 13, 8 * numOps));
-  RewritePatternSet flattenPatterns(ctx);
-  vector::populateFlattenVectorTransferPatterns(flattenPatterns);
-  FrozenRewritePatternSet flatten(std::move(flattenPatterns));
   {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     // An n-D read of contiguous memory becomes one 1-D read (e.g. the
     // vector<16x4xi8> weight bytes of an int8 dot product: one 64-byte load).
-    addGuardedFlattenPatterns(patterns, flatten);
+    addGuardedFlattenPatterns(patterns);
     patterns.add<SplitMinorBroadcastRead>(ctx);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);

@@ -12,6 +12,7 @@
 
 #include "Patterns/Patterns.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -43,28 +44,18 @@ struct TransposeAsShuffle : OpRewritePattern<vector::TransposeOp> {
     int64_t elements = source.getNumElements();
     if (elements * source.getElementTypeBitWidth() > kMaxBits)
       return rewriter.notifyMatchFailure(transpose, "longer than a tile");
-    ArrayRef<int64_t> permutation = transpose.getPermutation();
-    ArrayRef<int64_t> sourceShape = source.getShape();
-    ArrayRef<int64_t> resultShape = result.getShape();
-    // Result dim d is source dim permutation[d]: the source's linear index
-    // of each result element, in the result's row-major order.
-    SmallVector<int64_t> sourceStrides(source.getRank(), 1);
-    for (int64_t d = source.getRank() - 2; d >= 0; --d)
-      sourceStrides[d] = sourceStrides[d + 1] * sourceShape[d + 1];
+    // Result dim d is source dim permutation[d]: each result element, in
+    // the result's row-major order, takes the source's element at its
+    // index times the source strides of those dims.
+    SmallVector<int64_t> stridesInSource = applyPermutation(
+        computeSuffixProduct(source.getShape()), transpose.getPermutation());
+    SmallVector<int64_t> resultStrides =
+        computeSuffixProduct(result.getShape());
     SmallVector<int64_t> mask;
     mask.reserve(elements);
-    SmallVector<int64_t> index(result.getRank(), 0);
-    for (int64_t linear = 0; linear < elements; ++linear) {
-      int64_t from = 0;
-      for (auto [d, position] : llvm::enumerate(index))
-        from += position * sourceStrides[permutation[d]];
-      mask.push_back(from);
-      for (int64_t d = result.getRank() - 1; d >= 0; --d) {
-        if (++index[d] < resultShape[d])
-          break;
-        index[d] = 0;
-      }
-    }
+    for (int64_t linear = 0; linear < elements; ++linear)
+      mask.push_back(
+          linearize(delinearize(linear, resultStrides), stridesInSource));
     Location loc = transpose.getLoc();
     auto flatType = VectorType::get({elements}, source.getElementType());
     Value flat = vector::ShapeCastOp::create(rewriter, loc, flatType,

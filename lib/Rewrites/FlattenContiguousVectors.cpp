@@ -4,16 +4,58 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
+namespace {
+/// Upstream's flattening of `TransferOp`, applied only where its contiguity
+/// check is defined (the header says why).
+template <typename TransferOp>
+struct GuardedFlattenTransfer : OpRewritePattern<TransferOp> {
+  explicit GuardedFlattenTransfer(MLIRContext *ctx)
+      : OpRewritePattern<TransferOp>(ctx), flatten(upstreamFlattening(ctx)),
+        applicator(flatten) {
+    applicator.applyDefaultCostModel();
+  }
+  LogicalResult matchAndRewrite(TransferOp transfer,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(transfer.getBase().getType());
+    ArrayRef<int64_t> shape = transfer.getVectorType().getShape();
+    int64_t leadingUnitDims =
+        llvm::find_if(shape, [](int64_t dim) { return dim != 1; }) -
+        shape.begin();
+    int64_t sliceRank = static_cast<int64_t>(shape.size()) - leadingUnitDims;
+    if (!memref || sliceRank < 1 || sliceRank > memref.getRank())
+      return failure();
+    return applicator.matchAndRewrite(transfer, rewriter);
+  }
+
+private:
+  static FrozenRewritePatternSet upstreamFlattening(MLIRContext *ctx) {
+    RewritePatternSet patterns(ctx);
+    vector::populateFlattenVectorTransferPatterns(patterns);
+    return FrozenRewritePatternSet(std::move(patterns));
+  }
+  FrozenRewritePatternSet flatten;
+  mutable PatternApplicator applicator;
+};
+} // namespace
+
+void qforge::populateGuardedFlattenTransferPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<GuardedFlattenTransfer<vector::TransferReadOp>,
+               GuardedFlattenTransfer<vector::TransferWriteOp>>(ctx);
+}
+
 LogicalResult qforge::flattenContiguousVectors(Operation *root) {
   MLIRContext *context = root->getContext();
   {
     RewritePatternSet patterns(context);
-    vector::populateFlattenVectorTransferPatterns(patterns);
+    populateGuardedFlattenTransferPatterns(patterns);
     vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return failure();

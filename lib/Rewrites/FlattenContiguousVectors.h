@@ -1,5 +1,4 @@
-//===- FlattenContiguousVectors.h - 1-D vectors for row-wise work -*- C++
-//-*-===//
+//===- FlattenContiguousVectors.h - 1-D row-wise vectors --------*- C++ -*-===//
 //
 // The activation's per-group work in the integer strategies (its maximum,
 // quantization and sums) runs on the activation's packed shape, e.g.
@@ -18,11 +17,24 @@
 #define QFORGE_REWRITES_FLATTENCONTIGUOUSVECTORS_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 
 namespace qforge {
 
-/// Flattens the n-D vector transfers on contiguous memrefs in `root` and
+/// Upstream's flattening of a contiguous n-D transfer into a 1-D one
+/// (vector::populateFlattenVectorTransferPatterns), tried only where its
+/// contiguity check is defined. MLIR 22's vector::isContiguousSlice drops
+/// the vector's leading unit dims and compares what is left, but its first
+/// dim, with the memref's trailing dims: a vector of unit dims only (e.g.
+/// vector<1x1x1xf32>) leaves nothing, and the comparison runs from one past
+/// an empty shape (a negative-size memcmp, found by ASan on an f16 kernel
+/// with a constant zero-point; docs/reliability.md); a read that broadcasts
+/// into more dims than its memref has reads past the memref's shape.
+void populateGuardedFlattenTransferPatterns(mlir::RewritePatternSet &patterns);
+
+/// Flattens the n-D vector transfers on contiguous memrefs in `root` (the
+/// guarded patterns above) and
 /// linearizes the elementwise vector ops, constants and bitcasts between
 /// them to 1-D; then folds the shape casts left. Fails when a pattern
 /// application does not converge or the linearization leaves an illegal op.

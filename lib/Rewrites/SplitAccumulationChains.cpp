@@ -160,11 +160,9 @@ unsigned qforge::splitIntegerReductionChain(RewriterBase &rewriter,
   // Partial sum 0 keeps the first link; link i goes to partial sum
   // i mod count, the others starting from zero.
   SmallVector<Value> partials(count);
-  partials[0] = vector::MultiDimReductionOp(chain.links.front()).getResult();
-  for (auto [index, constLink] : llvm::enumerate(chain.links)) {
-    vector::MultiDimReductionOp link = constLink;
-    if (index == 0)
-      continue;
+  partials[0] = chain.links.front()->getResult(0);
+  for (size_t index = 1; index < chain.links.size(); ++index) {
+    vector::MultiDimReductionOp link = chain.links[index];
     Value &partial = partials[index % count];
     partial = vector::MultiDimReductionOp::create(
         rewriter, link.getLoc(), vector::CombiningKind::ADD, link.getSource(),

@@ -22,14 +22,12 @@ qforge::getPaddedPackVectorSizes(linalg::PackOp pack) {
 }
 
 LogicalResult qforge::vectorizePaddedPack(RewriterBase &rewriter,
-                                          linalg::PackOp pack) {
-  FailureOr<SmallVector<int64_t>> sizes = getPaddedPackVectorSizes(pack);
-  if (failed(sizes))
-    return failure();
+                                          linalg::PackOp pack,
+                                          ArrayRef<int64_t> vectorSizes) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(pack);
   FailureOr<linalg::VectorizationResult> result =
-      linalg::vectorize(rewriter, pack, *sizes);
+      linalg::vectorize(rewriter, pack, vectorSizes);
   if (failed(result))
     return failure();
   rewriter.replaceOp(pack, result->replacements);

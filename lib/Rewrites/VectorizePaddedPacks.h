@@ -1,5 +1,4 @@
-//===- VectorizePaddedPacks.h - packs of partial tiles, vectorized -*- C++
-//-*-===//
+//===- VectorizePaddedPacks.h - partial-tile packs vectorized ---*- C++ -*-===//
 //
 // A pack tiled by a size that does not divide its source (a prompt of 17
 // tokens in blocks of 6) reads a source tile of dynamic size into a
@@ -26,9 +25,11 @@ namespace qforge {
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 getPaddedPackVectorSizes(mlir::linalg::PackOp pack);
 
-/// Vectorizes `pack` with getPaddedPackVectorSizes and replaces it.
+/// Vectorizes `pack` with `vectorSizes` (getPaddedPackVectorSizes) and
+/// replaces it.
 mlir::LogicalResult vectorizePaddedPack(mlir::RewriterBase &rewriter,
-                                        mlir::linalg::PackOp pack);
+                                        mlir::linalg::PackOp pack,
+                                        llvm::ArrayRef<int64_t> vectorSizes);
 
 } // namespace qforge
 

@@ -285,9 +285,11 @@ DiagnosedSilenceableFailure transform::VectorizePaddedPacksOp::applyToOne(
     return emitDefiniteFailure() << "expected a linalg.pack";
   // A pack this cannot take (a dynamic destination) stays for the later
   // vectorization or bufferization, as it would without this op.
-  if (failed(qforge::getPaddedPackVectorSizes(pack)))
+  FailureOr<SmallVector<int64_t>> sizes =
+      qforge::getPaddedPackVectorSizes(pack);
+  if (failed(sizes))
     return DiagnosedSilenceableFailure::success();
-  if (failed(qforge::vectorizePaddedPack(rewriter, pack)))
+  if (failed(qforge::vectorizePaddedPack(rewriter, pack, *sizes)))
     return emitDefiniteFailure()
            << "the vectorizer accepted the pack's sizes but failed on it";
   return DiagnosedSilenceableFailure::success();
