@@ -12,9 +12,11 @@
 //   1 row per tile, prefetch 1 row ahead with locality 2: as in
 //                   decode-int8-vnni.mlir, whose measurements set them (not
 //                   re-measured for this 256-bit loop).
+//   32 bytes        the smallest read prefetched: one step's weights (8
+//                   lanes x 4 bytes), not the per-group scalars.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
@@ -23,7 +25,9 @@ module attributes {transform.with_named_sequence} {
   // Run by the driver after bufferization: the prefetch of the next row,
   // then the int8 dot products and the rows' sums.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    transform.include @prefetch_next_row_int8 failures(propagate) (%module) : (!transform.any_op) -> ()
+    %step_bytes = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_row_int8 failures(propagate) (%module, %step_bytes)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

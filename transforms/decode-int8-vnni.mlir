@@ -14,9 +14,12 @@
 //   prefetch 1      one row ahead, one prefetch per 64-byte line; locality 2
 //                   (prefetcht1, into L2) suits this loop's low compute per
 //                   byte better than 3 (see docs/benchmarks.md).
+//   64 bytes        the smallest read prefetched: one step's weights (16
+//                   lanes x 4 bytes), not the per-group scale and
+//                   zero-point scalars.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly})
-  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
@@ -25,7 +28,9 @@ module attributes {transform.with_named_sequence} {
   // Run by the driver after bufferization: the prefetch of the next row,
   // then the int8 dot products (vpdpbusd) and the rows' sums.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    transform.include @prefetch_next_row_int8 failures(propagate) (%module) : (!transform.any_op) -> ()
+    %step_bytes = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_row_int8 failures(propagate) (%module, %step_bytes)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -7,44 +7,61 @@
 
 using namespace mlir;
 
-std::optional<std::pair<Value, Value>>
-qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
+/// The number of lanes (4, 8 or 16) when `reduction` is an unmasked sum
+/// over the innermost dim of size 4 of `elementType` elements, whose other
+/// dims are unit dims but one (the lanes), which is not reduced; else 0.
+static int64_t fourElementLaneSumLanes(vector::MultiDimReductionOp reduction,
+                                       Type elementType) {
   // vpdpbusd has no mask: a masked reduction must not sum masked-off lanes.
   if (reduction.getKind() != vector::CombiningKind::ADD || reduction.isMasked())
-    return std::nullopt;
+    return 0;
   VectorType source = reduction.getSourceVectorType();
   int64_t rank = source.getRank();
   if (source.isScalable() || rank < 2 ||
-      !source.getElementType().isInteger(32) ||
+      source.getElementType() != elementType ||
       source.getDimSize(rank - 1) != 4 ||
       !isa<VectorType>(reduction.getDestType()))
-    return std::nullopt;
+    return 0;
   SmallVector<bool> reduced(rank, false);
   for (int64_t dim : reduction.getReductionDims())
     reduced[dim] = true;
   if (!reduced[rank - 1])
-    return std::nullopt;
+    return 0;
   int64_t lanes = 1;
   for (int64_t dim = 0; dim < rank - 1; ++dim) {
     int64_t size = source.getDimSize(dim);
     if (size == 1)
       continue;
     if (reduced[dim] || lanes != 1)
-      return std::nullopt;
+      return 0;
     lanes = size;
   }
   if (lanes != 4 && lanes != 8 && lanes != 16)
+    return 0;
+  return lanes;
+}
+
+/// `value` without a broadcast that only adds leading unit dims (same
+/// number of elements).
+static Value withoutUnitBroadcast(Value value) {
+  auto broadcast = value.getDefiningOp<vector::BroadcastOp>();
+  if (!broadcast)
+    return value;
+  auto from = dyn_cast<VectorType>(broadcast.getSourceType());
+  auto to = cast<VectorType>(broadcast.getResultVectorType());
+  if (!from || from.getNumElements() != to.getNumElements())
+    return nullptr;
+  return broadcast.getSource();
+}
+
+std::optional<std::pair<Value, Value>>
+qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
+  if (!fourElementLaneSumLanes(reduction,
+                               IntegerType::get(reduction.getContext(), 32)))
     return std::nullopt;
 
-  // Look through a broadcast that only adds leading unit dims.
-  Value products = reduction.getSource();
-  if (auto broadcast = products.getDefiningOp<vector::BroadcastOp>()) {
-    auto from = dyn_cast<VectorType>(broadcast.getSourceType());
-    if (!from || from.getNumElements() != source.getNumElements())
-      return std::nullopt;
-    products = broadcast.getSource();
-  }
-  auto multiply = products.getDefiningOp<arith::MulIOp>();
+  Value products = withoutUnitBroadcast(reduction.getSource());
+  auto multiply = products ? products.getDefiningOp<arith::MulIOp>() : nullptr;
   if (!multiply)
     return std::nullopt;
   auto bytesOf = [](Value value, bool isSigned) -> Value {
@@ -71,4 +88,23 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
       return std::pair(unsignedBytes, signedBytes);
   }
   return std::nullopt;
+}
+
+std::optional<Value>
+qforge::matchFourSignedByteLaneSum(vector::MultiDimReductionOp reduction) {
+  MLIRContext *ctx = reduction.getContext();
+  Value values = withoutUnitBroadcast(reduction.getSource());
+  if (!values)
+    return std::nullopt;
+  Value narrow;
+  if (fourElementLaneSumLanes(reduction, IntegerType::get(ctx, 32))) {
+    if (auto ext = values.getDefiningOp<arith::ExtSIOp>())
+      narrow = ext.getIn();
+  } else if (fourElementLaneSumLanes(reduction, Float32Type::get(ctx))) {
+    if (auto convert = values.getDefiningOp<arith::SIToFPOp>())
+      narrow = convert.getIn();
+  }
+  if (!narrow || !getElementTypeOrSelf(narrow.getType()).isInteger(8))
+    return std::nullopt;
+  return narrow;
 }

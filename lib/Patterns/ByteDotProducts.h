@@ -19,6 +19,13 @@ namespace qforge {
 std::optional<std::pair<mlir::Value, mlir::Value>>
 matchFourByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 
+/// When `reduction` adds groups of 4 adjacent signed bytes, widened --
+/// `extsi(s8)` into i32 lanes or `sitofp(s8)` into f32 lanes, with the
+/// shapes matchFourByteLaneSum accepts -- returns the byte vector: such a
+/// sum is vpdpbusd's with unsigned bytes of 1.
+std::optional<mlir::Value>
+matchFourSignedByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
+
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_BYTEDOTPRODUCTS_H

@@ -64,6 +64,8 @@ bool startsLine(const MemRefRead &read, int64_t lineBytes) {
 }
 /// Bytes one execution of `read` loads; unknown (the largest value) for
 /// element types without a bit width (index, complex) and scalable vectors.
+/// A transfer_read's broadcast dims (a constant 0 in its permutation map,
+/// e.g. one scale read into every lane) load nothing more.
 int64_t readBytes(const MemRefRead &read) {
   constexpr int64_t unknown = std::numeric_limits<int64_t>::max();
   Type type = read.op->getResult(0).getType();
@@ -73,6 +75,13 @@ int64_t readBytes(const MemRefRead &read) {
       return unknown;
     elements = vector.getNumElements();
     type = vector.getElementType();
+    if (auto transfer = dyn_cast<vector::TransferReadOp>(read.op)) {
+      elements = 1;
+      for (auto [size, result] : llvm::zip_equal(
+               vector.getShape(), transfer.getPermutationMap().getResults()))
+        if (!isa<AffineConstantExpr>(result))
+          elements *= size;
+    }
   }
   if (!type.isIntOrFloat())
     return unknown;

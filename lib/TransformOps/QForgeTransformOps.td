@@ -206,6 +206,17 @@ def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
     on the bytes reshaped to `vector<4Lxi8>`. Exact: both compute the same
     32-bit integer sums.
 
+    A sum of signed bytes alone, `arith.extsi(s8 bytes)` into i32 lanes, is
+    the same instruction with unsigned bytes of 1 (exact). In f32,
+    `arith.sitofp(s8 bytes)` into `vector<Lxf32>` (the integer decode's
+    activation sums, for its zero-point term), it becomes
+    `acc + sitofp(vpdpbusd(0, 1, bytes))`: the 4 bytes' sum is exact, so
+    the result equals the reduction's whenever the accumulator and its
+    partial sums are f32 integers below 2^24 (as sums of quantized
+    activations are); otherwise it is the reassociation that
+    `lower_multi_reduction` and `reassociate_fp_reductions` make anyway.
+    Without it, that sum lowered to one scalar add per byte.
+
     The set also rewrites a 4-bit weight of a byte pair zero-extended,
     `arith.extui(arith.trunci %b : i8 to i4)`, to `arith.extui(%b & 15)`, so
     that the products of nibbles (the 4-bit strategies) are products of
@@ -752,7 +763,8 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     prefetch per line it covers. Reads of fewer than `min_read_bytes` bytes are not
     prefetched: e.g. the scalar activation reads of a loop that streams
     64-byte weight lines, which stay in L1 and would only cost a load slot
-    each.
+    each, or a group's scale broadcast into every lane (a `transfer_read`
+    loads only its permutation map's non-broadcast dims).
 
     Why: a kernel streaming one weight row per iteration from DRAM keeps the
     core's miss buffers busy only as far as the hardware prefetcher runs

@@ -30,12 +30,17 @@
 
 // int8: two vpdpbusd per group of 128 weight bytes, no widening of weights;
 // the group's float epilogue; the next row prefetched into L1 on Zen
-// (decode-int8-vnni-zen.mlir), into L2 elsewhere.
+// (decode-int8-vnni-zen.mlir), into L2 elsewhere, where only the weights'
+// two lines are prefetched, not the group's scale and zero-point. The
+// activation's per-lane sums (for the zero-point term) are vpdpbusd with
+// bytes of 1, not a scalar add per byte (vaddss would sort between vaddps
+// and vcvtdq2ps).
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int8.s | FileCheck %s --check-prefix=INT8
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-spr.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int8-spr.s | FileCheck %s --check-prefix=INT8-SPR
-// INT8-SPR: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 4, vbroadcastss
+// INT8-SPR: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vaddps 8, vcvtdq2ps 8, {{(vmov[a-z0-9]+ [0-9]+, )?}}vpdpbusd 8,
+// INT8-SPR: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 2, vbroadcastss 2, vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 2, vmulss 2, vpdpbusd 2, vpxor 1{{$}}
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 4, vbroadcastss 2, vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 2, vmulss 2, vpdpbusd 2, vpxor 1{{$}}
 
 // Packed int8: one load and one vpdpbusd per 64 weight bytes; the group's

@@ -760,3 +760,97 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A sum of 4 signed bytes per i32 lane (no product) is vpdpbusd with
+// unsigned bytes of 1: 1 * sext(s) per byte, exact.
+
+// CHECK-LABEL: func.func @signed_byte_lane_sums
+// CHECK-SAME:    (%[[S:[a-z0-9_]+]]: vector<16x4xi8>, %[[ACC:[a-z0-9_]+]]: vector<16xi32>)
+// CHECK-DAG:     %[[ONES:.+]] = arith.constant dense<1> : vector<64xi8>
+// CHECK-DAG:     %[[SB:.+]] = vector.shape_cast %[[S]] : vector<16x4xi8> to vector<64xi8>
+// CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %[[ONES]], %[[SB]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         return %[[R]] : vector<16xi32>
+func.func @signed_byte_lane_sums(%s: vector<16x4xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %se = arith.extsi %s : vector<16x4xi8> to vector<16x4xi32>
+  %r = vector.multi_reduction <add>, %se, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %r : vector<16xi32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The same sum in f32 (the integer decode's activation sums, Σxq per lane),
+// with the vectorizer's leading unit dims: the 4 bytes summed exactly in
+// i32 from zero, converted, then added to the accumulator.
+
+// CHECK-LABEL: func.func @signed_byte_lane_sums_f32
+// CHECK-SAME:    (%[[S:[a-z0-9_]+]]: vector<8x4xi8>, %[[ACC:[a-z0-9_]+]]: vector<1x8xf32>)
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0> : vector<8xi32>
+// CHECK-DAG:     %[[ONES:.+]] = arith.constant dense<1> : vector<32xi8>
+// CHECK-DAG:     %[[SB:.+]] = vector.shape_cast %[[S]] : vector<8x4xi8> to vector<32xi8>
+// CHECK:         %[[SUM:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.256"(%[[ZERO]], %[[ONES]], %[[SB]]) : (vector<8xi32>, vector<32xi8>, vector<32xi8>) -> vector<8xi32>
+// CHECK:         %[[F:.+]] = arith.sitofp %[[SUM]] : vector<8xi32> to vector<8xf32>
+// CHECK:         %[[A:.+]] = vector.shape_cast %[[ACC]] : vector<1x8xf32> to vector<8xf32>
+// CHECK:         %[[R:.+]] = arith.addf %[[A]], %[[F]] : vector<8xf32>
+// CHECK:         %[[R2:.+]] = vector.shape_cast %[[R]] : vector<8xf32> to vector<1x8xf32>
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         return %[[R2]] : vector<1x8xf32>
+func.func @signed_byte_lane_sums_f32(%s: vector<8x4xi8>, %acc: vector<1x8xf32>) -> vector<1x8xf32> {
+  %sf = arith.sitofp %s : vector<8x4xi8> to vector<8x4xf32>
+  %b = vector.broadcast %sf : vector<8x4xf32> to vector<1x1x8x4xf32>
+  %r = vector.multi_reduction <add>, %b, %acc [1, 3] : vector<1x1x8x4xf32> to vector<1x8xf32>
+  return %r : vector<1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Not signed-byte sums: unsigned bytes (vpdpbusd's byte operand of 1 must
+// meet the signed one; zero-extended bytes would read 0xFF as -1), signed
+// 16-bit values, and a maximum.
+
+// CHECK-LABEL: func.func @not_signed_byte_sums
+// CHECK-NOT:     llvm.call_intrinsic
+// CHECK-COUNT-3: vector.multi_reduction
+// CHECK-NOT:     llvm.call_intrinsic
+func.func @not_signed_byte_sums(%u: vector<16x4xi8>, %h: vector<16x4xi16>, %acc: vector<16xi32>, %facc: vector<16xf32>)
+    -> (vector<16xi32>, vector<16xf32>, vector<16xi32>) {
+  %ue = arith.extui %u : vector<16x4xi8> to vector<16x4xi32>
+  %r0 = vector.multi_reduction <add>, %ue, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  %hf = arith.sitofp %h : vector<16x4xi16> to vector<16x4xf32>
+  %r1 = vector.multi_reduction <add>, %hf, %facc [1] : vector<16x4xf32> to vector<16xf32>
+  %se = arith.extsi %u : vector<16x4xi8> to vector<16x4xi32>
+  %r2 = vector.multi_reduction <maxsi>, %se, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %r0, %r1, %r2 : vector<16xi32>, vector<16xf32>, vector<16xi32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}

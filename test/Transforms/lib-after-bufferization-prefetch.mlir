@@ -90,30 +90,41 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// An integer decode's rows (scf.forall, one 64-byte row each): the next
-// row, with locality 2 (@prefetch_next_row_int8) or 3 (_into_l1, Zen).
+// An integer decode's rows (scf.forall, one 64-byte row each, and the
+// row's scale read into every lane): the next row, with locality 2
+// (@prefetch_next_row_int8) or 3 (_into_l1, Zen). With a minimum of 64
+// bytes the scale is not prefetched: its read loads 4 bytes, though its
+// vector has 64 (a broadcast dim of the permutation map loads nothing
+// more).
 // ROW8-LABEL: func.func @rows(
 // ROW8:         scf.forall
 // ROW8:           memref.prefetch %{{.+}}, read, locality<2>, data : memref<8x64xi8>
+// ROW8-NOT:       memref.prefetch
 // ROW8:         } {qforge.weight_rows}
 // ROW8-L1-LABEL: func.func @rows(
 // ROW8-L1:         memref.prefetch %{{.+}}, read, locality<3>, data : memref<8x64xi8>
+// ROW8-L1:         memref.prefetch %{{.+}}, read, locality<3>, data : memref<8xf32>
 // ROW8-L1:       } {qforge.weight_rows}
-func.func @rows(%w: memref<8x64xi8>, %out: memref<8x64xi8>) {
+func.func @rows(%w: memref<8x64xi8>, %s: memref<8xf32>, %out: memref<8x64xi8>, %scaled: memref<8x16xf32>) {
   %c0 = arith.constant 0 : index
   %pad = arith.constant 0 : i8
+  %fpad = arith.constant 0.0 : f32
   scf.forall (%r) in (8) {
     %row = vector.transfer_read %w[%r, %c0], %pad {in_bounds = [true]} : memref<8x64xi8>, vector<64xi8>
     vector.transfer_write %row, %out[%r, %c0] {in_bounds = [true]} : vector<64xi8>, memref<8x64xi8>
+    %scale = vector.transfer_read %s[%r], %fpad {in_bounds = [true], permutation_map = affine_map<(d0) -> (0)>} : memref<8xf32>, vector<16xf32>
+    vector.transfer_write %scale, %scaled[%r, %c0] {in_bounds = [true]} : vector<16xf32>, memref<8x16xf32>
   } {qforge.weight_rows}
   return
 }
 
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @test_prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}) {
-    transform.include @prefetch_next_row_int8 failures(propagate) (%module) : (!transform.any_op) -> ()
+    %step_bytes = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_row_int8 failures(propagate) (%module, %step_bytes)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
   transform.named_sequence @test_prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly}) {

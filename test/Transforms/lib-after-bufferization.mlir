@@ -16,9 +16,17 @@
 // @x86_int8_dot_products_and_reductions, unpacked integer decode: each
 // 16 x 4 byte product summed over the 4 bytes (the two steps of a group)
 // is one vpdpbusd; the activation's per-group maximum and the rows' sums
-// become reassociable reductions.
+// become reassociable reductions. The activation's per-lane sums (Σxq over
+// a lane's 4 bytes, in f32) are vpdpbusd from zero with bytes of 1, then
+// converted and added.
 // UNPACKED-LABEL: func.func @quantized_matmul
+// UNPACKED-DAG:   %[[ZERO:.+]] = arith.constant dense<0> : vector<16xi32>
+// UNPACKED-DAG:   %[[ONES:.+]] = arith.constant dense<1> : vector<64xi8>
 // UNPACKED:       vector.reduction <maxui>, %{{.+}}, %{{.+}} : vector<128xi32> into i32
+// UNPACKED:       %[[XSUM:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ZERO]], %[[ONES]], %{{.+}})
+// UNPACKED-NEXT:  %[[XSUMF:.+]] = arith.sitofp %[[XSUM]] : vector<16xi32> to vector<16xf32>
+// UNPACKED-NEXT:  arith.addf %{{.+}}, %[[XSUMF]] : vector<16xf32>
+// UNPACKED:       scf.forall
 // UNPACKED:       %[[ACC:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // UNPACKED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %{{.+}}, %{{.+}})
 // UNPACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32

@@ -84,11 +84,16 @@ module attributes {transform.with_named_sequence} {
   }
 
   // The int8 decode strategies (not packed): the next row, kept out of L1
-  // (locality 2: into L2), then the dot products.
-  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}) {
+  // (locality 2: into L2), for reads of at least %min_read_bytes (a weight
+  // step: the row's scales and zero-points, one scalar per group, are left
+  // to the hardware prefetcher, not prefetched 16 times per line), then the
+  // dot products.
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly},
+                                                   %min_read_bytes: !transform.param<i64> {transform.readonly}) {
     %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
       : (!transform.any_op) -> !transform.any_op
-    transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op
+    transform.qforge.prefetch_reads_ahead %row_loop min_read_bytes = %min_read_bytes
+        {iterations = 1, line_bytes = 64, locality = 2} : !transform.any_op, !transform.param<i64>
     %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
     transform.yield
