@@ -12,13 +12,24 @@
 //   1 row per tile, prefetch 1 row ahead with locality 2: as in
 //                   decode-int8-vnni.mlir, whose measurements set them (not
 //                   re-measured for this 256-bit loop).
+//   4 chains        the row's sum over groups as 4 partial sums, the group
+//                   loop unrolled by 4 (@split_group_sums): with groups of
+//                   32 (this script's on AVX-512 VNNI CPUs too), one
+//                   accumulator's multiply-add per group set the pace
+//                   (docs/benchmarks.md).
 //   32 bytes        the smallest read prefetched: one step's weights (8
 //                   lanes x 4 bytes), not the per-group scalars.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @split_group_sums(%module: !transform.any_op {transform.readonly}, %chains: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    // A row's sum over groups as 4 partial sums: one accumulator's chain of
+    // multiply-adds, one per group, was the pace of small groups.
+    %chains = transform.param.constant 4 : i64 -> !transform.param<i64>
+    transform.include @split_group_sums failures(propagate) (%module, %chains)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 

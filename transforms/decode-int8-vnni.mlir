@@ -11,6 +11,10 @@
 //                   64); the step loops unrolled whole, by 2 for K = 128:
 //                   both in @decode_int8_16_lanes.
 //   1 row per tile  as in decode-factored-avx512.mlir.
+//   2 chains        the row's sum over groups as 2 partial sums, the group
+//                   loop unrolled by 2 (@split_group_sums): with groups of
+//                   64, one accumulator's multiply-add per group set the
+//                   pace (docs/benchmarks.md).
 //   prefetch 1      one row ahead, one prefetch per 64-byte line; locality 2
 //                   (prefetcht1, into L2) suits this loop's low compute per
 //                   byte better than 3 (see docs/benchmarks.md).
@@ -20,8 +24,14 @@
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @split_group_sums(%module: !transform.any_op {transform.readonly}, %chains: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    // A row's sum over groups as 2 partial sums: one accumulator's chain of
+    // multiply-adds, one per group, was the pace of small groups.
+    %chains = transform.param.constant 2 : i64 -> !transform.param<i64>
+    transform.include @split_group_sums failures(propagate) (%module, %chains)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 

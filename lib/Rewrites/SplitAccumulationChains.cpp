@@ -177,3 +177,181 @@ unsigned qforge::splitIntegerReductionChain(RewriterBase &rewriter,
     rewriter.eraseOp(link);
   return count;
 }
+
+/// `value` through a reshape that keeps its element count, toward the
+/// value it was made from: an extract at position 0 dropping unit dims or a
+/// shape_cast (fromStart), or a broadcast adding unit dims or a shape_cast
+/// (toward the chain's end). Null when `value` is not such a reshape.
+static Value unitReshapeSource(Value value, bool fromStart) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !isa<VectorType>(value.getType()))
+    return {};
+  Value source;
+  if (auto cast = dyn_cast<vector::ShapeCastOp>(op))
+    source = cast.getSource();
+  else if (auto extract = dyn_cast<vector::ExtractOp>(op);
+           extract && fromStart) {
+    if (!extract.getDynamicPosition().empty() ||
+        llvm::any_of(extract.getStaticPosition(),
+                     [](int64_t position) { return position != 0; }))
+      return {};
+    source = extract.getSource();
+  } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op);
+             broadcast && !fromStart) {
+    source = broadcast.getSource();
+  }
+  auto sourceType = source ? dyn_cast<VectorType>(source.getType()) : nullptr;
+  if (!sourceType || sourceType.getNumElements() !=
+                         cast<VectorType>(value.getType()).getNumElements())
+    return {};
+  return source;
+}
+
+SmallVector<qforge::LoopCarriedSum>
+qforge::findLoopCarriedSums(scf::ForOp loop) {
+  SmallVector<LoopCarriedSum> sums;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    if (!isa<VectorType>(iterArg.getType()) ||
+        !isa<FloatType>(getElementTypeOrSelf(iterArg.getType())) ||
+        !iterArg.hasOneUse())
+      continue;
+    Value end = yield.getOperand(index);
+    if (Value source = unitReshapeSource(end, /*fromStart=*/false))
+      end = source;
+    LoopCarriedSum sum;
+    sum.iterArgIndex = index;
+    auto link = end.getDefiningOp<arith::AddFOp>();
+    bool started = false;
+    while (link && link->getBlock() == loop.getBody()) {
+      // The accumulator: the iter_arg (maybe reshaped, that reshape used
+      // only here), or the previous link.
+      std::optional<unsigned> accOperand;
+      arith::AddFOp previous;
+      for (unsigned operand = 0; operand < 2 && !accOperand; ++operand) {
+        Value acc = link->getOperand(operand);
+        Value source = unitReshapeSource(acc, /*fromStart=*/true);
+        if (acc == iterArg || (source == iterArg && acc.hasOneUse())) {
+          accOperand = operand;
+          started = true;
+        }
+      }
+      for (unsigned operand = 0; operand < 2 && !accOperand; ++operand) {
+        Value acc = link->getOperand(operand);
+        auto producer = acc.getDefiningOp<arith::AddFOp>();
+        if (producer && acc.hasOneUse()) {
+          accOperand = operand;
+          previous = producer;
+        }
+      }
+      if (!accOperand)
+        break;
+      sum.links.push_back(link);
+      sum.accOperands.push_back(*accOperand);
+      if (started)
+        break;
+      link = previous;
+    }
+    if (!started || sum.links.size() < 2)
+      continue;
+    std::reverse(sum.links.begin(), sum.links.end());
+    std::reverse(sum.accOperands.begin(), sum.accOperands.end());
+    sums.push_back(std::move(sum));
+  }
+  return sums;
+}
+
+scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
+                                        unsigned chains) {
+  SmallVector<LoopCarriedSum> sums = findLoopCarriedSums(loop);
+  if (sums.empty() || chains < 2)
+    return loop;
+  Location loc = loop.getLoc();
+  // One -0.0 init per new partial sum, in the accumulator's type.
+  SmallVector<Value> inits;
+  SmallVector<unsigned> partialCounts;
+  rewriter.setInsertionPoint(loop);
+  for (const LoopCarriedSum &sum : sums) {
+    unsigned count = std::min<unsigned>(chains, sum.links.size());
+    partialCounts.push_back(count);
+    Type type = loop.getRegionIterArgs()[sum.iterArgIndex].getType();
+    auto vectorType = cast<VectorType>(type);
+    Attribute negativeZero = rewriter.getFloatAttr(
+        vectorType.getElementType(),
+        APFloat::getZero(
+            cast<FloatType>(vectorType.getElementType()).getFloatSemantics(),
+            /*Negative=*/true));
+    for (unsigned i = 1; i < count; ++i)
+      inits.push_back(arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(vectorType, negativeZero)));
+  }
+  unsigned oldResults = loop.getNumResults();
+  auto placeholders = [](OpBuilder &, Location,
+                         ArrayRef<BlockArgument> newArgs) {
+    return SmallVector<Value>(newArgs.begin(), newArgs.end());
+  };
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, placeholders);
+  if (failed(replaced))
+    return loop;
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+  unsigned nextArg = oldResults;
+  for (auto [sum, count] : llvm::zip_equal(sums, partialCounts)) {
+    Type linkType = sum.links.front().getType();
+    auto inLinkType = [&](Value value, Type type) -> Value {
+      if (value.getType() == type)
+        return value;
+      return vector::ShapeCastOp::create(rewriter, loc, type, value);
+    };
+    // Partial c adds the links c, c + count, ...; partial 0 starts from the
+    // old accumulator, the others from their new iter_args.
+    SmallVector<Value> partials(count);
+    rewriter.setInsertionPointToStart(newLoop.getBody());
+    for (unsigned c = 1; c < count; ++c)
+      partials[c] =
+          inLinkType(newLoop.getRegionIterArgs()[nextArg + c - 1], linkType);
+    for (auto [position, link] : llvm::enumerate(sum.links)) {
+      unsigned c = position % count;
+      if (position >= count || c > 0)
+        rewriter.modifyOpInPlace(link, [&] {
+          link->setOperand(sum.accOperands[position], partials[c]);
+        });
+      partials[c] = link.getResult();
+    }
+    // The old result now yields partial 0 (through the reshape it had).
+    Value end = yield.getOperand(sum.iterArgIndex);
+    if (Operation *reshape = end.getDefiningOp();
+        reshape && unitReshapeSource(end, /*fromStart=*/false))
+      rewriter.modifyOpInPlace(reshape,
+                               [&] { reshape->setOperand(0, partials[0]); });
+    else
+      rewriter.modifyOpInPlace(
+          yield, [&] { yield->setOperand(sum.iterArgIndex, partials[0]); });
+    rewriter.setInsertionPoint(yield);
+    Type accType = newLoop.getRegionIterArgs()[sum.iterArgIndex].getType();
+    for (unsigned c = 1; c < count; ++c) {
+      Value carried = inLinkType(partials[c], accType);
+      rewriter.modifyOpInPlace(
+          yield, [&] { yield->setOperand(nextArg + c - 1, carried); });
+    }
+    // After the loop: the partial sums' tree replaces the old result.
+    rewriter.setInsertionPointAfter(newLoop);
+    SmallVector<Value> results = {newLoop.getResult(sum.iterArgIndex)};
+    for (unsigned c = 1; c < count; ++c)
+      results.push_back(newLoop.getResult(nextArg + c - 1));
+    arith::FastMathFlagsAttr flags = sum.links.back().getFastmathAttr();
+    SmallPtrSet<Operation *, 4> tree;
+    Value total =
+        sumAsBalancedTree(results, [&](Value lhs, Value rhs) -> Value {
+          auto add = arith::AddFOp::create(rewriter, loc, lhs, rhs, flags);
+          tree.insert(add);
+          return add;
+        });
+    rewriter.replaceUsesWithIf(
+        newLoop.getResult(sum.iterArgIndex), total,
+        [&](OpOperand &use) { return !tree.contains(use.getOwner()); });
+    nextArg += count - 1;
+  }
+  return newLoop;
+}

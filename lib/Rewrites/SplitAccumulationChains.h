@@ -21,6 +21,7 @@
 #define QFORGE_REWRITES_SPLITACCUMULATIONCHAINS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -67,6 +68,32 @@ findIntegerReductionChains(mlir::Operation *root);
 unsigned splitIntegerReductionChain(mlir::RewriterBase &rewriter,
                                     const ReductionChain &chain,
                                     unsigned chains);
+
+/// A float sum carried by a loop: the iter_arg `iterArgIndex` of an scf.for
+/// whose yielded value is a chain of vector adds starting from that
+/// iter_arg, `((acc + t1) + t2) + ... + tn` (what unrolling a loop whose
+/// body adds one term leaves), each link's result used only by the next.
+/// Between the accumulator's type and the links' the chain may pass a
+/// vector.extract at position 0 or vector.shape_cast at its start and a
+/// vector.broadcast or shape_cast at its end that keep the element count
+/// (the unit dims vectorization leaves). `accOperands[i]` is the operand
+/// of `links[i]` that is the accumulator.
+struct LoopCarriedSum {
+  unsigned iterArgIndex = 0;
+  llvm::SmallVector<mlir::arith::AddFOp> links;
+  llvm::SmallVector<unsigned> accOperands;
+};
+
+/// The loop-carried sums of `loop` with at least 2 links (analysis, no
+/// change).
+llvm::SmallVector<LoopCarriedSum> findLoopCarriedSums(mlir::scf::ForOp loop);
+
+/// Rewrites the loop-carried sums of `loop` into min(chains, links)
+/// interleaved sums each carried by its own iter_arg (the new ones start
+/// at -0.0, the identity of addition), added by a balanced tree after the
+/// loop. Returns the new loop (`loop` when there was nothing to split).
+mlir::scf::ForOp splitLoopCarriedSums(mlir::RewriterBase &rewriter,
+                                      mlir::scf::ForOp loop, unsigned chains);
 
 } // namespace qforge
 

@@ -891,8 +891,8 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
 }
 
 def UnrollDividingOp : Op<Transform_Dialect, "qforge.unroll_dividing",
-    [FunctionalStyleTransformOpTrait, TransformOpInterface,
-     TransformEachOpTrait, MemoryEffectsOpInterface]> {
+    [TransformOpInterface,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Unroll a loop by a factor that divides it, at most a given one";
   let description = [{
     Unrolls each `scf.for` of `target`, whose trip count must be constant,
@@ -911,16 +911,25 @@ def UnrollDividingOp : Op<Transform_Dialect, "qforge.unroll_dividing",
     Consumes `target`; returns nothing. Fails silenceably when a payload op
     is not an `scf.for` with a constant trip count or the unrolling fails;
     `at_most` must be positive.
+
+    `at_most = %param` (a param holding one positive integer) replaces the
+    attribute, so that a library sequence takes the number from the entry
+    script, where another op may have to agree with it (e.g. the partial
+    sums of `split_loop_carried_sums`). Exactly one of the two is given;
+    fails definitely when the param does not hold one positive integer.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       I64Attr:$at_most);
+                       Optional<TransformParamTypeInterface>:$at_most_param,
+                       OptionalAttr<I64Attr>:$at_most);
   let results = (outs);
-  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let assemblyFormat = [{
+    $target (`at_most` `=` $at_most_param^)? attr-dict `:` type($target)
+    (`,` type($at_most_param)^)?
+  }];
   let extraClassDeclaration = [{
-    ::mlir::DiagnosedSilenceableFailure applyToOne(
+    ::mlir::DiagnosedSilenceableFailure apply(
         ::mlir::transform::TransformRewriter &rewriter,
-        ::mlir::Operation *target,
-        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformResults &results,
         ::mlir::transform::TransformState &state);
   }];
   let hasVerifier = 1;
@@ -1067,6 +1076,72 @@ def VectorizePaddedPacksOp : Op<Transform_Dialect,
         ::mlir::transform::ApplyToEachResultList &results,
         ::mlir::transform::TransformState &state);
   }];
+}
+
+def SplitLoopCarriedSumsOp : Op<Transform_Dialect,
+    "qforge.split_loop_carried_sums",
+    [TransformOpInterface,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Carry a loop's float sum as independent partial sums";
+  let description = [{
+    In each `scf.for` of `target`: every vector float iter_arg whose
+    yielded value is a chain of `arith.addf` starting from it,
+    `((acc + t1) + t2) + ... + tn` with n >= 2 (what unrolling a loop that
+    adds one term per iteration leaves; the chain may pass reshapes that
+    keep the element count, e.g. the unit dims vectorization leaves),
+    becomes min(`chains`, n) interleaved partial sums, each carried by its
+    own iter_arg (partial i adds the terms i, i + chains, ...; the new ones
+    start at -0.0, the identity of addition), added by a balanced tree of
+    adds after the loop. The new adds carry the last link's fastmath flags.
+
+    Why: an accumulator carried from one iteration to the next is a chain
+    of dependent adds through the whole loop (4 cycles each as FMAs). When
+    an iteration's other work is shorter than that (the integer decode's
+    groups of 32 or 64: one `vpdpbusd` and a float epilogue per group), the
+    loop runs at the chain's latency; `chains` partial sums let as many
+    iterations overlap. The sum is reassociated (its rounding changes), so
+    a script applies this only where that is acceptable, after unrolling
+    the loop by at least `chains`.
+
+    Example (`chains = 2`, a loop unrolled by 2):
+
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c2 iter_args(%acc = %init) -> (vector<16xf32>) {
+      %1 = arith.addf %acc, %t1 : vector<16xf32>
+      %2 = arith.addf %1, %t2 : vector<16xf32>
+      scf.yield %2 : vector<16xf32>
+    }
+    // becomes
+    %r:2 = scf.for %i = %c0 to %n step %c2
+        iter_args(%acc = %init, %acc1 = %minus_zero) -> (vector<16xf32>, vector<16xf32>) {
+      %1 = arith.addf %acc, %t1 : vector<16xf32>
+      %2 = arith.addf %acc1, %t2 : vector<16xf32>
+      scf.yield %1, %2 : vector<16xf32>, vector<16xf32>
+    }
+    %sum = arith.addf %r#0, %r#1 : vector<16xf32>
+    ```
+
+    Loops are replaced (the handle follows them); loops without such a sum
+    are left as they are. Returns nothing; fails definitely on a payload op
+    that is not an `scf.for`. `chains` must be at least 2; `chains =
+    %param` (a param holding one integer of at least 2) replaces the
+    attribute, e.g. to agree with the `unroll_dividing` before it.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       Optional<TransformParamTypeInterface>:$chains_param,
+                       DefaultValuedAttr<I64Attr, "2">:$chains);
+  let results = (outs);
+  let assemblyFormat = [{
+    $target (`chains` `=` $chains_param^)? attr-dict `:` type($target)
+    (`,` type($chains_param)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure apply(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::transform::TransformResults &results,
+        ::mlir::transform::TransformState &state);
+  }];
+  let hasVerifier = 1;
 }
 
 def SplitIntegerReductionChainsOp : Op<Transform_Dialect,

@@ -226,37 +226,56 @@ transform::FoldUnitExtentDimsOp::apply(transform::TransformRewriter &rewriter,
 }
 
 LogicalResult transform::UnrollDividingOp::verify() {
-  if (getAtMostAttr().getInt() < 1)
+  if (bool(getAtMostParam()) == bool(getAtMostAttr()))
+    return emitOpError("expects at_most as an attribute or a param, not both "
+                       "nor neither");
+  if (getAtMostAttr() && *getAtMost() < 1)
     return emitOpError("at_most must be positive");
   return success();
 }
 
-DiagnosedSilenceableFailure transform::UnrollDividingOp::applyToOne(
-    transform::TransformRewriter &rewriter, Operation *target,
-    transform::ApplyToEachResultList &results,
-    transform::TransformState &state) {
-  auto loop = dyn_cast<scf::ForOp>(target);
-  std::optional<APInt> tripCount =
-      loop ? loop.getStaticTripCount() : std::optional<APInt>();
-  if (!tripCount) {
-    DiagnosedSilenceableFailure diag =
-        emitSilenceableError() << "expected an scf.for with a constant trip "
-                                  "count";
-    diag.attachNote(target->getLoc()) << "payload op";
-    return diag;
+DiagnosedSilenceableFailure
+transform::UnrollDividingOp::apply(transform::TransformRewriter &rewriter,
+                                   transform::TransformResults &results,
+                                   transform::TransformState &state) {
+  int64_t atMost = getAtMost().value_or(1);
+  if (Value param = getAtMostParam()) {
+    DiagnosedSilenceableFailure status =
+        qforge::getPositiveParam(*this, state, param, "at_most", atMost);
+    if (!status.succeeded())
+      return status;
   }
-  int64_t iterations = tripCount->getSExtValue();
-  if (iterations < 2)
-    return DiagnosedSilenceableFailure::success();
-  int64_t factor =
-      qforge::largestDivisorAtMost(iterations, getAtMostAttr().getInt());
-  if (factor > 1 && failed(loopUnrollByFactor(loop, factor))) {
-    DiagnosedSilenceableFailure diag = emitSilenceableError()
-                                       << "failed to unroll by " << factor;
-    diag.attachNote(target->getLoc()) << "payload op";
-    return diag;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto loop = dyn_cast<scf::ForOp>(target);
+    std::optional<APInt> tripCount =
+        loop ? loop.getStaticTripCount() : std::optional<APInt>();
+    if (!tripCount) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError() << "expected an scf.for with a constant trip "
+                                    "count";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    int64_t iterations = tripCount->getSExtValue();
+    if (iterations < 2)
+      continue;
+    int64_t factor = qforge::largestDivisorAtMost(iterations, atMost);
+    if (factor > 1 && failed(loopUnrollByFactor(loop, factor))) {
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "failed to unroll by " << factor;
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
   }
   return DiagnosedSilenceableFailure::success();
+}
+
+void transform::UnrollDividingOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  if (getAtMostParam())
+    onlyReadsHandle(getAtMostParamMutable(), effects);
+  modifiesPayload(effects);
 }
 
 LogicalResult transform::SplitAccumulationChainsOp::verify() {
@@ -317,6 +336,51 @@ DiagnosedSilenceableFailure transform::FlattenContiguousVectorsOp::applyToOne(
 void transform::FlattenContiguousVectorsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+LogicalResult transform::SplitLoopCarriedSumsOp::verify() {
+  if (getChainsAttr().getInt() < 2)
+    return emitOpError("chains must be at least 2");
+  return success();
+}
+
+DiagnosedSilenceableFailure
+transform::SplitLoopCarriedSumsOp::apply(transform::TransformRewriter &rewriter,
+                                         transform::TransformResults &results,
+                                         transform::TransformState &state) {
+  int64_t chains = getChains();
+  if (Value param = getChainsParam()) {
+    DiagnosedSilenceableFailure status =
+        qforge::getPositiveParam(*this, state, param, "chains", chains);
+    if (!status.succeeded())
+      return status;
+    if (chains < 2)
+      return emitDefiniteFailure() << "expected the chains param to hold an "
+                                      "integer of at least 2";
+  }
+  // The loops first: splitting one replaces it.
+  SmallVector<scf::ForOp> loops;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto loop = dyn_cast<scf::ForOp>(target);
+    if (!loop) {
+      DiagnosedDefiniteFailure diag = emitDefiniteFailure()
+                                      << "expected an scf.for";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    loops.push_back(loop);
+  }
+  for (scf::ForOp loop : loops)
+    qforge::splitLoopCarriedSums(rewriter, loop, chains);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::SplitLoopCarriedSumsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  if (getChainsParam())
+    onlyReadsHandle(getChainsParamMutable(), effects);
   modifiesPayload(effects);
 }
 

@@ -40,7 +40,15 @@
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-spr.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int8-spr.s | FileCheck %s --check-prefix=INT8-SPR
 // INT8-SPR: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vaddps 8, vcvtdq2ps 8, {{(vmov[a-z0-9]+ [0-9]+, )?}}vpdpbusd 8,
-// INT8-SPR: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 2, vbroadcastss 2, vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 2, vmulss 2, vpdpbusd 2, vpxor 1{{$}}
+// Elsewhere two groups per iteration, into two partial sums
+// (@split_group_sums; test/Transforms/lib-decode.mlir checks they are two).
+// INT8-SPR: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 4, vbroadcastss 4, vcvtdq2ps 2, vfmaddps 2, vfnmaddps 2, vmovdqu64 4, vmulss 4, vpdpbusd 4, vpxor 1, vxorps 1{{$}}
+// Groups of 32 (decode-int8-avxvnni.mlir, 8 lanes): four groups per
+// iteration, one 256-bit vpdpbusd each.
+// RUN: %gen_kernel 256 128 32 > %t.g32.mlir
+// RUN: qforge-compile %t.g32.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-g32.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int8-g32.s | FileCheck %s --check-prefix=INT8-G32
+// INT8-G32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 4, vbroadcastss 8, vcvtdq2ps 4, vfmaddps 4, vfnmaddps 4, vmovdqu 4, vmulss 8, {{.*}}{vex} 4{{$}}
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 4, vbroadcastss 2, vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 2, vmulss 2, vpdpbusd 2, vpxor 1{{$}}
 
 // Packed int8: one load and one vpdpbusd per 64 weight bytes; the group's

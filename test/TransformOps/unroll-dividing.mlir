@@ -81,3 +81,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// at_most from a param (as a library sequence receives it): 12 iterations,
+// at most 4: by 4, 3 iterations of 4 stores.
+// CHECK-LABEL: func.func @twelve_by_param
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[C4:.+]] {
+// CHECK-COUNT-4:   memref.store
+// CHECK-NOT:       memref.store
+// CHECK:         }
+func.func @twelve_by_param(%out: memref<12xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c12 = arith.constant 12 : index
+  scf.for %i = %c0 to %c12 step %c1 {
+    memref.store %v, %out[%i] : memref<12xf32>
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %at_most = transform.param.constant 4 : i64 -> !transform.param<i64>
+    transform.qforge.unroll_dividing %loop at_most = %at_most : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}

@@ -28,6 +28,8 @@
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_decode_int8_8_lanes \
 // RUN:   | FileCheck %s --check-prefix=I8 --implicit-check-not=linalg.
+// RUN: qforge-opt %t.groups86.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_split_group_sums | FileCheck %s --check-prefix=SPLIT
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_vectorize_f32_decode | FileCheck %s --check-prefix=VF
 
@@ -113,6 +115,7 @@
 // ROWS8:             linalg.generic
 // ROWS8-SAME:          ins(%{{.+}}, %{{.+}} : tensor<1x1x1x1x16x4xi8>, tensor<1x1x1x16x4xi8>)
 // ROWS8:           } {returned}
+// ROWS8:         } {qforge.weight_groups}
 // ROWS8:       } {qforge.weight_rows}
 
 // @decode_f32_16_lanes, the whole f32 strategy: no linalg op left; both j
@@ -144,6 +147,26 @@
 // vectorized and hoisted; the step loops unrolled by 2; the byte products'
 // sums (16 lanes x 4 bytes) left as multi_reductions for
 // @x86_int8_dot_products_and_reductions.
+// @split_group_sums with 4 chains on 86 groups: the group loop unrolled by
+// 2 (the largest divisor of 86 up to 4), so 2 partial sums, each carried by
+// its own iter_arg (the new one from -0.0), added after the loop before the
+// row's sum over lanes.
+// SPLIT-LABEL: func.func @quantized_matmul
+// SPLIT:       scf.forall (%{{.+}}) in (64)
+// SPLIT:         %[[NEG0:.+]] = arith.constant dense<-0.000000e+00> : vector<1x1x1x16xf32>
+// SPLIT:         %[[PARTIAL:.+]]:2 = scf.for %{{.+}} = %c0 to %c86 step %c2 iter_args(%[[A0:.+]] = %{{.+}}, %[[A1:.+]] = %[[NEG0]]) -> (vector<1x1x1x16xf32>, vector<1x1x1x16xf32>)
+// SPLIT:           %[[S1:.+]] = vector.shape_cast %[[A1]] : vector<1x1x1x16xf32> to vector<16xf32>
+// SPLIT:           %[[E0:.+]] = vector.extract %[[A0]][0, 0, 0] : vector<16xf32> from vector<1x1x1x16xf32>
+// SPLIT:           %[[L0:.+]] = arith.addf %[[E0]], %{{.+}} : vector<16xf32>
+// SPLIT:           %[[L1:.+]] = arith.addf %[[S1]], %{{.+}} : vector<16xf32>
+// SPLIT-DAG:       %[[Y0:.+]] = vector.broadcast %[[L0]] : vector<16xf32> to vector<1x1x1x16xf32>
+// SPLIT-DAG:       %[[Y1:.+]] = vector.shape_cast %[[L1]] : vector<16xf32> to vector<1x1x1x16xf32>
+// SPLIT:           scf.yield %[[Y0]], %[[Y1]]
+// SPLIT:         } {qforge.weight_groups}
+// SPLIT-NEXT:    %[[TOTAL:.+]] = arith.addf %[[PARTIAL]]#0, %[[PARTIAL]]#1 : vector<1x1x1x16xf32>
+// SPLIT:         vector.multi_reduction <add>, %[[TOTAL]]
+// SPLIT:       } {qforge.weight_rows}
+
 // I16-LABEL:   func.func @quantized_matmul
 // I16:         vector.multi_reduction <maxui>, %{{.+}}, %{{.+}} [3] : vector<1x1x1x128xi32> to vector<1x1x1xi32>
 // I16:         scf.for {{.*}} -> (tensor<1x1x2x16xf32>)
@@ -186,6 +209,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_f32_8_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @decode_int8_16_lanes(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @split_group_sums(%module: !transform.any_op {transform.readonly}, %chains: !transform.param<i64> {transform.readonly})
   transform.named_sequence @vectorize_f32_decode(%module: !transform.any_op {transform.readonly})
 
   transform.named_sequence @test_generalize_and_match_dequant(%module: !transform.any_op {transform.readonly}) {
@@ -270,6 +294,14 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @test_decode_int8_8_lanes(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @test_split_group_sums(%module: !transform.any_op {transform.readonly}) {
+    transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    %chains = transform.param.constant 4 : i64 -> !transform.param<i64>
+    transform.include @split_group_sums failures(propagate) (%module, %chains)
+      : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 

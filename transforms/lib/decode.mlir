@@ -102,7 +102,8 @@ module attributes {transform.with_named_sequence} {
   // Integer decode: the activation quantized and summed as above; one row
   // per iteration of an scf.forall (no blocks), tagged qforge.weight_rows,
   // the group sums, the partial sums and their fills fused in; one group per
-  // iteration; one step of lanes x 4 bytes (one vpdpbusd) at a time.
+  // iteration (tagged qforge.weight_groups); one step of lanes x 4 bytes
+  // (one vpdpbusd) at a time.
   // Returns both step loops, for the caller to unroll.
   transform.named_sequence @tile_int8_rows_and_groups(%quantization: !transform.any_op {transform.readonly},
       %sums: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed},
@@ -124,6 +125,9 @@ module attributes {transform.with_named_sequence} {
     %partials_in_group = transform.include @tile_one_group_per_iteration failures(propagate)
         (%groups_in_row, %partials_in_row, %pf_in_row)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
+    %group_loop = transform.get_parent_op %partials_in_group {op_name = "scf.for"}
+      : (!transform.any_op) -> !transform.any_op
+    transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
     %chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %step_loops = transform.merge_handles %sum_steps, %chunk_loop : !transform.any_op
@@ -210,6 +214,29 @@ module attributes {transform.with_named_sequence} {
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%func)
       : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+
+  // A row's group loop (tagged qforge.weight_groups) unrolled by the
+  // largest divisor of its groups up to %chains, and its accumulator carried
+  // as that many partial sums, added after the loop: with small groups (one
+  // or two vpdpbusd and a float epilogue per group) the one accumulator's
+  // chain of multiply-adds, one per group, set the loop's pace
+  // (docs/benchmarks.md). After the vectorization.
+  transform.named_sequence @split_group_sums(%module: !transform.any_op {transform.readonly},
+                                            %chains: !transform.param<i64> {transform.readonly}) {
+    %groups = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.unroll_dividing %groups at_most = %chains : !transform.any_op, !transform.param<i64>
+    // The unrolled copies' accumulator reshapes cancel, so that the adds
+    // form one chain.
+    %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %unrolled = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_loop_carried_sums %unrolled chains = %chains : !transform.any_op, !transform.param<i64>
     transform.yield
   }
 

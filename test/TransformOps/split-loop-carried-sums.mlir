@@ -1,0 +1,155 @@
+// RUN: qforge-opt %s --split-input-file --transform-interpreter --verify-diagnostics | FileCheck %s
+
+// Tests for transform.qforge.split_loop_carried_sums: a float vector sum
+// carried by an scf.for (its yield a chain of adds starting from the
+// iter_arg) becomes min(chains, links) partial sums, each its own iter_arg
+// (the new ones from -0.0, which adds nothing to any value, -0.0 included),
+// link i adding to partial i mod chains, and the partials added by a tree
+// after the loop, which replaces the loop's old result.
+
+// Two links, two chains: each link its own accumulator.
+// CHECK-LABEL: func.func @two_links
+// CHECK-SAME:    (%[[INIT:[a-z0-9_]+]]: vector<16xf32>, %[[A:[a-z0-9_]+]]: vector<16xf32>, %[[B:[a-z0-9_]+]]: vector<16xf32>)
+// CHECK:         %[[NEG0:.+]] = arith.constant dense<-0.000000e+00> : vector<16xf32>
+// CHECK:         %[[R:.+]]:2 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC0:.+]] = %[[INIT]], %[[ACC1:.+]] = %[[NEG0]]) -> (vector<16xf32>, vector<16xf32>) {
+// CHECK-NEXT:      %[[L0:.+]] = arith.addf %[[ACC0]], %[[A]] : vector<16xf32>
+// CHECK-NEXT:      %[[L1:.+]] = arith.addf %[[ACC1]], %[[B]] : vector<16xf32>
+// CHECK-NEXT:      scf.yield %[[L0]], %[[L1]] : vector<16xf32>, vector<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[SUM:.+]] = arith.addf %[[R]]#0, %[[R]]#1 : vector<16xf32>
+// CHECK-NEXT:    return %[[SUM]] : vector<16xf32>
+func.func @two_links(%init: vector<16xf32>, %a: vector<16xf32>, %b: vector<16xf32>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<16xf32>) {
+    %1 = arith.addf %acc, %a : vector<16xf32>
+    %2 = arith.addf %1, %b : vector<16xf32>
+    scf.yield %2 : vector<16xf32>
+  }
+  return %r : vector<16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_loop_carried_sums %loop {chains = 2} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Four links (the accumulator on either side of an add), two chains from a
+// param: links 0 and 2 in partial 0, 1 and 3 in partial 1; the fastmath
+// flags of the last link on the sum after the loop.
+// CHECK-LABEL: func.func @four_links
+// CHECK-SAME:    (%[[INIT:[a-z0-9_]+]]: vector<8xf32>, %[[T0:[a-z0-9_]+]]: vector<8xf32>, %[[T1:[a-z0-9_]+]]: vector<8xf32>, %[[T2:[a-z0-9_]+]]: vector<8xf32>, %[[T3:[a-z0-9_]+]]: vector<8xf32>)
+// CHECK:         %[[R:.+]]:2 = scf.for %{{.+}} iter_args(%[[ACC0:.+]] = %[[INIT]], %[[ACC1:.+]] = %{{.+}})
+// CHECK-NEXT:      %[[L0:.+]] = arith.addf %[[ACC0]], %[[T0]] : vector<8xf32>
+// CHECK-NEXT:      %[[L1:.+]] = arith.addf %[[T1]], %[[ACC1]] : vector<8xf32>
+// CHECK-NEXT:      %[[L2:.+]] = arith.addf %[[L0]], %[[T2]] : vector<8xf32>
+// CHECK-NEXT:      %[[L3:.+]] = arith.addf %[[L1]], %[[T3]] fastmath<reassoc> : vector<8xf32>
+// CHECK-NEXT:      scf.yield %[[L2]], %[[L3]] : vector<8xf32>, vector<8xf32>
+// CHECK:         arith.addf %[[R]]#0, %[[R]]#1 fastmath<reassoc> : vector<8xf32>
+func.func @four_links(%init: vector<8xf32>, %t0: vector<8xf32>, %t1: vector<8xf32>, %t2: vector<8xf32>, %t3: vector<8xf32>) -> vector<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %r = scf.for %i = %c0 to %c16 step %c4 iter_args(%acc = %init) -> (vector<8xf32>) {
+    %1 = arith.addf %acc, %t0 : vector<8xf32>
+    %2 = arith.addf %t1, %1 : vector<8xf32>
+    %3 = arith.addf %2, %t2 : vector<8xf32>
+    %4 = arith.addf %3, %t3 fastmath<reassoc> : vector<8xf32>
+    scf.yield %4 : vector<8xf32>
+  }
+  return %r : vector<8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %chains = transform.param.constant 2 : i64 -> !transform.param<i64>
+    transform.qforge.split_loop_carried_sums %loop chains = %chains : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+// Three links, four chains asked: three partial sums (one per link), added
+// as a tree ((0 + 1) + 2); a second iter_arg that is not a sum stays.
+// CHECK-LABEL: func.func @fewer_links_than_chains
+// CHECK:         %[[R:.+]]:4 = scf.for %{{.+}} iter_args(%[[ACC0:.+]] = %{{.+}}, %[[IDX:.+]] = %{{.+}}, %[[ACC1:.+]] = %{{.+}}, %[[ACC2:.+]] = %{{.+}}) -> (vector<4xf32>, index, vector<4xf32>, vector<4xf32>)
+// CHECK:           %[[L0:.+]] = arith.addf %[[ACC0]], %{{.+}}
+// CHECK:           %[[L1:.+]] = arith.addf %[[ACC1]], %{{.+}}
+// CHECK:           %[[L2:.+]] = arith.addf %[[ACC2]], %{{.+}}
+// CHECK:           scf.yield %[[L0]], %{{.+}}, %[[L1]], %[[L2]]
+// CHECK:         %[[S01:.+]] = arith.addf %[[R]]#0, %[[R]]#2
+// CHECK-NEXT:    %[[S:.+]] = arith.addf %[[S01]], %[[R]]#3
+// CHECK-NEXT:    return %[[S]], %[[R]]#1
+func.func @fewer_links_than_chains(%init: vector<4xf32>, %t: vector<4xf32>) -> (vector<4xf32>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c9 = arith.constant 9 : index
+  %r:2 = scf.for %i = %c0 to %c9 step %c3 iter_args(%acc = %init, %n = %c0) -> (vector<4xf32>, index) {
+    %1 = arith.addf %acc, %t : vector<4xf32>
+    %2 = arith.addf %1, %t : vector<4xf32>
+    %3 = arith.addf %2, %t : vector<4xf32>
+    %m = arith.addi %n, %c1 : index
+    scf.yield %3, %m : vector<4xf32>, index
+  }
+  return %r#0, %r#1 : vector<4xf32>, index
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_loop_carried_sums %loop {chains = 4} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Left as they are: a link whose result has another use (the chain cannot
+// be reordered without changing it), an accumulator read elsewhere in the
+// body, an integer sum, and a single link.
+// CHECK-LABEL: func.func @not_split
+// CHECK-COUNT-4: scf.for {{.*}} -> (vector<4x{{[a-z0-9]+}}>) {
+// CHECK-NOT:     dense<-0.0
+func.func @not_split(%init: vector<4xf32>, %iinit: vector<4xi32>, %t: vector<4xf32>, %it: vector<4xi32>, %out: memref<4xf32>) -> (vector<4xf32>, vector<4xf32>, vector<4xi32>, vector<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %r0 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<4xf32>) {
+    %1 = arith.addf %acc, %t : vector<4xf32>
+    vector.transfer_write %1, %out[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
+    %2 = arith.addf %1, %t : vector<4xf32>
+    scf.yield %2 : vector<4xf32>
+  }
+  %r1 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<4xf32>) {
+    %1 = arith.addf %acc, %t : vector<4xf32>
+    %2 = arith.addf %1, %acc : vector<4xf32>
+    scf.yield %2 : vector<4xf32>
+  }
+  %r2 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %iinit) -> (vector<4xi32>) {
+    %1 = arith.addi %acc, %it : vector<4xi32>
+    %2 = arith.addi %1, %it : vector<4xi32>
+    scf.yield %2 : vector<4xi32>
+  }
+  %r3 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<4xf32>) {
+    %1 = arith.addf %acc, %t : vector<4xf32>
+    scf.yield %1 : vector<4xf32>
+  }
+  return %r0, %r1, %r2, %r3 : vector<4xf32>, vector<4xf32>, vector<4xi32>, vector<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_loop_carried_sums %loops {chains = 2} : !transform.any_op
+    transform.yield
+  }
+}
