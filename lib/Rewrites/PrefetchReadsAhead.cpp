@@ -75,13 +75,13 @@ int64_t readBytes(const MemRefRead &read) {
       return unknown;
     elements = vector.getNumElements();
     type = vector.getElementType();
-    if (auto transfer = dyn_cast<vector::TransferReadOp>(read.op)) {
-      elements = 1;
-      for (auto [size, result] : llvm::zip_equal(
-               vector.getShape(), transfer.getPermutationMap().getResults()))
-        if (!isa<AffineConstantExpr>(result))
-          elements *= size;
-    }
+    // The map's results are the vector's leading dims (a memref of
+    // vectors supplies the trailing ones).
+    if (auto transfer = dyn_cast<vector::TransferReadOp>(read.op))
+      for (unsigned dim = 0, e = transfer.getPermutationMap().getNumResults();
+           dim < e; ++dim)
+        if (transfer.isBroadcastDim(dim))
+          elements /= vector.getDimSize(dim);
   }
   if (!type.isIntOrFloat())
     return unknown;

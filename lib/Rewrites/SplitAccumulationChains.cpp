@@ -178,11 +178,12 @@ unsigned qforge::splitIntegerReductionChain(RewriterBase &rewriter,
   return count;
 }
 
-/// `value` through a reshape that keeps its element count, toward the
-/// value it was made from: an extract at position 0 dropping unit dims or a
-/// shape_cast (fromStart), or a broadcast adding unit dims or a shape_cast
-/// (toward the chain's end). Null when `value` is not such a reshape.
-static Value unitReshapeSource(Value value, bool fromStart) {
+/// `value` through a reshape that keeps its element count (elementwise
+/// sums do not see it), toward the value it was made from: an extract at
+/// position 0 dropping unit dims or a shape_cast (fromStart), or a broadcast
+/// adding unit dims or a shape_cast (toward the chain's end). Null when
+/// `value` is not such a reshape.
+static Value sizePreservingReshapeSource(Value value, bool fromStart) {
   Operation *op = value.getDefiningOp();
   if (!op || !isa<VectorType>(value.getType()))
     return {};
@@ -216,9 +217,38 @@ qforge::findLoopCarriedSums(scf::ForOp loop) {
         !isa<FloatType>(getElementTypeOrSelf(iterArg.getType())) ||
         !iterArg.hasOneUse())
       continue;
+    // The chain's total is only yielded: any other use of the last link
+    // (or of its reshape) would read one partial sum after the split.
     Value end = yield.getOperand(index);
-    if (Value source = unitReshapeSource(end, /*fromStart=*/false))
+    if (!end.hasOneUse())
+      continue;
+    if (Value source = sizePreservingReshapeSource(end, /*fromStart=*/false)) {
       end = source;
+      if (!end.hasOneUse())
+        continue;
+    }
+    // Whether `value` is a chain of one-use adds in the body down to the
+    // iter_arg (through a reshape at its start).
+    auto reachesIterArg = [&](Value value) {
+      while (auto add = value.getDefiningOp<arith::AddFOp>()) {
+        if (add->getBlock() != loop.getBody())
+          return false;
+        bool next = false;
+        for (Value operand : add->getOperands()) {
+          if (operand == iterArg || sizePreservingReshapeSource(
+                                        operand, /*fromStart=*/true) == iterArg)
+            return true;
+          if (!next && operand.hasOneUse() &&
+              operand.getDefiningOp<arith::AddFOp>()) {
+            value = operand;
+            next = true;
+          }
+        }
+        if (!next)
+          return false;
+      }
+      return false;
+    };
     LoopCarriedSum sum;
     sum.iterArgIndex = index;
     auto link = end.getDefiningOp<arith::AddFOp>();
@@ -230,19 +260,27 @@ qforge::findLoopCarriedSums(scf::ForOp loop) {
       arith::AddFOp previous;
       for (unsigned operand = 0; operand < 2 && !accOperand; ++operand) {
         Value acc = link->getOperand(operand);
-        Value source = unitReshapeSource(acc, /*fromStart=*/true);
+        Value source = sizePreservingReshapeSource(acc, /*fromStart=*/true);
         if (acc == iterArg || (source == iterArg && acc.hasOneUse())) {
           accOperand = operand;
           started = true;
         }
       }
+      // A previous link in the body; if both operands could be, the one
+      // whose own chain reaches the iter_arg.
+      SmallVector<unsigned> candidates;
       for (unsigned operand = 0; operand < 2 && !accOperand; ++operand) {
         Value acc = link->getOperand(operand);
         auto producer = acc.getDefiningOp<arith::AddFOp>();
-        if (producer && acc.hasOneUse()) {
-          accOperand = operand;
-          previous = producer;
-        }
+        if (producer && acc.hasOneUse() &&
+            producer->getBlock() == loop.getBody())
+          candidates.push_back(operand);
+      }
+      if (candidates.size() == 2 && !reachesIterArg(link->getOperand(0)))
+        candidates.erase(candidates.begin());
+      if (!candidates.empty()) {
+        accOperand = candidates.front();
+        previous = link->getOperand(*accOperand).getDefiningOp<arith::AddFOp>();
       }
       if (!accOperand)
         break;
@@ -313,7 +351,7 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
           inLinkType(newLoop.getRegionIterArgs()[nextArg + c - 1], linkType);
     for (auto [position, link] : llvm::enumerate(sum.links)) {
       unsigned c = position % count;
-      if (position >= count || c > 0)
+      if (position != 0)
         rewriter.modifyOpInPlace(link, [&] {
           link->setOperand(sum.accOperands[position], partials[c]);
         });
@@ -322,7 +360,7 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
     // The old result now yields partial 0 (through the reshape it had).
     Value end = yield.getOperand(sum.iterArgIndex);
     if (Operation *reshape = end.getDefiningOp();
-        reshape && unitReshapeSource(end, /*fromStart=*/false))
+        reshape && sizePreservingReshapeSource(end, /*fromStart=*/false))
       rewriter.modifyOpInPlace(reshape,
                                [&] { reshape->setOperand(0, partials[0]); });
     else
@@ -340,7 +378,11 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
     SmallVector<Value> results = {newLoop.getResult(sum.iterArgIndex)};
     for (unsigned c = 1; c < count; ++c)
       results.push_back(newLoop.getResult(nextArg + c - 1));
-    arith::FastMathFlagsAttr flags = sum.links.back().getFastmathAttr();
+    // The tree's adds promise only what every link did.
+    arith::FastMathFlags common = sum.links.front().getFastmath();
+    for (arith::AddFOp link : sum.links)
+      common = common & link.getFastmath();
+    auto flags = arith::FastMathFlagsAttr::get(rewriter.getContext(), common);
     SmallPtrSet<Operation *, 4> tree;
     Value total =
         sumAsBalancedTree(results, [&](Value lhs, Value rhs) -> Value {

@@ -72,7 +72,8 @@ unsigned splitIntegerReductionChain(mlir::RewriterBase &rewriter,
 /// A float sum carried by a loop: the iter_arg `iterArgIndex` of an scf.for
 /// whose yielded value is a chain of vector adds starting from that
 /// iter_arg, `((acc + t1) + t2) + ... + tn` (what unrolling a loop whose
-/// body adds one term leaves), each link's result used only by the next.
+/// body adds one term leaves), each link's result used only by the next
+/// (the last's only by the yield).
 /// Between the accumulator's type and the links' the chain may pass a
 /// vector.extract at position 0 or vector.shape_cast at its start and a
 /// vector.broadcast or shape_cast at its end that keep the element count
@@ -91,7 +92,10 @@ llvm::SmallVector<LoopCarriedSum> findLoopCarriedSums(mlir::scf::ForOp loop);
 /// Rewrites the loop-carried sums of `loop` into min(chains, links)
 /// interleaved sums each carried by its own iter_arg (the new ones start
 /// at -0.0, the identity of addition), added by a balanced tree after the
-/// loop. Returns the new loop (`loop` when there was nothing to split).
+/// loop that carries the fastmath flags all links share. It reassociates
+/// the sum whatever the links' flags say: the caller decides that this is
+/// acceptable. Returns the new loop (`loop` when there was nothing to
+/// split).
 mlir::scf::ForOp splitLoopCarriedSums(mlir::RewriterBase &rewriter,
                                       mlir::scf::ForOp loop, unsigned chains);
 

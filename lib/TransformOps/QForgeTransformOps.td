@@ -1092,7 +1092,7 @@ def SplitLoopCarriedSumsOp : Op<Transform_Dialect,
     becomes min(`chains`, n) interleaved partial sums, each carried by its
     own iter_arg (partial i adds the terms i, i + chains, ...; the new ones
     start at -0.0, the identity of addition), added by a balanced tree of
-    adds after the loop. The new adds carry the last link's fastmath flags.
+    adds after the loop.
 
     Why: an accumulator carried from one iteration to the next is a chain
     of dependent adds through the whole loop (4 cycles each as FMAs). When
@@ -1121,15 +1121,20 @@ def SplitLoopCarriedSumsOp : Op<Transform_Dialect,
     %sum = arith.addf %r#0, %r#1 : vector<16xf32>
     ```
 
+    The split reassociates whatever the adds' fastmath flags say (applying
+    the op is the script's statement that this is acceptable); the adds
+    after the loop carry the flags all links share.
+
     Loops are replaced (the handle follows them); loops without such a sum
-    are left as they are. Returns nothing; fails definitely on a payload op
-    that is not an `scf.for`. `chains` must be at least 2; `chains =
-    %param` (a param holding one integer of at least 2) replaces the
-    attribute, e.g. to agree with the `unroll_dividing` before it.
+    (e.g. whose total is also read in the body) are left as they are.
+    Returns nothing; fails definitely on a payload op that is not an
+    `scf.for`. `chains` (default 2) must be at least 2; `chains = %param`
+    (a param holding one integer of at least 2) replaces the attribute,
+    e.g. to agree with the `unroll_dividing` before it; not both.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        Optional<TransformParamTypeInterface>:$chains_param,
-                       DefaultValuedAttr<I64Attr, "2">:$chains);
+                       OptionalAttr<I64Attr>:$chains);
   let results = (outs);
   let assemblyFormat = [{
     $target (`chains` `=` $chains_param^)? attr-dict `:` type($target)

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -245,6 +246,10 @@ transform::UnrollDividingOp::apply(transform::TransformRewriter &rewriter,
     if (!status.succeeded())
       return status;
   }
+  // Each loop apart, as TransformEachOpTrait would (an op with a param
+  // operand cannot take that trait): a loop that fails is reported and the
+  // others are still unrolled.
+  SmallVector<Diagnostic> failures;
   for (Operation *target : state.getPayloadOps(getTarget())) {
     auto loop = dyn_cast<scf::ForOp>(target);
     std::optional<APInt> tripCount =
@@ -254,7 +259,8 @@ transform::UnrollDividingOp::apply(transform::TransformRewriter &rewriter,
           emitSilenceableError() << "expected an scf.for with a constant trip "
                                     "count";
       diag.attachNote(target->getLoc()) << "payload op";
-      return diag;
+      diag.takeDiagnostics(failures);
+      continue;
     }
     int64_t iterations = tripCount->getSExtValue();
     if (iterations < 2)
@@ -264,9 +270,11 @@ transform::UnrollDividingOp::apply(transform::TransformRewriter &rewriter,
       DiagnosedSilenceableFailure diag = emitSilenceableError()
                                          << "failed to unroll by " << factor;
       diag.attachNote(target->getLoc()) << "payload op";
-      return diag;
+      diag.takeDiagnostics(failures);
     }
   }
+  if (!failures.empty())
+    return DiagnosedSilenceableFailure::silenceableFailure(std::move(failures));
   return DiagnosedSilenceableFailure::success();
 }
 
@@ -340,7 +348,9 @@ void transform::FlattenContiguousVectorsOp::getEffects(
 }
 
 LogicalResult transform::SplitLoopCarriedSumsOp::verify() {
-  if (getChainsAttr().getInt() < 2)
+  if (getChainsParam() && getChainsAttr())
+    return emitOpError("expects chains as an attribute or a param, not both");
+  if (getChainsAttr() && *getChains() < 2)
     return emitOpError("chains must be at least 2");
   return success();
 }
@@ -349,7 +359,7 @@ DiagnosedSilenceableFailure
 transform::SplitLoopCarriedSumsOp::apply(transform::TransformRewriter &rewriter,
                                          transform::TransformResults &results,
                                          transform::TransformState &state) {
-  int64_t chains = getChains();
+  int64_t chains = getChains().value_or(2);
   if (Value param = getChainsParam()) {
     DiagnosedSilenceableFailure status =
         qforge::getPositiveParam(*this, state, param, "chains", chains);
@@ -359,8 +369,8 @@ transform::SplitLoopCarriedSumsOp::apply(transform::TransformRewriter &rewriter,
       return emitDefiniteFailure() << "expected the chains param to hold an "
                                       "integer of at least 2";
   }
-  // The loops first: splitting one replaces it.
-  SmallVector<scf::ForOp> loops;
+  // The loops first, each once: splitting one replaces it.
+  llvm::SetVector<scf::ForOp> loops;
   for (Operation *target : state.getPayloadOps(getTarget())) {
     auto loop = dyn_cast<scf::ForOp>(target);
     if (!loop) {
@@ -369,7 +379,7 @@ transform::SplitLoopCarriedSumsOp::apply(transform::TransformRewriter &rewriter,
       diag.attachNote(target->getLoc()) << "payload op";
       return diag;
     }
-    loops.push_back(loop);
+    loops.insert(loop);
   }
   for (scf::ForOp loop : loops)
     qforge::splitLoopCarriedSums(rewriter, loop, chains);

@@ -826,23 +826,34 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Not signed-byte sums: unsigned bytes (vpdpbusd's byte operand of 1 must
-// meet the signed one; zero-extended bytes would read 0xFF as -1), signed
-// 16-bit values, and a maximum.
+// Not matched as signed-byte sums (the pattern takes only sums of
+// sign-extended or signed-converted bytes into 4, 8 or 16 i32 or f32
+// lanes): zero-extended bytes (their sum would need the bytes as the
+// unsigned operand and ones as the signed one, which the pattern does not
+// build), unsigned conversions, signed 16-bit values, a maximum, a masked
+// sum, 2 lanes, and f16 lanes.
 
 // CHECK-LABEL: func.func @not_signed_byte_sums
 // CHECK-NOT:     llvm.call_intrinsic
-// CHECK-COUNT-3: vector.multi_reduction
+// CHECK-COUNT-7: vector.multi_reduction
 // CHECK-NOT:     llvm.call_intrinsic
-func.func @not_signed_byte_sums(%u: vector<16x4xi8>, %h: vector<16x4xi16>, %acc: vector<16xi32>, %facc: vector<16xf32>)
-    -> (vector<16xi32>, vector<16xf32>, vector<16xi32>) {
+func.func @not_signed_byte_sums(%u: vector<16x4xi8>, %h: vector<16x4xi16>, %acc: vector<16xi32>, %facc: vector<16xf32>,
+                                %m: vector<16x4xi1>, %two: vector<2x4xi8>, %acc2: vector<2xi32>, %hacc: vector<16xf16>)
+    -> (vector<16xi32>, vector<16xf32>, vector<16xi32>, vector<16xf32>, vector<16xi32>, vector<2xi32>, vector<16xf16>) {
   %ue = arith.extui %u : vector<16x4xi8> to vector<16x4xi32>
   %r0 = vector.multi_reduction <add>, %ue, %acc [1] : vector<16x4xi32> to vector<16xi32>
   %hf = arith.sitofp %h : vector<16x4xi16> to vector<16x4xf32>
   %r1 = vector.multi_reduction <add>, %hf, %facc [1] : vector<16x4xf32> to vector<16xf32>
   %se = arith.extsi %u : vector<16x4xi8> to vector<16x4xi32>
   %r2 = vector.multi_reduction <maxsi>, %se, %acc [1] : vector<16x4xi32> to vector<16xi32>
-  return %r0, %r1, %r2 : vector<16xi32>, vector<16xf32>, vector<16xi32>
+  %uf = arith.uitofp %u : vector<16x4xi8> to vector<16x4xf32>
+  %r3 = vector.multi_reduction <add>, %uf, %facc [1] : vector<16x4xf32> to vector<16xf32>
+  %r4 = vector.mask %m { vector.multi_reduction <add>, %se, %acc [1] : vector<16x4xi32> to vector<16xi32> } : vector<16x4xi1> -> vector<16xi32>
+  %te = arith.extsi %two : vector<2x4xi8> to vector<2x4xi32>
+  %r5 = vector.multi_reduction <add>, %te, %acc2 [1] : vector<2x4xi32> to vector<2xi32>
+  %sh = arith.sitofp %u : vector<16x4xi8> to vector<16x4xf16>
+  %r6 = vector.multi_reduction <add>, %sh, %hacc [1] : vector<16x4xf16> to vector<16xf16>
+  return %r0, %r1, %r2, %r3, %r4, %r5, %r6 : vector<16xi32>, vector<16xf32>, vector<16xi32>, vector<16xf32>, vector<16xi32>, vector<2xi32>, vector<16xf16>
 }
 
 module attributes {transform.with_named_sequence} {

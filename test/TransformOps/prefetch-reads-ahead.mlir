@@ -799,3 +799,44 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// min_read_bytes counts what a read loads: a transfer_read's broadcast
+// dims load nothing more (a scale read into 16 lanes is 4 bytes, not 64),
+// and a memref of vectors supplies the trailing dims of the vector read (2
+// x vector<4xf32> is 32 bytes). With 32: the 64-byte weight read and the
+// 32-byte read of vectors are prefetched, the broadcast scale is not.
+
+// CHECK-LABEL: func.func @bytes_read
+// CHECK:         scf.for
+// CHECK-DAG:       memref.prefetch %{{.+}} : memref<8x64xi8>
+// CHECK-DAG:       memref.prefetch %{{.+}} : memref<8x4xvector<4xf32>>
+// CHECK-NOT:       memref.prefetch
+// CHECK:         } {rows}
+func.func @bytes_read(%w: memref<8x64xi8>, %s: memref<8xf32>, %v: memref<8x4xvector<4xf32>>, %out: memref<8x64xi8>, %scaled: memref<8x16xf32>, %copy: memref<8x2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0 : i8
+  %fpad = arith.constant 0.0 : f32
+  %vpad = arith.constant dense<0.0> : vector<4xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    %row = vector.transfer_read %w[%r, %c0], %pad {in_bounds = [true]} : memref<8x64xi8>, vector<64xi8>
+    vector.transfer_write %row, %out[%r, %c0] {in_bounds = [true]} : vector<64xi8>, memref<8x64xi8>
+    %scale = vector.transfer_read %s[%r], %fpad {in_bounds = [true], permutation_map = affine_map<(d0) -> (0)>} : memref<8xf32>, vector<16xf32>
+    vector.transfer_write %scale, %scaled[%r, %c0] {in_bounds = [true]} : vector<16xf32>, memref<8x16xf32>
+    %vs = vector.transfer_read %v[%r, %c0], %vpad {in_bounds = [true]} : memref<8x4xvector<4xf32>>, vector<2x4xf32>
+    vector.transfer_write %vs, %copy[%r, %c0, %c0] {in_bounds = [true, true]} : vector<2x4xf32>, memref<8x2x4xf32>
+  } {rows}
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} attributes{rows} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loop {min_read_bytes = 32} : !transform.any_op
+    transform.yield
+  }
+}

@@ -40,3 +40,16 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Both the attribute and a param.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %two = transform.param.constant 2 : i64 -> !transform.param<i64>
+    // expected-error @below {{expects chains as an attribute or a param, not both}}
+    transform.qforge.split_loop_carried_sums %loop chains = %two {chains = 2} : !transform.any_op, !transform.param<i64>
+    transform.yield
+  }
+}

@@ -41,8 +41,9 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Four links (the accumulator on either side of an add), two chains from a
-// param: links 0 and 2 in partial 0, 1 and 3 in partial 1; the fastmath
-// flags of the last link on the sum after the loop.
+// param: links 0 and 2 in partial 0, 1 and 3 in partial 1; the sum after
+// the loop carries only the fastmath flags every link has (here none: only
+// the last link says reassoc).
 // CHECK-LABEL: func.func @four_links
 // CHECK-SAME:    (%[[INIT:[a-z0-9_]+]]: vector<8xf32>, %[[T0:[a-z0-9_]+]]: vector<8xf32>, %[[T1:[a-z0-9_]+]]: vector<8xf32>, %[[T2:[a-z0-9_]+]]: vector<8xf32>, %[[T3:[a-z0-9_]+]]: vector<8xf32>)
 // CHECK:         %[[R:.+]]:2 = scf.for %{{.+}} iter_args(%[[ACC0:.+]] = %[[INIT]], %[[ACC1:.+]] = %{{.+}})
@@ -51,7 +52,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NEXT:      %[[L2:.+]] = arith.addf %[[L0]], %[[T2]] : vector<8xf32>
 // CHECK-NEXT:      %[[L3:.+]] = arith.addf %[[L1]], %[[T3]] fastmath<reassoc> : vector<8xf32>
 // CHECK-NEXT:      scf.yield %[[L2]], %[[L3]] : vector<8xf32>, vector<8xf32>
-// CHECK:         arith.addf %[[R]]#0, %[[R]]#1 fastmath<reassoc> : vector<8xf32>
+// CHECK:         arith.addf %[[R]]#0, %[[R]]#1 : vector<8xf32>
 func.func @four_links(%init: vector<8xf32>, %t0: vector<8xf32>, %t1: vector<8xf32>, %t2: vector<8xf32>, %t3: vector<8xf32>) -> vector<8xf32> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
@@ -115,9 +116,15 @@ module attributes {transform.with_named_sequence} {
 
 // Left as they are: a link whose result has another use (the chain cannot
 // be reordered without changing it), an accumulator read elsewhere in the
-// body, an integer sum, and a single link.
+// body, an integer sum, a single link, and a total read elsewhere too: the
+// last link written in the body, yielded twice, or its reshape written (each
+// would read one partial sum after a split).
 // CHECK-LABEL: func.func @not_split
 // CHECK-COUNT-4: scf.for {{.*}} -> (vector<4x{{[a-z0-9]+}}>) {
+// CHECK-NOT:     dense<-0.0
+// CHECK:         scf.for {{.*}} -> (vector<4xf32>) {
+// CHECK:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>) {
+// CHECK:         scf.for {{.*}} -> (vector<1x4xf32>) {
 // CHECK-NOT:     dense<-0.0
 func.func @not_split(%init: vector<4xf32>, %iinit: vector<4xi32>, %t: vector<4xf32>, %it: vector<4xi32>, %out: memref<4xf32>) -> (vector<4xf32>, vector<4xf32>, vector<4xi32>, vector<4xf32>) {
   %c0 = arith.constant 0 : index
@@ -143,6 +150,27 @@ func.func @not_split(%init: vector<4xf32>, %iinit: vector<4xi32>, %t: vector<4xf
     %1 = arith.addf %acc, %t : vector<4xf32>
     scf.yield %1 : vector<4xf32>
   }
+  %r4 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<4xf32>) {
+    %1 = arith.addf %acc, %t : vector<4xf32>
+    %2 = arith.addf %1, %t : vector<4xf32>
+    vector.transfer_write %2, %out[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
+    scf.yield %2 : vector<4xf32>
+  }
+  %r5:2 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init, %copy = %init) -> (vector<4xf32>, vector<4xf32>) {
+    %1 = arith.addf %acc, %t : vector<4xf32>
+    %2 = arith.addf %1, %t : vector<4xf32>
+    scf.yield %2, %2 : vector<4xf32>, vector<4xf32>
+  }
+  %init2 = vector.broadcast %init : vector<4xf32> to vector<1x4xf32>
+  %r6 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init2) -> (vector<1x4xf32>) {
+    %a = vector.extract %acc[0] : vector<4xf32> from vector<1x4xf32>
+    %1 = arith.addf %a, %t : vector<4xf32>
+    %2 = arith.addf %1, %t : vector<4xf32>
+    %b = vector.broadcast %2 : vector<4xf32> to vector<1x4xf32>
+    %e = vector.extract %b[0] : vector<4xf32> from vector<1x4xf32>
+    vector.transfer_write %e, %out[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
+    scf.yield %b : vector<1x4xf32>
+  }
   return %r0, %r1, %r2, %r3 : vector<4xf32>, vector<4xf32>, vector<4xi32>, vector<4xf32>
 }
 
@@ -150,6 +178,62 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %loops = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.qforge.split_loop_carried_sums %loops {chains = 2} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// The same loop twice in the handle: split once (the second visit would
+// find a loop the first replaced).
+// CHECK-LABEL: func.func @twice_in_the_handle
+// CHECK:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>)
+// CHECK-NOT:     scf.for
+// CHECK:         return
+func.func @twice_in_the_handle(%init: vector<16xf32>, %a: vector<16xf32>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<16xf32>) {
+    %1 = arith.addf %acc, %a : vector<16xf32>
+    %2 = arith.addf %1, %a : vector<16xf32>
+    scf.yield %2 : vector<16xf32>
+  }
+  return %r : vector<16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    %twice = transform.merge_handles %loop, %loop : !transform.any_op
+    transform.qforge.split_loop_carried_sums %twice : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A term that is itself an add, left of the accumulator: the chain is the
+// operand that reaches the iter_arg.
+// CHECK-LABEL: func.func @term_is_an_add
+// CHECK:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>)
+func.func @term_is_an_add(%init: vector<4xf32>, %a: vector<4xf32>, %b: vector<4xf32>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<4xf32>) {
+    %1 = arith.addf %acc, %a : vector<4xf32>
+    %t = arith.addf %a, %b : vector<4xf32>
+    %2 = arith.addf %t, %1 : vector<4xf32>
+    scf.yield %2 : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loop = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_loop_carried_sums %loop : !transform.any_op
     transform.yield
   }
 }

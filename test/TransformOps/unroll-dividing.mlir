@@ -109,3 +109,40 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A loop it cannot take does not stop the others: the dynamic loop first,
+// its silenceable failure suppressed, then the 12 iterations unrolled by 4.
+// CHECK-LABEL: func.func @one_fails
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK-NEXT:      memref.store
+// CHECK-NEXT:    }
+// CHECK:         scf.for
+// CHECK-COUNT-4:   memref.store
+// CHECK-NOT:       memref.store
+// CHECK:         return
+func.func @one_fails(%out: memref<?xf32>, %v: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c12 = arith.constant 12 : index
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %v, %out[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %c12 step %c1 {
+    memref.store %v, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @unroll(%loops: !transform.any_op {transform.consumed}) {
+    transform.qforge.unroll_dividing %loops {at_most = 4} : !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.include @unroll failures(suppress) (%loops) : (!transform.any_op) -> ()
+    transform.yield
+  }
+}
