@@ -208,92 +208,53 @@ static Value sizePreservingReshapeSource(Value value, bool fromStart) {
   return source;
 }
 
+/// The only user of `value`, or null when it has none or several.
+static Operation *soleUser(Value value) {
+  return value.hasOneUse() ? *value.getUsers().begin() : nullptr;
+}
+
 SmallVector<qforge::LoopCarriedSum>
 qforge::findLoopCarriedSums(scf::ForOp loop) {
   SmallVector<LoopCarriedSum> sums;
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Block *body = loop.getBody();
   for (auto [index, iterArg] : llvm::enumerate(loop.getRegionIterArgs())) {
     if (!isa<VectorType>(iterArg.getType()) ||
-        !isa<FloatType>(getElementTypeOrSelf(iterArg.getType())) ||
-        !iterArg.hasOneUse())
+        !isa<FloatType>(getElementTypeOrSelf(iterArg.getType())))
       continue;
-    // The chain's total is only yielded: any other use of the last link
-    // (or of its reshape) would read one partial sum after the split.
-    Value end = yield.getOperand(index);
-    if (!end.hasOneUse())
-      continue;
-    if (Value source = sizePreservingReshapeSource(end, /*fromStart=*/false)) {
-      end = source;
-      if (!end.hasOneUse())
-        continue;
+    // Forward from the iter_arg (maybe reshaped first): each value of the
+    // chain has one use, the next link's, until the yield takes the total
+    // (maybe reshaped) as this iter_arg's next value. A total read anywhere
+    // else would read one partial sum after the split.
+    Value value = iterArg;
+    Operation *user = soleUser(value);
+    if (user && user->getNumResults() == 1 &&
+        sizePreservingReshapeSource(user->getResult(0), /*fromStart=*/true) ==
+            value) {
+      value = user->getResult(0);
+      user = soleUser(value);
     }
-    // Whether `value` is a chain of one-use adds in the body down to the
-    // iter_arg (through a reshape at its start).
-    auto reachesIterArg = [&](Value value) {
-      while (auto add = value.getDefiningOp<arith::AddFOp>()) {
-        if (add->getBlock() != loop.getBody())
-          return false;
-        bool next = false;
-        for (Value operand : add->getOperands()) {
-          if (operand == iterArg || sizePreservingReshapeSource(
-                                        operand, /*fromStart=*/true) == iterArg)
-            return true;
-          if (!next && operand.hasOneUse() &&
-              operand.getDefiningOp<arith::AddFOp>()) {
-            value = operand;
-            next = true;
-          }
-        }
-        if (!next)
-          return false;
-      }
-      return false;
-    };
     LoopCarriedSum sum;
     sum.iterArgIndex = index;
-    auto link = end.getDefiningOp<arith::AddFOp>();
-    bool started = false;
-    while (link && link->getBlock() == loop.getBody()) {
-      // The accumulator: the iter_arg (maybe reshaped, that reshape used
-      // only here), or the previous link.
-      std::optional<unsigned> accOperand;
-      arith::AddFOp previous;
-      for (unsigned operand = 0; operand < 2 && !accOperand; ++operand) {
-        Value acc = link->getOperand(operand);
-        Value source = sizePreservingReshapeSource(acc, /*fromStart=*/true);
-        if (acc == iterArg || (source == iterArg && acc.hasOneUse())) {
-          accOperand = operand;
-          started = true;
-        }
-      }
-      // A previous link in the body; if both operands could be, the one
-      // whose own chain reaches the iter_arg.
-      SmallVector<unsigned> candidates;
-      for (unsigned operand = 0; operand < 2 && !accOperand; ++operand) {
-        Value acc = link->getOperand(operand);
-        auto producer = acc.getDefiningOp<arith::AddFOp>();
-        if (producer && acc.hasOneUse() &&
-            producer->getBlock() == loop.getBody())
-          candidates.push_back(operand);
-      }
-      if (candidates.size() == 2 && !reachesIterArg(link->getOperand(0)))
-        candidates.erase(candidates.begin());
-      if (!candidates.empty()) {
-        accOperand = candidates.front();
-        previous = link->getOperand(*accOperand).getDefiningOp<arith::AddFOp>();
-      }
-      if (!accOperand)
+    while (auto link = dyn_cast_or_null<arith::AddFOp>(user)) {
+      if (link->getBlock() != body)
         break;
       sum.links.push_back(link);
-      sum.accOperands.push_back(*accOperand);
-      if (started)
-        break;
-      link = previous;
+      sum.accOperands.push_back(link.getLhs() == value ? 0 : 1);
+      value = link.getResult();
+      user = soleUser(value);
     }
-    if (!started || sum.links.size() < 2)
+    if (sum.links.size() < 2 || !user)
       continue;
-    std::reverse(sum.links.begin(), sum.links.end());
-    std::reverse(sum.accOperands.begin(), sum.accOperands.end());
+    // The total, through a reshape, to this iter_arg's yield operand.
+    if (user->getNumResults() == 1 &&
+        sizePreservingReshapeSource(user->getResult(0), /*fromStart=*/false) ==
+            value) {
+      value = user->getResult(0);
+      user = soleUser(value);
+    }
+    if (!user || user != body->getTerminator() ||
+        body->getTerminator()->getOperand(index) != value)
+      continue;
     sums.push_back(std::move(sum));
   }
   return sums;
@@ -305,13 +266,14 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
   if (sums.empty() || chains < 2)
     return loop;
   Location loc = loop.getLoc();
+  auto partialCount = [&](const LoopCarriedSum &sum) {
+    return std::min<unsigned>(chains, sum.links.size());
+  };
   // One -0.0 init per new partial sum, in the accumulator's type.
   SmallVector<Value> inits;
-  SmallVector<unsigned> partialCounts;
   rewriter.setInsertionPoint(loop);
   for (const LoopCarriedSum &sum : sums) {
-    unsigned count = std::min<unsigned>(chains, sum.links.size());
-    partialCounts.push_back(count);
+    unsigned count = partialCount(sum);
     Type type = loop.getRegionIterArgs()[sum.iterArgIndex].getType();
     auto vectorType = cast<VectorType>(type);
     Attribute negativeZero = rewriter.getFloatAttr(
@@ -335,8 +297,9 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
   auto newLoop = cast<scf::ForOp>(replaced->getOperation());
   auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
   unsigned nextArg = oldResults;
-  for (auto [sum, count] : llvm::zip_equal(sums, partialCounts)) {
-    Type linkType = sum.links.front().getType();
+  for (const LoopCarriedSum &sum : sums) {
+    unsigned count = partialCount(sum);
+    Type linkType = sum.links.front()->getResult(0).getType();
     auto inLinkType = [&](Value value, Type type) -> Value {
       if (value.getType() == type)
         return value;
@@ -349,13 +312,14 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
     for (unsigned c = 1; c < count; ++c)
       partials[c] =
           inLinkType(newLoop.getRegionIterArgs()[nextArg + c - 1], linkType);
-    for (auto [position, link] : llvm::enumerate(sum.links)) {
-      unsigned c = position % count;
+    for (unsigned position = 0; position < sum.links.size(); ++position) {
+      arith::AddFOp link = sum.links[position];
+      Value &partial = partials[position % count];
       if (position != 0)
         rewriter.modifyOpInPlace(link, [&] {
-          link->setOperand(sum.accOperands[position], partials[c]);
+          link->setOperand(sum.accOperands[position], partial);
         });
-      partials[c] = link.getResult();
+      partial = link.getResult();
     }
     // The old result now yields partial 0 (through the reshape it had).
     Value end = yield.getOperand(sum.iterArgIndex);
@@ -379,7 +343,8 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
     for (unsigned c = 1; c < count; ++c)
       results.push_back(newLoop.getResult(nextArg + c - 1));
     // The tree's adds promise only what every link did.
-    arith::FastMathFlags common = sum.links.front().getFastmath();
+    // (`fast` is every flag.)
+    arith::FastMathFlags common = arith::FastMathFlags::fast;
     for (arith::AddFOp link : sum.links)
       common = common & link.getFastmath();
     auto flags = arith::FastMathFlagsAttr::get(rewriter.getContext(), common);
