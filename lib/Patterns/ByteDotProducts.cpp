@@ -3,6 +3,7 @@
 #include "Patterns/ByteDotProducts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -107,4 +108,15 @@ qforge::matchFourSignedByteLaneSum(vector::MultiDimReductionOp reduction) {
   if (!narrow || !getElementTypeOrSelf(narrow.getType()).isInteger(8))
     return std::nullopt;
   return narrow;
+}
+
+Value qforge::buildVpdpbusd(OpBuilder &builder, Location loc, Value acc,
+                            Value unsignedBytes, Value signedBytes) {
+  auto accType = cast<VectorType>(acc.getType());
+  std::string name = "llvm.x86.avx512.vpdpbusd." +
+                     std::to_string(accType.getNumElements() * 32);
+  return LLVM::CallIntrinsicOp::create(
+             builder, loc, accType, builder.getStringAttr(name),
+             ValueRange{acc, unsignedBytes, signedBytes})
+      .getResult(0);
 }

@@ -26,6 +26,13 @@ matchFourByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 std::optional<mlir::Value>
 matchFourSignedByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 
+/// llvm.x86.avx512.vpdpbusd.{128,256,512}(acc, unsignedBytes, signedBytes)
+/// for `acc` a vector<Lxi32> (L = 4, 8 or 16) and the bytes vector<4Lxi8>:
+/// each lane adds its 4 products zext(u) * sext(s), exactly.
+mlir::Value buildVpdpbusd(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Value acc, mlir::Value unsignedBytes,
+                          mlir::Value signedBytes);
+
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_BYTEDOTPRODUCTS_H

@@ -2,6 +2,8 @@
 
 #include "Rewrites/ExpandByteDotProducts.h"
 
+#include "Patterns/ByteDotProducts.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -165,12 +167,7 @@ static Value buildLaneSums(OpBuilder &builder, Location loc, int64_t lanes,
                            Value acc, Value a, Value b,
                            const qforge::ByteDotProductTarget &target) {
   if (hasVpdpbusd(lanes, target))
-    return LLVM::CallIntrinsicOp::create(
-               builder, loc, acc.getType(),
-               builder.getStringAttr("llvm.x86.avx512.vpdpbusd." +
-                                     std::to_string(lanes * 32)),
-               ValueRange{acc, a, b})
-        .getResult(0);
+    return qforge::buildVpdpbusd(builder, loc, acc, a, b);
   if (lanes < 16)
     return expandWithMultiplyAdds(builder, loc, lanes, acc, a, b);
   // Two halves of 8 lanes (32 bytes each), then the lanes joined again.
