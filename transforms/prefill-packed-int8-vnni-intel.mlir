@@ -10,14 +10,15 @@
 //
 // What sets the numbers: as prefill-packed-int8-vnni.mlir.
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @prefill_int8_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}, %max_tokens: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @prefetch_next_group_into_l2_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @lower_broadcasts(%vectorized: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %xq_steps = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %folded = transform.include @prefill_int8_8_tokens_32_rows failures(propagate) (%module, %xq_steps)
-      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %max_tokens = transform.param.constant 9 : i64 -> !transform.param<i64>
+    %folded = transform.include @prefill_int8_32_rows failures(propagate) (%module, %xq_steps, %max_tokens)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }

@@ -455,6 +455,16 @@ def PackBalancedOp : Op<Transform_Dialect, "qforge.pack_balanced",
     the packed op does not follow. The other sizes (e.g. the rows, which
     are vector lanes) are kept.
 
+    With `tile_overhead = c`, the tile count `n` along a balanced loop is,
+    among the counts `ceil(r / t)` that tiles `t` from 2 to `s` give, the
+    one that minimizes `n * (ceil(r / n) + c)` (ties: fewer tiles), and the
+    tile is `ceil(r / n)`: a micro-kernel whose tile of `t` rows costs
+    `t + c` (say `t` dot products per weight vector and `c` other operations
+    on the same ports) may then take more, smaller tiles where the largest
+    pads. Up to 9 tokens and `c = 1`: M = 17 takes two tiles of 9, M = 128
+    sixteen of 8 (not fifteen of 9, 135 rows), M = 9 one of 9. Without it,
+    `n = ceil(r / s)`. Fails definitely (verifier) on a negative `c`.
+
     An entry of `packed_sizes` may be a param (`[0, 8, %rows, 0, 0]`, as
     in `transform.structured.tile_using_for`), holding one positive
     integer: a script library sequence then takes a target's lane count as
@@ -473,7 +483,8 @@ def PackBalancedOp : Op<Transform_Dialect, "qforge.pack_balanced",
   let arguments = (ins TransformHandleTypeInterface:$target,
                        Variadic<TransformParamTypeInterface>:$dynamic_packed_sizes,
                        DenseI64ArrayAttr:$packed_sizes,
-                       DenseI64ArrayAttr:$balance_dims);
+                       DenseI64ArrayAttr:$balance_dims,
+                       OptionalAttr<I64Attr>:$tile_overhead);
   let results = (outs TransformHandleTypeInterface:$packed,
                       Variadic<TransformParamTypeInterface>:$sizes);
   let assemblyFormat = [{

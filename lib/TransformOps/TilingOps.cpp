@@ -122,6 +122,8 @@ LogicalResult transform::PackBalancedOp::verify() {
                                sizes, [](int64_t s) { return s != 0; })))
     return emitOpError("expected one param result per nonzero entry of "
                        "packed_sizes");
+  if (getTileOverheadAttr() && getTileOverheadAttr().getInt() < 0)
+    return emitOpError("tile_overhead must not be negative");
   return success();
 }
 
@@ -129,9 +131,35 @@ LogicalResult transform::PackBalancedOp::verify() {
 /// but not a unit tile where `size` is larger: the pack canonicalizations
 /// fold a unit tile into a reshape, which a script's handle to the pack
 /// does not follow (M = 1 through a prefill script then pads to 2 rows).
-static int64_t balancedTile(int64_t range, int64_t size) {
-  int64_t tiles = (range + size - 1) / size;
-  int64_t balanced = (range + tiles - 1) / tiles;
+///
+/// With an `overhead` per tile, the tile count is the one that minimizes
+/// count * (tile + overhead) over the counts that tiles of 2 to `size`
+/// give (ties: fewer tiles): a tile of `size` that pads may cost more than
+/// more tiles that do not. At most 1024 candidates, costs saturating.
+static int64_t balancedTile(int64_t range, int64_t size,
+                            std::optional<int64_t> overhead) {
+  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t tiles = ceilDiv(range, size);
+  if (overhead) {
+    auto cost = [&](int64_t count) {
+      uint64_t perTile =
+          llvm::SaturatingAdd<uint64_t>(ceilDiv(range, count), *overhead);
+      return llvm::SaturatingMultiply<uint64_t>(count, perTile);
+    };
+    uint64_t best = cost(tiles);
+    // Tiles past the range cover it as one does; bounded time whatever the
+    // sizes (a register tile is tens of rows).
+    int64_t largest = std::min(size - 1, range);
+    for (int64_t tile = largest; tile >= std::max<int64_t>(2, largest - 1023);
+         --tile) {
+      int64_t count = ceilDiv(range, tile);
+      if (uint64_t candidate = cost(count); candidate < best) {
+        best = candidate;
+        tiles = count;
+      }
+    }
+  }
+  int64_t balanced = ceilDiv(range, tiles);
   return size > 1 ? std::max<int64_t>(balanced, 2) : balanced;
 }
 
@@ -149,6 +177,9 @@ transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
     if (!status.succeeded())
       return status;
   }
+  std::optional<int64_t> overhead;
+  if (IntegerAttr attr = getTileOverheadAttr())
+    overhead = attr.getInt();
   SmallVector<Operation *> packedOps;
   // The sizes used, per nonzero entry: the same for every payload op (a
   // param result holds one value per entry).
@@ -172,7 +203,7 @@ transform::PackBalancedOp::apply(transform::TransformRewriter &rewriter,
         diag.attachNote(target->getLoc()) << "payload op";
         return diag;
       }
-      sizes[dim] = balancedTile(ranges[dim], sizes[dim]);
+      sizes[dim] = balancedTile(ranges[dim], sizes[dim], overhead);
     }
     SmallVector<int64_t> nonzero;
     llvm::copy_if(sizes, std::back_inserter(nonzero),

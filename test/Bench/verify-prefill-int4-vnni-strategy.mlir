@@ -19,6 +19,11 @@
 // RUN: qforge-bench %t.6.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: %gen_kernel 64 16 4 --batch 3 --int4 > %t.4.mlir
 // RUN: qforge-bench %t.4.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=SMALL
+// Blocks of up to 9 tokens: 17 rows are two of 9, 9 rows one.
+// RUN: %gen_kernel 100 5 64 --batch 17 --int4 --signed > %t.m17.mlir
+// RUN: qforge-bench %t.m17.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: %gen_kernel 64 4 32 --batch 9 --int4 > %t.m9.mlir
+// RUN: qforge-bench %t.m9.mlir --int8-activations --verify --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=SMALL
 // SMALL: verify: {{.*}}tolerance 1e-05): PASS
 // RUN: %gen_kernel 64 16 2 --batch 16 --int4 > %t.2.mlir
 // RUN: not qforge-bench %t.2.mlir --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=TWO

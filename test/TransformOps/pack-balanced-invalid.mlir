@@ -26,6 +26,18 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %mm = transform.structured.match interface{LinalgOp} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{tile_overhead must not be negative}}
+    %p, %t, %r = transform.qforge.pack_balanced %mm packed_sizes = [6, 16, 0] balance_dims = [0] {tile_overhead = -1}
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    transform.yield
+  }
+}
+
+// -----
+
 // A token count only known at run time: nothing to balance to.
 func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<32x64xf32>, %c: tensor<?x32xf32>) -> tensor<?x32xf32> {
   // expected-note @below {{payload op}}

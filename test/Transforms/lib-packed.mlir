@@ -55,9 +55,9 @@
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_prefill_int8_prepack_and_fold | FileCheck %s --check-prefix=P8FOLD
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_prefill_int8_8_tokens_32_rows | FileCheck %s --check-prefix=P8
+// RUN:   --transform-interpreter=entry-point=test_prefill_int8_32_rows | FileCheck %s --check-prefix=P8
 // RUN: qforge-opt %t.prefill4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_prefill_int4_8_tokens_32_rows | FileCheck %s --check-prefix=P4
+// RUN:   --transform-interpreter=entry-point=test_prefill_int4_32_rows | FileCheck %s --check-prefix=P4
 // RUN: %gen_kernel 100 2 128 > %t.rows100.mlir
 // RUN: %gen_kernel 100 2 128 --int4 | qforge-opt --qforge-store-int4-as-byte-pairs > %t.int4rows100.mlir
 // RUN: qforge-opt %t.rows100.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -316,8 +316,9 @@
 // P8FOLD:       } {qforge.weight_rows}
 // P8FOLD:       linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 32] into %{{.+}} : tensor<1x1x1x8x32xf32> -> tensor<1x8x32xf32>
 
-// @prefill_int8_8_tokens_32_rows: in each block the k loop, not unrolled,
-// holding the 8 tokens x 2 lines of 16 rows: 16 byte products.
+// @prefill_int8_32_rows, up to 9 tokens: M = 16 in two blocks of 8 (two of
+// 9 would pad); in each block the k loop, not unrolled, holding the 8
+// tokens x 2 lines of 16 rows: 16 byte products.
 // P8-LABEL:    func.func @quantized_matmul(
 // P8-SAME:       %{{.+}}: tensor<2x2x32x32x4xi8>
 // P8:          scf.for {{.*}} -> (tensor<1x1x8x32xi32>)
@@ -326,8 +327,9 @@
 // P8:          } {qforge.weight_groups}
 // P8:          linalg.unpack %{{.+}} inner_dims_pos = [1, 2] inner_tiles = [8, 32]
 
-// @prefill_int4_8_tokens_32_rows: two byte loops (the nibbles, unrolled),
-// each holding the 8 tokens x 2 lines: 32 byte products.
+// @prefill_int4_32_rows, up to 9 tokens: two blocks of 8; two byte loops
+// (the nibbles, unrolled), each holding the 8 tokens x 2 lines: 32 byte
+// products.
 // P4-LABEL:    func.func @quantized_matmul(
 // P4-SAME:       %{{.+}}: tensor<2x2x16x32x4xi8>
 // P4:          scf.for {{.*}} -> (tensor<1x1x8x32xi32>)
@@ -400,8 +402,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @vectorize_interleaved_tiles(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @prefill_int8_prepack_and_fold(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
-  transform.named_sequence @prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @prefill_int8_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}, %max_tokens: !transform.param<i64> {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @prefill_int4_32_rows(%module: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}, %max_tokens: !transform.param<i64> {transform.readonly}) -> !transform.any_op
   transform.named_sequence @decode_packed_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
@@ -686,17 +688,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @test_prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @test_prefill_int8_32_rows(%module: !transform.any_op {transform.readonly}) {
     %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %folded = transform.include @prefill_int8_8_tokens_32_rows failures(propagate) (%module, %four)
-      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %nine = transform.param.constant 9 : i64 -> !transform.param<i64>
+    %folded = transform.include @prefill_int8_32_rows failures(propagate) (%module, %four, %nine)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     transform.yield
   }
 
-  transform.named_sequence @test_prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @test_prefill_int4_32_rows(%module: !transform.any_op {transform.readonly}) {
     %four = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %folded = transform.include @prefill_int4_8_tokens_32_rows failures(propagate) (%module, %four)
-      : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %nine = transform.param.constant 9 : i64 -> !transform.param<i64>
+    %folded = transform.include @prefill_int4_32_rows failures(propagate) (%module, %four, %nine)
+      : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     transform.yield
   }
 

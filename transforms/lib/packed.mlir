@@ -477,20 +477,24 @@ module attributes {transform.with_named_sequence} {
 
   // Int8 prefill, 8-bit weights: weight rows packed by 32 and k by 4 (two
   // 64-byte lines of 16 rows x 4 bytes per k step), activation rows by up
-  // to 8 tokens, balanced to M (pack_balanced: M = 2 -> 2, 17 -> three
-  // blocks of 6, unrolled whole by unroll_dividing: loop.unroll by 8 left
-  // a 6-token loop rolled and its accumulators in memory). In each block
-  // the k steps one at a time, not unrolled (a second k step in the body
-  // would leave the accumulators in memory), in each the tokens (up to 8)
-  // and 2 lines unrolled: 16 accumulators. M <= 8 is one block,
-  // whose dim the fold keeps (the factored sums name what may fold).
-  transform.named_sequence @prefill_int8_8_tokens_32_rows(%module: !transform.any_op {transform.readonly},
-      %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+  // to %max_tokens tokens, balanced to M with one product's worth of other
+  // work per token block and line (pack_balanced's tile_overhead: up to 9
+  // tokens, M = 2 -> 2, 17 -> two blocks of 9, 128 -> sixteen of 8), the
+  // block unrolled whole by unroll_dividing (the tile as its bound:
+  // loop.unroll by 8 left a 6-token loop rolled and its accumulators in
+  // memory). In each block the k steps one at a time, not unrolled (a
+  // second k step in the body would leave the accumulators in memory), in
+  // each the tokens and 2 lines unrolled: up to 18 accumulators. A single
+  // block (M <= %max_tokens) keeps its dim through the fold (the factored
+  // sums name what may fold).
+  transform.named_sequence @prefill_int8_32_rows(%module: !transform.any_op {transform.readonly},
+      %xq_steps: !transform.param<i64> {transform.readonly},
+      %max_tokens: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows, %k_tile = transform.qforge.pack_balanced %contraction
-        packed_sizes = [0, 8, 32, 0, 4] balance_dims = [1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+        packed_sizes = [0, %max_tokens, 32, 0, 4] balance_dims = [1] {tile_overhead = 1}
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate)
         (%module, %packed, %xq_steps, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
@@ -503,21 +507,23 @@ module attributes {transform.with_named_sequence} {
     %k_step, %k_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
-    transform.qforge.unroll_dividing %token_loop {at_most = 8} : !transform.any_op
+    transform.qforge.unroll_dividing %token_loop at_most = %tokens : !transform.any_op, !transform.param<i64>
     transform.yield %folded : !transform.any_op
   }
 
   // Int8 prefill, 4-bit weights: rows by 32 and byte pairs by 4, tokens by
-  // 8; the nibble loop outside the byte loop (interchange) and unrolled, so
-  // each byte loop updates its accumulators once per step and they stay in
-  // registers; tokens and lines as for 8-bit weights.
-  transform.named_sequence @prefill_int4_8_tokens_32_rows(%module: !transform.any_op {transform.readonly},
-      %xq_steps: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+  // up to %max_tokens (the nibble extraction is the other work per block
+  // and line); the nibble loop outside the byte loop (interchange) and
+  // unrolled, so each byte loop updates its accumulators once per step and
+  // they stay in registers; tokens and lines as for 8-bit weights.
+  transform.named_sequence @prefill_int4_32_rows(%module: !transform.any_op {transform.readonly},
+      %xq_steps: !transform.param<i64> {transform.readonly},
+      %max_tokens: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows, %k_tile = transform.qforge.pack_balanced %contraction
-        packed_sizes = [0, 8, 32, 0, 4, 0] balance_dims = [1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
+        packed_sizes = [0, %max_tokens, 32, 0, 4, 0] balance_dims = [1] {tile_overhead = 1}
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
     %folded = transform.include @prefill_int8_prepack_and_fold failures(propagate)
         (%module, %packed, %xq_steps, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>)
@@ -531,7 +537,7 @@ module attributes {transform.with_named_sequence} {
         tile_sizes [0, 1, 1, 0, 1, 16] interchange = [0, 2, 1, 3, 4, 5]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
-    transform.qforge.unroll_dividing %token_loop {at_most = 8} : !transform.any_op
+    transform.qforge.unroll_dividing %token_loop at_most = %tokens : !transform.any_op, !transform.param<i64>
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
     transform.yield %folded : !transform.any_op
   }
