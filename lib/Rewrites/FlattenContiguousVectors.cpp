@@ -11,6 +11,9 @@
 using namespace mlir;
 
 namespace {
+/// The widest vector register of the targets (AVX-512).
+constexpr int64_t kWholeRegisterBits = 512;
+
 /// Upstream's flattening of `TransferOp`, applied only where its contiguity
 /// check is defined (the header says why).
 template <typename TransferOp>
@@ -29,6 +32,14 @@ struct GuardedFlattenTransfer : OpRewritePattern<TransferOp> {
         shape.begin();
     int64_t sliceRank = static_cast<int64_t>(shape.size()) - leadingUnitDims;
     if (!memref || sliceRank < 1 || sliceRank > memref.getRank())
+      return failure();
+    // Rows of a whole vector register or more gain nothing from one long
+    // vector; flattened, a block of 5 tokens' 5 x 32 result tile became a
+    // <160 x float> that LLVM rebuilt lane by lane through the stack
+    // (docs/benchmarks.md, stop 35). They stay rows, unrolled later.
+    if (sliceRank > 1 &&
+        shape.back() * transfer.getVectorType().getElementTypeBitWidth() >=
+            kWholeRegisterBits)
       return failure();
     return applicator.matchAndRewrite(transfer, rewriter);
   }

@@ -30,7 +30,11 @@ namespace qforge {
 /// vector<1x1x1xf32>) leaves nothing, and the comparison runs from one past
 /// an empty shape (a negative-size memcmp, found by ASan on an f16 kernel
 /// with a constant zero-point; docs/reliability.md); a read that broadcasts
-/// into more dims than its memref has reads past the memref's shape.
+/// into more dims than its memref has reads past the memref's shape. And
+/// only where the rows are narrower than a 512-bit register: wider rows
+/// are whole vectors already, and flattened they made long vectors of an
+/// odd register count (a 5 x 32 f32 tile: <160 x float>) that LLVM
+/// assembled lane by lane.
 void populateGuardedFlattenTransferPatterns(mlir::RewritePatternSet &patterns);
 
 /// Flattens the n-D vector transfers on contiguous memrefs in `root` (the

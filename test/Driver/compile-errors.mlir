@@ -108,8 +108,9 @@
 // RUN: FileCheck %s --check-prefix=PARAM-TILES < %t/param-tiles.out.mlir
 // PARAM-TILES: scf.forall
 
-// A script that vectorizes a whole 4096 x 16 zero fill: a vector of 65536
-// elements, on which LLVM's backend aborts; refused at the op instead.
+// A script that vectorizes a whole 16384 x 4 zero fill: its rows (narrower
+// than a register) flattened, a vector of 65536 elements, on which LLVM's
+// backend aborts; refused at the op instead.
 // RUN: not qforge-compile %t/zeros.mlir --script=%t/vectorize-whole.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=TOO-LONG
 // TOO-LONG: zeros.mlir:2:11: error: a 'vector<65536xf32>' (65536 elements) is too long for the LLVM backend (at most 32768); the script vectorized an op without tiling it first
 // TOO-LONG: qforge-compile: error: lowering to the LLVM dialect failed
@@ -203,11 +204,11 @@ module attributes {transform.with_named_sequence} {
   }
 }
 //--- zeros.mlir
-func.func @zeros() -> tensor<4096x16xf32> {
+func.func @zeros() -> tensor<16384x4xf32> {
   %zero = arith.constant 0.0 : f32
-  %init = tensor.empty() : tensor<4096x16xf32>
-  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<4096x16xf32>) -> tensor<4096x16xf32>
-  return %fill : tensor<4096x16xf32>
+  %init = tensor.empty() : tensor<16384x4xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%init : tensor<16384x4xf32>) -> tensor<16384x4xf32>
+  return %fill : tensor<16384x4xf32>
 }
 //--- vectorize-whole.mlir
 module attributes {transform.with_named_sequence} {

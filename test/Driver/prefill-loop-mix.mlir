@@ -67,3 +67,13 @@
 // RUN: qforge-compile %t.int4f32.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4f32-intel.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32-intel.s | FileCheck %s --check-prefix=INT4F32-INTEL
 // INT4F32-INTEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jb 1, prefetcht0 {{[0-9]+}}, subq 1, vbroadcastss 96, vcvtdq2ps 16, vextracti32x4 8, vfmaddps 192, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 16{{$}}
+
+// M = 10: two blocks of 5 tokens. A block's 5 x 32 result tile stays 5 rows
+// of 32 lanes through the lowering (rows of a whole register are not
+// flattened): flattened, it was a <160 x float> that LLVM rebuilt lane by
+// lane through the stack -- 240 vinsertps, 2.2x the time of M = 8.
+// RUN: %gen_kernel 64 4 128 --batch 10 > %t.10.mlir
+// RUN: qforge-compile %t.10.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-10.s
+// RUN: FileCheck %s --check-prefix=TEN < %t.int8-10.s
+// TEN: vpdpbusd
+// TEN-NOT: vinsertps
