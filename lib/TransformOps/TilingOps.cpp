@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -138,12 +139,11 @@ LogicalResult transform::PackBalancedOp::verify() {
 /// more tiles that do not. At most 1024 candidates, costs saturating.
 static int64_t balancedTile(int64_t range, int64_t size,
                             std::optional<int64_t> overhead) {
-  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-  int64_t tiles = ceilDiv(range, size);
+  int64_t tiles = llvm::divideCeil(range, size);
   if (overhead) {
     auto cost = [&](int64_t count) {
-      uint64_t perTile =
-          llvm::SaturatingAdd<uint64_t>(ceilDiv(range, count), *overhead);
+      uint64_t perTile = llvm::SaturatingAdd<uint64_t>(
+          llvm::divideCeil(range, count), *overhead);
       return llvm::SaturatingMultiply<uint64_t>(count, perTile);
     };
     uint64_t best = cost(tiles);
@@ -152,14 +152,14 @@ static int64_t balancedTile(int64_t range, int64_t size,
     int64_t largest = std::min(size - 1, range);
     for (int64_t tile = largest; tile >= std::max<int64_t>(2, largest - 1023);
          --tile) {
-      int64_t count = ceilDiv(range, tile);
+      int64_t count = llvm::divideCeil(range, tile);
       if (uint64_t candidate = cost(count); candidate < best) {
         best = candidate;
         tiles = count;
       }
     }
   }
-  int64_t balanced = ceilDiv(range, tiles);
+  int64_t balanced = llvm::divideCeil(range, tiles);
   return size > 1 ? std::max<int64_t>(balanced, 2) : balanced;
 }
 
