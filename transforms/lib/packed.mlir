@@ -177,11 +177,12 @@ module attributes {transform.with_named_sequence} {
   // %tiles row tiles per iteration of an scf.forall (OpenMP: each thread
   // streams a contiguous range of tiles, in an order independent of the
   // thread count), tagged qforge.weight_rows, the partial sums and both
-  // zero fills fused in. Returns the group sums, partial sums and fill.
+  // zero fills fused in. Returns the group sums, partial sums, their fill
+  // and the group sums' fill.
   transform.named_sequence @tile_row_tiles(%partials: !transform.any_op {transform.consumed},
                                            %groups: !transform.any_op {transform.consumed},
                                            %tiles: !transform.param<i64> {transform.readonly})
-      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %row_tile, %row_loop = transform.structured.tile_using_forall %groups tile_sizes [%tiles]
@@ -192,7 +193,8 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %gf_in_row, %l3 = transform.structured.fuse_into_containing_op %groups_fill into %l2
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.yield %row_tile, %partials_in_row, %pf_in_row : !transform.any_op, !transform.any_op, !transform.any_op
+    transform.yield %row_tile, %partials_in_row, %pf_in_row, %gf_in_row
+      : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
   }
 
   // Int8 activations: one row tile per iteration, then the unit dims
@@ -207,9 +209,9 @@ module attributes {transform.with_named_sequence} {
       -> !transform.any_op {
     %one = transform.param.constant 1 : i64 -> !transform.param<i64>
     %kernel = transform.get_parent_op %groups {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
+    %row_tile, %partials_in_row, %pf_in_row, %gf_in_row = transform.include @tile_row_tiles failures(propagate)
         (%partials, %groups, %one) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %folded = transform.qforge.fold_unit_extent_dims %kernel : (!transform.any_op) -> !transform.any_op
     transform.yield %folded : !transform.any_op
   }
@@ -217,29 +219,34 @@ module attributes {transform.with_named_sequence} {
   // f32 activations: one row tile per iteration, then one group per
   // iteration inside it, tagged qforge.weight_groups (for the prefetch),
   // the group's partial sums fused in. Returns the group's group sums,
-  // partial sums and fill.
+  // partial sums and fill, and the row tile's group sums' fill.
   transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed},
                                                       %groups: !transform.any_op {transform.consumed})
-      -> (!transform.any_op, !transform.any_op, !transform.any_op) {
+      -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) {
     %one = transform.param.constant 1 : i64 -> !transform.param<i64>
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
+    %row_tile, %partials_in_row, %pf_in_row, %gf_in_row = transform.include @tile_row_tiles failures(propagate)
         (%partials, %groups, %one) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %group_tile, %group_loop = transform.structured.tile_using_for %row_tile tile_sizes [0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %group_loop "qforge.weight_groups" : !transform.any_op
     %partials_in_group, %pf_in_group, %g2 = transform.include @fuse_with_its_fill failures(propagate)
         (%partials_in_row, %pf_in_row, %group_loop)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield %group_tile, %partials_in_group, %pf_in_group : !transform.any_op, !transform.any_op, !transform.any_op
+    transform.yield %group_tile, %partials_in_group, %pf_in_group, %gf_in_row
+      : !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op
   }
 
   // f32 prefill from the pack to the blocks of tokens: the parameters
   // packed once, the result's unpack tiled, the activation's pack and sums
   // %k_block k at a time; row tiles, groups, and in each group one block of
   // tokens (the m tile) per iteration, the partial sums fused in, so the
-  // group's weight tile stays in L1 while every block reads it. Returns the
-  // kernel function and the block's partial sums.
+  // group's weight tile stays in L1 while every block reads it. The zero
+  // fills that span every block of tokens (the activation sums', blocks x
+  // groups x tokens; a row tile's group sums', blocks x tokens x rows) one
+  // block at a time: vectorized whole they grow with M, past what LLVM
+  // takes (M = 516 with 86 groups). Returns the kernel function and the
+  // block's partial sums.
   transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly},
       %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly},
       %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
@@ -249,12 +256,17 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @tile_result_unpack failures(propagate) (%kernel, %tokens, %rows)
       : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    %sums_fill = transform.qforge.get_init_producers %sums : (!transform.any_op) -> !transform.any_op
     %per_call = transform.merge_handles %activation_pack, %sums : !transform.any_op
     transform.include @tile_in_k_blocks failures(propagate) (%per_call, %k_block)
       : (!transform.any_op, !transform.param<i64>) -> ()
-    %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_row_tiles_and_groups failures(propagate)
-        (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %sums_fill_tile, %sums_fill_loops:2 = transform.structured.tile_using_for %sums_fill tile_sizes [0, 1, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group_tile, %partials_in_group, %pf_in_group, %groups_fill = transform.include @tile_row_tiles_and_groups
+        failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %groups_fill_tile, %groups_fill_loop = transform.structured.tile_using_for %groups_fill tile_sizes [0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %block_tile, %block_loop = transform.structured.tile_using_for %group_tile tile_sizes [0, 0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %partials_in_block, %pf_in_block, %b2 = transform.include @fuse_with_its_fill failures(propagate)
@@ -286,9 +298,9 @@ module attributes {transform.with_named_sequence} {
       -> !transform.any_op {
     %tiles = transform.qforge.dividing_tile_size %groups {dim = 0, at_most = 5, at_least = 1}
       : (!transform.any_op) -> !transform.param<i64>
-    %row_tile, %partials_in_row, %pf_in_row = transform.include @tile_row_tiles failures(propagate)
+    %row_tile, %partials_in_row, %pf_in_row, %gf_in_row = transform.include @tile_row_tiles failures(propagate)
         (%partials, %groups, %tiles) : (!transform.any_op, !transform.any_op, !transform.param<i64>)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %partials_in_group = transform.include @tile_one_group_per_iteration failures(propagate)
         (%row_tile, %partials_in_row, %pf_in_row)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> !transform.any_op
@@ -582,8 +594,9 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums)
       : (!transform.any_op) -> !transform.any_op
-    %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate)
-        (%partials, %groups) : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group, %partials_in_group, %fill_in_group, %groups_fill = transform.include @tile_row_tiles_and_groups failures(propagate)
+        (%partials, %groups) : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_group)
       : (!transform.any_op) -> !transform.any_op
     transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
