@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/TokenDispatch.h"
 #include "Rewrites/FlattenContiguousVectors.h"
@@ -31,6 +32,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
 
@@ -289,6 +291,83 @@ static LogicalResult checkVectorLengths(ModuleOp module) {
          << kMaxVectorElements
          << "); the script vectorized an op without tiling it "
             "first";
+}
+
+static llvm::cl::opt<uint64_t> maxBlockRegisterOps(
+    "max-block-ops",
+    llvm::cl::desc("stop with an error when a block of straight-line code "
+                   "the script left would be more than this many register "
+                   "operations once its vectors are unrolled (0: no bound)"),
+    llvm::cl::init(1 << 15), llvm::cl::cat(qforge::optionCategory()));
+
+/// About how many register operations `op` becomes once the fixed lowering
+/// has unrolled its n-D vectors to 1-D ones and LLVM has split those into
+/// 512-bit registers: those of its widest vector type -- one per 512 bits
+/// of each 1-D row, rounded up, times the rows (the product of every dim
+/// but the innermost) -- or 1 for an op without vectors. Saturates.
+static uint64_t countRegisterOps(Operation *op) {
+  constexpr uint64_t kSaturated = uint64_t(1) << 62;
+  constexpr uint64_t kRegisterBits = 512;
+  uint64_t registers = 1;
+  auto countRegisters = [&](Type type) {
+    auto vector = dyn_cast<VectorType>(type);
+    if (!vector || vector.getRank() == 0)
+      return;
+    Type element = vector.getElementType();
+    uint64_t elementBits =
+        element.isIntOrFloat()
+            ? std::max<uint64_t>(element.getIntOrFloatBitWidth(), 1)
+            : 64; // index
+    uint64_t rowBits = std::min<uint64_t>(
+        std::max<int64_t>(vector.getShape().back(), 1) * elementBits,
+        kSaturated);
+    uint64_t product = llvm::divideCeil(rowBits, kRegisterBits);
+    for (int64_t dim : vector.getShape().drop_back())
+      product =
+          std::min<uint64_t>(product * std::max<int64_t>(dim, 1), kSaturated);
+    registers = std::max(registers, product);
+  };
+  llvm::for_each(op->getResultTypes(), countRegisters);
+  llvm::for_each(op->getOperandTypes(), countRegisters);
+  return registers;
+}
+
+/// Refuses a block of straight-line code that the script unrolled (or
+/// vectorized whole) into more than --max-block-ops register operations,
+/// at the block's first op, before the fixed lowering and LLVM spend time
+/// on it: LLVM's instruction scheduling grows faster than linearly with a
+/// block's length. Every shipped strategy leaves at most about 5000 on the
+/// kernels of the tests and benchmarks, while a script that splits a row's
+/// sum into one chain per group on 257 groups leaves 61000 in its group
+/// loop (7 s to compile, 60 s under the sanitizers), and a one-group-per-
+/// row kernel whose activation the int8 strategy quantized whole, 19000
+/// (over 30 s).
+static LogicalResult checkBlockLengths(ModuleOp module) {
+  uint64_t limit = maxBlockRegisterOps;
+  if (!limit)
+    return success();
+  Operation *longest = nullptr;
+  uint64_t longestLength = 0;
+  module.walk([&](Block *block) {
+    uint64_t length = 0;
+    for (Operation &op : *block)
+      length = std::min(length + countRegisterOps(&op), uint64_t(1) << 62);
+    if (length > longestLength && !block->empty())
+      std::tie(longest, longestLength) =
+          std::make_pair(&block->front(), length);
+  });
+  if (longestLength <= limit)
+    return success();
+  InFlightDiagnostic diag =
+      emitError(reportLocation(longest))
+      << "a block of straight-line code would be about " << longestLength
+      << " register operations, more than " << limit
+      << " (--max-block-ops); a script that unrolls without bound, or an op "
+         "vectorized whole?";
+  if (auto func = longest->getParentOfType<FunctionOpInterface>())
+    diag.attachNote(func->getLoc())
+        << "in @" << SymbolTable::getSymbolName(func).getValue();
+  return failure();
 }
 
 /// Public functions get a `_mlir_ciface_<name>` wrapper taking pointers to
@@ -579,6 +658,8 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
 LogicalResult qforge::lowerToLLVMDialect(
     ModuleOp module,
     llvm::function_ref<LogicalResult(ModuleOp)> afterBufferization) {
+  if (failed(checkBlockLengths(module)))
+    return failure();
   if (failed(bufferize(module)) || failed(afterBufferization(module)))
     return failure();
   if (failed(lowerVectors(module)) || failed(checkVectorLengths(module)))

@@ -14,6 +14,11 @@
 // RUN:   %t.transforms/prefill-packed-int4-avx512.mlir
 // RUN: grep -c "0, 5, 64, 0, 2, 0" %t.transforms/prefill-packed-int4-avx512.mlir
 // RUN: %gen_kernel 64 2 64 --int4 --batch 5 > %t.mlir
-// RUN: env QFORGE_TRANSFORMS_DIR=%t.transforms not qforge-compile %t.mlir --script=%t.transforms/prefill-packed-int4-avx512.mlir --mcpu=znver5 --compile-timeout=2 -o %t.o 2>&1 | FileCheck %s
+// RUN: env QFORGE_TRANSFORMS_DIR=%t.transforms not qforge-compile %t.mlir --script=%t.transforms/prefill-packed-int4-avx512.mlir --mcpu=znver5 --max-block-ops=0 --compile-timeout=2 -o %t.o 2>&1 | FileCheck %s
 // CHECK: qforge-compile: error: {{.*}}.mlir: generating machine code for @quantized_matmul did not finish within 2 s (--compile-timeout)
+// The bound on a block's length (--max-block-ops) refuses it before any of
+// that, at once: its unrolled k loop is one block of about 840000 register
+// operations.
+// RUN: env QFORGE_TRANSFORMS_DIR=%t.transforms not qforge-compile %t.mlir --script=%t.transforms/prefill-packed-int4-avx512.mlir --mcpu=znver5 -o %t.o 2>&1 | FileCheck %s --check-prefix=BLOCK
+// BLOCK: .mlir:27:13: error: a block of straight-line code would be about {{[0-9]+}} register operations, more than 32768 (--max-block-ops)
 // RUN: not ls %t.o

@@ -108,10 +108,18 @@
 // RUN: FileCheck %s --check-prefix=PARAM-TILES < %t/param-tiles.out.mlir
 // PARAM-TILES: scf.forall
 
-// A script that vectorizes a whole 16384 x 4 zero fill: its rows (narrower
-// than a register) flattened, a vector of 65536 elements, on which LLVM's
-// backend aborts; refused at the op instead.
-// RUN: not qforge-compile %t/zeros.mlir --script=%t/vectorize-whole.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=TOO-LONG
+// A script that vectorizes a whole 16384 x 4 zero fill: 16384 rows of 4
+// lanes, a block of straight-line code of 32771 register operations (the
+// splat and the store, 16384 each, and the return), past the bound
+// (--max-block-ops, 32768), refused before the lowering at the op.
+// RUN: not qforge-compile %t/zeros.mlir --script=%t/vectorize-whole.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=LONG-BLOCK
+// LONG-BLOCK: zeros.mlir:4:11: error: a block of straight-line code would be about 32771 register operations, more than 32768 (--max-block-ops); a script that unrolls without bound, or an op vectorized whole?
+// LONG-BLOCK: zeros.mlir:1:1: note: in @zeros
+// LONG-BLOCK: qforge-compile: error: lowering to the LLVM dialect failed
+// Without that bound: its rows (narrower than a register) flattened, a
+// vector of 65536 elements, on which LLVM's backend aborts; refused at the
+// op instead.
+// RUN: not qforge-compile %t/zeros.mlir --script=%t/vectorize-whole.mlir --max-block-ops=0 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=TOO-LONG
 // TOO-LONG: zeros.mlir:2:11: error: a 'vector<65536xf32>' (65536 elements) is too long for the LLVM backend (at most 32768); the script vectorized an op without tiling it first
 // TOO-LONG: qforge-compile: error: lowering to the LLVM dialect failed
 

@@ -17,6 +17,9 @@
 // RUN:   --transform-interpreter=entry-point=test_prepack_and_factor_f32 | FileCheck %s --check-prefix=FACTOR
 // RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_one_group_at_a_time | FileCheck %s --check-prefix=ONEGROUP
+// RUN: %gen_kernel 64 1 4096 --int4 | qforge-opt --qforge-store-int4-as-byte-pairs > %t.int4-per-row.mlir
+// RUN: qforge-opt %t.int4-per-row.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_tile_one_group_at_a_time | FileCheck %s --check-prefix=LONGGROUP
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_quantize_and_factor_packed_decode | FileCheck %s --check-prefix=QDEC
 // RUN: qforge-opt %t.prefill.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -104,13 +107,26 @@
 // FACTOR:       linalg.generic {{.*}}ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<1x2x1x64xf32>, tensor<1x2x1x64xf32>, tensor<1x1x2xf32>, tensor<1x2x1x1x64xf32>)
 
 // @tile_one_group_at_a_time: the 4-bit activation sums one group at a
-// time (their (k/2, k%2) dims whole), the group loop returned.
+// time (their (k/2, k%2) dims whole: a group of 128 is one block of at most
+// 256 elements, a loop of one iteration that canonicalization removes), the
+// group loop returned.
 // ONEGROUP-LABEL: func.func @quantized_matmul(
 // ONEGROUP:       scf.for
 // ONEGROUP-NEXT:    scf.for
 // ONEGROUP-NEXT:      scf.for
-// ONEGROUP:             linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x64x2xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
+// ONEGROUP:             scf.for %{{.+}} = %{{.+}} to %c64 step %c64
+// ONEGROUP:               linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x64x2xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
 // ONEGROUP:           } {returned}
+
+// One group of 4096 per row (per-channel scales): the group's 2048 byte
+// pairs 128 at a time (256 activation elements), not vectorized whole.
+// LONGGROUP-LABEL: func.func @quantized_matmul(
+// LONGGROUP:       scf.for
+// LONGGROUP-NEXT:    scf.for
+// LONGGROUP-NEXT:      scf.for
+// LONGGROUP:             scf.for %{{.+}} = %{{.+}} to %c2048 step %c128 iter_args(%{{.+}}) -> (tensor<1x1x1xf32>)
+// LONGGROUP:               linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x128x2xf32>) outs(%{{.+}} : tensor<1x1x1xf32>)
+// LONGGROUP:           } {returned}
 
 // @quantize_and_factor_packed_decode: amax, xq and xs one group at a time in
 // loops tagged qforge.activation_groups; the i32 partial sums on the packed
@@ -198,13 +214,22 @@
 // RTG:       } {qforge.weight_rows}
 
 // @prefill_f32_prepack_factor_and_tile: the activation's pack and sums 16 k
-// x 8 tokens at a time; a row tile per iteration, in it a group, in it a
-// block of 8 tokens, whose partial sums (8 x 64) are returned; the result's
-// unpack one 8 x 64 tile at a time.
+// x 8 tokens at a time, the sums' zero fill a block of 8 tokens and a group
+// at a time; a row tile per iteration, in it its group sums' zero fill a
+// block at a time, then a group, in it a block of 8 tokens, whose partial
+// sums (8 x 64) are returned; the result's unpack one 8 x 64 tile at a
+// time.
 // PFRONT-LABEL: func.func @quantized_matmul(
 // PFRONT:         linalg.pack %{{.+}} inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x8x1x16xf32> -> tensor<1x1x1x16x8xf32>
+// PFRONT:         scf.for {{.*}} -> (tensor<1x2x2x8xf32>)
+// PFRONT-NEXT:      scf.for {{.*}} -> (tensor<1x2x2x8xf32>)
+// PFRONT-NOT:         linalg.generic
+// PFRONT:             linalg.fill {{.*}} -> tensor<1x1x1x8xf32>
 // PFRONT:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x16x8xf32>) outs(%{{.+}} : tensor<1x1x1x8xf32>)
 // PFRONT:       scf.forall (%{{.+}}) in (1)
+// PFRONT:         scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
+// PFRONT-NOT:       linalg.generic
+// PFRONT:           linalg.fill {{.*}} -> tensor<1x1x1x8x64xf32>
 // PFRONT:         scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
 // PFRONT:           scf.for {{.*}} -> (tensor<1x2x1x8x64xf32>)
 // PFRONT:             linalg.fill {{.*}} -> tensor<1x1x1x1x8x64xf32>
@@ -387,9 +412,9 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @tile_one_group_at_a_time(%op: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @quantize_and_factor_packed_decode(%kernel: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @quantize_activation_rows_and_factor(%kernel: !transform.any_op {transform.readonly}, %xq_steps: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @tile_row_tiles(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %tiles: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_row_tiles(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}, %tiles: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @tile_row_tiles_and_fold(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+  transform.named_sequence @tile_row_tiles_and_groups(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_up_to_5_row_tiles_interleaved(%partials: !transform.any_op {transform.consumed}, %groups: !transform.any_op {transform.consumed}) -> !transform.any_op
@@ -552,8 +577,8 @@ module attributes {transform.with_named_sequence} {
     %two = transform.param.constant 2 : i64 -> !transform.param<i64>
     %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %row_tile, %partials_in_row, %fill_in_row = transform.include @tile_row_tiles failures(propagate) (%partials, %groups, %two)
-      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %row_tile, %partials_in_row, %fill_in_row, %groups_fill = transform.include @tile_row_tiles failures(propagate) (%partials, %groups, %two)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
@@ -566,8 +591,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_tile_row_tiles_and_groups(%module: !transform.any_op {transform.readonly}) {
     %kernel, %sums, %partials, %groups = transform.include @front_f32 failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group, %partials_in_group, %fill_in_group, %groups_fill = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.yield
   }
 
@@ -586,8 +611,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @test_tile_byte_steps_and_nibbles(%module: !transform.any_op {transform.readonly}) {
     %kernel, %sums, %partials, %groups = transform.include @front_int4_f32 failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group, %partials_in_group, %fill_in_group, %groups_fill = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_group)
       : (!transform.any_op) -> !transform.any_op
     transform.annotate %byte_loop "returned" : !transform.any_op
@@ -658,8 +683,8 @@ module attributes {transform.with_named_sequence} {
     %kernel, %sums, %partials, %groups = transform.include @front_int4_f32 failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %sum_groups = transform.include @tile_one_group_at_a_time failures(propagate) (%sums) : (!transform.any_op) -> !transform.any_op
-    %group, %partials_in_group, %fill_in_group = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
-      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %group, %partials_in_group, %fill_in_group, %groups_fill = transform.include @tile_row_tiles_and_groups failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_group)
       : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel) : (!transform.any_op) -> !transform.any_op

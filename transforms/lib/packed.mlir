@@ -74,11 +74,21 @@ module attributes {transform.with_named_sequence} {
   // One group at a time (an op whose first three dims are unit or
   // per-group): over the whole activation, a reduction of its (k/2, k%2)
   // dims lowers to shuffles of a G x K vector that LLVM takes minutes over.
-  // Returns the group loop.
+  // For the same reason a long group (one per row: per-channel scales) goes
+  // a block of at most 256 activation elements (its first in-group dim,
+  // dividing) at a time; a group of 128 is one block. Returns the group
+  // loop.
   transform.named_sequence @tile_one_group_at_a_time(%op: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %tiles, %loops:3 = transform.structured.tile_using_for %op tile_sizes [1, 1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %block = transform.qforge.dividing_tile_size %one {dim = 3, at_most = 256, at_least = 1, footprint_operand = 0}
+        : (!transform.any_op) -> !transform.param<i64>
+      %block_tile, %block_loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 0, %block]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    }
     transform.yield %loops#2 : !transform.any_op
   }
 
