@@ -6,7 +6,8 @@
 // projection) failed to compile. Here 80 tokens x 448 groups of 32 (7
 // blocks of 12: 37632 lanes of sums), against the scalar reference within
 // 1e-5, on the Intel and generic AVX-512 scripts (the driver's choice is
-// the Intel one on this CPU), 2 threads, the 4-bit twin and AVX2.
+// the Intel one on this CPU), 2 threads, the 4-bit twin and AVX2; then the
+// integer prefill's fills.
 // RUN: %gen_kernel 32 448 32 --batch 80 > %t.many.mlir
 // RUN: qforge-bench %t.many.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: qforge-bench %t.many.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
@@ -20,6 +21,18 @@
 // And the shape that first failed, to the LLVM dialect (no vector too long).
 // RUN: %gen_kernel 4096 112 128 --batch 516 > %t.big.mlir
 // RUN: qforge-compile %t.big.mlir --mcpu=sapphirerapids --emit=lowered -o /dev/null
+// The integer prefill's M x G fills (the activation's per-group maximum
+// and sums) a token row at a time too: vectorized whole, M = 512 with 344
+// groups of 32 (K = 11008) was one block of about 46000 register
+// operations, refused by the block-length bound (--max-block-ops).
+// RUN: %gen_kernel 64 344 32 --batch 512 > %t.int8.mlir
+// RUN: qforge-bench %t.int8.mlir --int8-activations --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-compile %t.int8.mlir --int8-activations --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT8-FILLS
+
+// INT8-FILLS-LABEL: func.func @quantized_matmul(
+// INT8-FILLS-NOT: vector<512x344x
+// INT8-FILLS: scf.for {{.*}} -> (tensor<1x512x344x{{i32|f32}}>)
+// INT8-FILLS-NEXT: vector.transfer_write %{{.*}} : vector<344x{{i32|f32}}>, tensor<1x512x344x{{i32|f32}}>
 
 // PASS: verify: {{.*}}: PASS
 

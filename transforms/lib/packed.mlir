@@ -131,6 +131,13 @@ module attributes {transform.with_named_sequence} {
     // read from memory once, not twice (a prompt's activation does not fit
     // L2). The sums, absent without a zero-point, read the int8 rows after.
     %amax, %xq = transform.split_handle %quantization : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Their zero fills (M x G each) a row at a time: vectorized whole, M =
+    // 512 with 344 groups of 32 is one block of 11000 stores of a splat.
+    %amax_fill = transform.qforge.get_init_producers %amax : (!transform.any_op) -> !transform.any_op
+    %sums_fill = transform.qforge.get_init_producers %sums : (!transform.any_op) -> !transform.any_op
+    %row_fills = transform.merge_handles %amax_fill, %sums_fill : !transform.any_op
+    %row_fill_tiles, %row_fill_loops = transform.structured.tile_using_for %row_fills tile_sizes [0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %xq_rows, %row_forall = transform.structured.tile_using_forall %xq tile_sizes [1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %amax_rows, %fused_forall = transform.structured.fuse_into_containing_op %amax into %row_forall
