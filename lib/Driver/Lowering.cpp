@@ -33,6 +33,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -306,7 +307,6 @@ static llvm::cl::opt<uint64_t> maxBlockRegisterOps(
 /// of each 1-D row, rounded up, times the rows (the product of every dim
 /// but the innermost) -- or 1 for an op without vectors. Saturates.
 static uint64_t countRegisterOps(Operation *op) {
-  constexpr uint64_t kSaturated = uint64_t(1) << 62;
   constexpr uint64_t kRegisterBits = 512;
   uint64_t registers = 1;
   auto countRegisters = [&](Type type) {
@@ -318,13 +318,12 @@ static uint64_t countRegisterOps(Operation *op) {
         element.isIntOrFloat()
             ? std::max<uint64_t>(element.getIntOrFloatBitWidth(), 1)
             : 64; // index
-    uint64_t rowBits = std::min<uint64_t>(
-        std::max<int64_t>(vector.getShape().back(), 1) * elementBits,
-        kSaturated);
+    uint64_t rowBits = llvm::SaturatingMultiply<uint64_t>(
+        std::max<int64_t>(vector.getShape().back(), 1), elementBits);
     uint64_t product = llvm::divideCeil(rowBits, kRegisterBits);
     for (int64_t dim : vector.getShape().drop_back())
-      product =
-          std::min<uint64_t>(product * std::max<int64_t>(dim, 1), kSaturated);
+      product = llvm::SaturatingMultiply<uint64_t>(product,
+                                                   std::max<int64_t>(dim, 1));
     registers = std::max(registers, product);
   };
   llvm::for_each(op->getResultTypes(), countRegisters);
@@ -336,12 +335,13 @@ static uint64_t countRegisterOps(Operation *op) {
 /// vectorized whole) into more than --max-block-ops register operations,
 /// at the block's first op, before the fixed lowering and LLVM spend time
 /// on it: LLVM's instruction scheduling grows faster than linearly with a
-/// block's length. Every shipped strategy leaves at most about 5000 on the
-/// kernels of the tests and benchmarks, while a script that splits a row's
-/// sum into one chain per group on 257 groups leaves 61000 in its group
-/// loop (7 s to compile, 60 s under the sanitizers), and a one-group-per-
-/// row kernel whose activation the int8 strategy quantized whole, 19000
-/// (over 30 s).
+/// block's length. Every shipped strategy leaves at most about 9500 (the
+/// 4-bit f32 prefill on Intel, M = 128) on the kernels of the tests and
+/// benchmarks, while a script that splits a row's sum into one chain per
+/// group on 257 groups leaves 61000 in its group loop (7 s to compile, 60 s
+/// under the sanitizers), and a one-group-per-row kernel whose activation
+/// the packed int8 strategy quantized a whole group at a time left 16500
+/// (over 30 s: the bound is a heuristic; the compile guard stays the limit).
 static LogicalResult checkBlockLengths(ModuleOp module) {
   uint64_t limit = maxBlockRegisterOps;
   if (!limit)
@@ -351,8 +351,8 @@ static LogicalResult checkBlockLengths(ModuleOp module) {
   module.walk([&](Block *block) {
     uint64_t length = 0;
     for (Operation &op : *block)
-      length = std::min(length + countRegisterOps(&op), uint64_t(1) << 62);
-    if (length > longestLength && !block->empty())
+      length = llvm::SaturatingAdd(length, countRegisterOps(&op));
+    if (length > longestLength)
       std::tie(longest, longestLength) =
           std::make_pair(&block->front(), length);
   });
