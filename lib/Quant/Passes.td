@@ -131,4 +131,28 @@ def NormalizeDequantContraction
                            "mlir::tensor::TensorDialect"];
 }
 
+def BlockReductionsForCache
+    : Pass<"qforge-block-reductions-for-cache", "mlir::ModuleOp"> {
+  let summary = "Tiles contractions' parallel dims by 8 and runs their "
+                "reductions outside the last one (the oracle's loop order)";
+  let description = [{
+    The step the reference (the scalar oracle `qforge-bench --verify`
+    compares against) takes before bufferization. Every linalg op on
+    tensors with a reduction dim is tiled by 8 along each parallel dim
+    (scf.for), and the tile's loops are interchanged: the parallel dims but
+    the last, the reduction dims in their order, the last parallel dim
+    innermost. Lowered to scalar loops, a weight tile then stays in cache
+    across the tile's rows and the innermost loop updates 8 independent
+    outputs, where the op's own order re-reads every weight once per token
+    through one serial chain. No reduction dim moves relative to another,
+    so each output adds its terms in the same order: the values are the
+    same, bit for bit. Named ops are generalized first; an op the tiling
+    does not take is left as it was.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 #endif // QFORGE_QUANT_PASSES
