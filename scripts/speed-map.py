@@ -25,6 +25,9 @@ map again from a JSON file without running anything.
 --quick: 2 shapes x M in {1, 17} (a few minutes); default: 4 shapes x M in
 {1, 2, 3, 8, 17, 128}; --full: the issue's grid (hours).
 
+--verify-only compiles and verifies every cell and times nothing: the
+full grid's correctness in a fraction of its timing's hours.
+
 --rounds R runs the grid R times, round-robin (a slow spell of a shared
 machine then falls on every cell alike), and keeps for each cell the run
 with the median roofline fraction -- its figures all from that one run,
@@ -85,7 +88,7 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
-def run_cell(path, n, k, gs, m, min_time_ms, folder):
+def run_cell(path, n, k, gs, m, min_time_ms, folder, verify_only=False):
     flags, gen_extra = PATHS[path]
     groups = k // gs
     kernel = os.path.join(folder, f"{path}-{n}x{k}-g{gs}-m{m}.mlir")
@@ -97,6 +100,7 @@ def run_cell(path, n, k, gs, m, min_time_ms, folder):
     # int8 paths too at the f32 tolerance: the bench verifies them on
     # activations int8 represents exactly (docs/numerics.md).
     command = [BENCH, kernel, "--verify", "--json",
+               "--time=false" if verify_only else
                f"--min-time-ms={min_time_ms}"] + flags
     cell = {"path": path, "n": n, "k": k, "group_size": gs, "m": m,
             "command": " ".join(command[0:1] + ["KERNEL"] + command[2:]),
@@ -115,6 +119,8 @@ def run_cell(path, n, k, gs, m, min_time_ms, folder):
         "mem_read_gbps", "bw_fraction_cold", "gflops_cold", "gflops_hot",
         "fma_peak_gflops", "int8_dot_peak_gops", "bytes_per_call")})
     cell["status"] = "pass" if figures["verified"] else "wrong"
+    if verify_only:
+        return {key: value for key, value in cell.items() if value is not None}
     return add_value(cell)
 
 
@@ -151,6 +157,8 @@ def median_run(runs):
     failed = [r for r in runs if r["status"] != "pass"]
     if failed:
         return failed[0]
+    if "roofline_fraction" not in runs[0]:  # --verify-only
+        return runs[0]
     ordered = sorted(runs, key=lambda r: r["roofline_fraction"])
     cell = dict(ordered[(len(ordered) - 1) // 2])
     if len(runs) > 1:
@@ -267,6 +275,9 @@ def main():
     parser.add_argument("--ms", default=None, help="M[,...] instead of the mode's")
     parser.add_argument("--replot", metavar="JSONL", default=None,
                         help="only draw --svg from an earlier run's --out")
+    parser.add_argument("--verify-only", action="store_true",
+                        help="compile and verify every cell, time nothing "
+                             "(JSON only, no map)")
     parser.add_argument("--by-minimum", action="store_true",
                         help="colour and rank cells by their best cold "
                              "minimum, not their median")
@@ -310,13 +321,15 @@ def main():
                 # of it can run either.
                 if p in unsupported:
                     continue
-                cell = run_cell(p, n, k, gs, m, min_time, folder)
+                cell = run_cell(p, n, k, gs, m, min_time, folder,
+                                args.verify_only)
                 cell["cpu"] = machine
                 runs[key].append(cell)
                 value = (f'{cell["value"]:.3f} of the {cell["metric"]}, '
                          f'roofline {cell["roofline_fraction"]:.3f}'
                          if cell.get("value") is not None else
-                         cell.get("error", ""))
+                         cell.get("error",
+                                  f'max error {cell.get("max_rel_err"):.2g}'))
                 prefix = (f"[{round_index + 1}/{args.rounds}] "
                           if args.rounds > 1 else "")
                 print(f'{prefix}{p:12s} {n}x{k} g{gs} M={m:<4d} '
@@ -328,8 +341,15 @@ def main():
             cells = [median_run(runs[key]) for key in grid if runs[key]]
             with open(args.out, "w") as out:
                 out.writelines(json.dumps(cell) + "\n" for cell in cells)
-    write_svg(cells, args.svg, title_of(cells), svg_key(args))
-    print(f"speed map: {args.out}, {args.svg}")
+    if args.verify_only:
+        counts = {}
+        for c in cells:
+            counts[c["status"]] = counts.get(c["status"], 0) + 1
+        print(f"verified: {args.out}: " +
+              ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    else:
+        write_svg(cells, args.svg, title_of(cells), svg_key(args))
+        print(f"speed map: {args.out}, {args.svg}")
     bad = [c for c in cells if c["status"] in ("wrong", "refused")]
     return 1 if any(c["status"] == "wrong" for c in bad) else 0
 
