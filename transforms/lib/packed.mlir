@@ -296,6 +296,24 @@ module attributes {transform.with_named_sequence} {
   // steps (one 64-byte line each) one at a time, and inside each its two
   // nibbles, unrolled: the shift (0 or 4) becomes a constant. Returns the
   // byte loop.
+  // A group's byte steps (dim 2 of its partial sums) in chunks of at most
+  // 64, a group of 128 4-bit weights, in a loop tagged qforge.weight_groups.
+  // A group that long is a whole row (per-channel, K = 4096: 2048 bytes):
+  // its group loop has one iteration and folds away, and with it what
+  // @prefetch_next_group acts on; one chunk ahead is the distance one group
+  // of 128 gives. A group of at most 64 bytes is one chunk: the loop has
+  // one iteration and folds away, the kernel is as without this step.
+  // Returns the chunk loop and the chunk's partial sums.
+  transform.named_sequence @tile_long_groups_in_chunks(%partials: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op) {
+    %chunk = transform.qforge.dividing_tile_size %partials {dim = 2, at_most = 64}
+      : (!transform.any_op) -> !transform.param<i64>
+    %in_chunk, %chunk_loop = transform.structured.tile_using_for %partials tile_sizes [0, 0, %chunk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %chunk_loop "qforge.weight_groups" : !transform.any_op
+    transform.yield %chunk_loop, %in_chunk : !transform.any_op, !transform.any_op
+  }
+
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials
@@ -389,7 +407,14 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1, 1]
+    // A per-channel group in chunks of a group of 128 (16 byte steps), for
+    // the prefetch, as @tile_long_groups_in_chunks.
+    %chunk = transform.qforge.dividing_tile_size %partials_in_group {dim = 1, at_most = 16}
+      : (!transform.any_op) -> !transform.param<i64>
+    %partials_in_chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, %chunk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %chunk_loop "qforge.weight_groups" : !transform.any_op
+    %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials_in_chunk tile_sizes [0, 1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
     transform.yield %byte_loop : !transform.any_op
@@ -614,7 +639,9 @@ module attributes {transform.with_named_sequence} {
     %group, %partials_in_group, %fill_in_group, %groups_fill = transform.include @tile_row_tiles_and_groups failures(propagate)
         (%partials, %groups) : (!transform.any_op, !transform.any_op)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_group)
+    %chunk_loop, %partials_in_chunk = transform.include @tile_long_groups_in_chunks failures(propagate) (%partials_in_group)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_chunk)
       : (!transform.any_op) -> !transform.any_op
     transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
     %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
