@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 
 using namespace mlir;
 
@@ -68,6 +69,12 @@ void transform::ApplyBubblePackThroughDequantPatternsOp::populatePatterns(
 void transform::ApplyPadPacksWithZerosPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populatePadPacksWithZerosPatterns(patterns);
+}
+
+void transform::ApplyScalarizeExtractedReadsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  vector::populateScalarVectorTransferLoweringPatterns(
+      patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
 }
 
 void transform::ApplyFoldIntoPacksPatternsOp::populatePatterns(

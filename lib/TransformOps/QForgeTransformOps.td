@@ -325,6 +325,28 @@ def ApplyFoldIntoPacksPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyScalarizeExtractedReadsPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.scalarize_extracted_reads",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Read elements that are only extracted as scalars";
+  let description = [{
+    Upstream's `vector::populateScalarVectorTransferLoweringPatterns` (with
+    reads of several uses), which MLIR 22.1 has no descriptor op for: a
+    `vector.transfer_read` whose every use is a `vector.extract` of one
+    element becomes one scalar read per element (`memref.load` or
+    `tensor.extract`), and a `vector.transfer_write` of one element a
+    scalar write (`memref.store` or `tensor.insert`).
+
+    Why: a block of 2 or 3 activation rows read as `vector<2xf32>` or
+    `vector<3xf32>` and extracted to be broadcast, one row per multiply-add,
+    is a vector load LLVM then takes apart with shuffles (on x86 a
+    `vmovsd`, a register `vbroadcastss` and a `vpermps`, two of the ports
+    the conversions and multiply-adds need); a scalar read per row becomes
+    a `vbroadcastss` from memory, which only uses a load port.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Matchers
 //===----------------------------------------------------------------------===//

@@ -51,7 +51,18 @@
 // RUN: %gen_kernel 128 4 128 --batch 128 > %t.f32.mlir
 // RUN: qforge-compile %t.f32.mlir --mcpu=znver5 --emit=asm -o %t.f32.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.f32.s | FileCheck %s --check-prefix=F32
-// F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 48, vcvtdq2ps 32, vfmaddps 192, vmovsd 8, vpmovzxbd 32, vshufps 8{{$}}
+// Each token's activation a broadcast from memory (a load port), not pairs
+// of them read as one vmovsd and taken apart by shuffles
+// (apply_patterns.qforge.scalarize_extracted_reads).
+// F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 48, vcvtdq2ps 32, vfmaddps 192, vpmovzxbd 32{{$}}
+// A block of 3 tokens (M = 3 on an Intel core): 3 broadcasts from memory
+// per k step; read as a vector<3xf32>, two of them were one vmovsd, a
+// register broadcast and a vpermps -- two shuffles on the ports the
+// conversions and multiply-adds share.
+// RUN: %gen_kernel 128 4 128 --batch 3 > %t.m3.mlir
+// RUN: qforge-compile %t.m3.mlir --mcpu=sapphirerapids --emit=asm -o %t.m3.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.m3.s | FileCheck %s --check-prefix=F32-M3
+// F32-M3: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 24, vcvtdq2ps 32, vfmaddps 96, vpmovzxbd 32{{$}}
 // RUN: %gen_kernel 128 4 128 --batch 128 --int4 > %t.int4f32.mlir
 // RUN: qforge-compile %t.int4f32.mlir --mcpu=znver5 --emit=asm -o %t.int4f32.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32.s | FileCheck %s --check-prefix=INT4F32

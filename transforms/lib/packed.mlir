@@ -671,6 +671,9 @@ module attributes {transform.with_named_sequence} {
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
+    transform.apply_patterns to %vectorized {
+      transform.apply_patterns.qforge.scalarize_extracted_reads
+    } : !transform.any_op
     transform.yield
   }
 
@@ -687,6 +690,9 @@ module attributes {transform.with_named_sequence} {
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
+    transform.apply_patterns to %vectorized {
+      transform.apply_patterns.qforge.scalarize_extracted_reads
+    } : !transform.any_op
     transform.yield
   }
 }
