@@ -64,4 +64,3 @@ void qforge::blockReductionsForCache(Operation *root) {
     (void)linalg::interchangeGenericOp(rewriter, tile, order);
   }
 }
-
