@@ -129,8 +129,8 @@ def add_value(cell):
     the arithmetic peak (M >= 16), and its roofline fraction: the time the
     slower of the two limits allows over the time measured (a batched kernel
     of a few rows is bound by arithmetic, not by reading the weights)."""
-    if cell.get("status") != "pass":
-        return cell
+    if cell.get("status") != "pass" or cell.get("gflops_cold") is None:
+        return cell  # failed, or --verify-only: nothing timed
     peak = (cell["int8_dot_peak_gops"] if cell["path"] in INT8_PATHS
             else cell["fma_peak_gflops"])
     bandwidth = cell["bw_fraction_cold"]
@@ -284,6 +284,8 @@ def main():
     args = parser.parse_args()
     if args.replot:
         cells = [add_value(json.loads(l)) for l in open(args.replot) if l.strip()]
+        if any(c.get("status") == "pass" and "value" not in c for c in cells):
+            parser.error(f"{args.replot} has no timings (--verify-only)")
         write_svg(cells, args.svg, title_of(cells), svg_key(args))
         print(f"speed map: {args.svg}")
         return 0
@@ -328,8 +330,8 @@ def main():
                 value = (f'{cell["value"]:.3f} of the {cell["metric"]}, '
                          f'roofline {cell["roofline_fraction"]:.3f}'
                          if cell.get("value") is not None else
-                         cell.get("error",
-                                  f'max error {cell.get("max_rel_err"):.2g}'))
+                         cell["error"] if "error" in cell else
+                         f'max error {cell.get("max_rel_err", float("nan")):.2g}')
                 prefix = (f"[{round_index + 1}/{args.rounds}] "
                           if args.rounds > 1 else "")
                 print(f'{prefix}{p:12s} {n}x{k} g{gs} M={m:<4d} '
@@ -351,6 +353,9 @@ def main():
         write_svg(cells, args.svg, title_of(cells), svg_key(args))
         print(f"speed map: {args.out}, {args.svg}")
     bad = [c for c in cells if c["status"] in ("wrong", "refused")]
+    # A correctness sweep fails on a cell that did not compile too.
+    if args.verify_only:
+        return 1 if bad else 0
     return 1 if any(c["status"] == "wrong" for c in bad) else 0
 
 

@@ -146,8 +146,11 @@ def BlockReductionsForCache
     outputs, where the op's own order re-reads every weight once per token
     through one serial chain. No reduction dim moves relative to another,
     so each output adds its terms in the same order: the values are the
-    same, bit for bit. Named ops are generalized first; an op the tiling
-    does not take is left as it was.
+    same, bit for bit. Only ops whose every output is indexed by every
+    parallel dim are taken (otherwise a parallel dim accumulates into some
+    output too, and moving the reductions would reorder its terms). Named
+    ops are generalized first; an op the tiling then fails on stays
+    untiled.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::linalg::LinalgDialect",

@@ -20,8 +20,10 @@ namespace qforge {
 /// cache across the tile's tokens and the innermost loop updates
 /// 8 independent outputs. Each output still adds its terms in
 /// the original order (the reduction loops keep their order, only parallel
-/// dims move), so every result is the same, bit for bit.
-/// An op the tiling does not take stays as it was.
+/// dims move), so every result is the same, bit for bit. Only ops whose
+/// every output is indexed by every parallel dim are taken (otherwise a
+/// parallel dim accumulates into some output too); named ops are
+/// generalized first. An op the tiling fails on stays untiled (generalized).
 void blockReductionsForCache(mlir::Operation *root);
 
 } // namespace qforge

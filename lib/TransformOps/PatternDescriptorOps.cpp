@@ -73,8 +73,20 @@ void transform::ApplyPadPacksWithZerosPatternsOp::populatePatterns(
 
 void transform::ApplyScalarizeExtractedReadsPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
+  // Upstream's set without its one-element write pattern, which does not
+  // check in_bounds: an out-of-bounds write would become an unconditional
+  // store. Its read patterns refuse masked or out-of-bounds reads.
+  RewritePatternSet upstream(patterns.getContext());
   vector::populateScalarVectorTransferLoweringPatterns(
-      patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
+      upstream, /*benefit=*/1, /*allowMultipleUses=*/true);
+  for (std::unique_ptr<RewritePattern> &pattern :
+       upstream.getNativePatterns()) {
+    std::optional<OperationName> root = pattern->getRootKind();
+    if (root &&
+        root->getStringRef() == vector::TransferWriteOp::getOperationName())
+      continue;
+    patterns.add(std::move(pattern));
+  }
 }
 
 void transform::ApplyFoldIntoPacksPatternsOp::populatePatterns(

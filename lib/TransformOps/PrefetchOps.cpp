@@ -7,6 +7,8 @@
 #include "TransformOps/Params.h"
 #include "TransformOps/QForgeTransformOps.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "Rewrites/PrefetchReadsAhead.h"
 
 using namespace mlir;
@@ -48,7 +50,17 @@ transform::PrefetchReadsAheadOp::apply(transform::TransformRewriter &rewriter,
   // operand cannot take that trait): a loop that fails is reported and the
   // others are still prefetched.
   SmallVector<Diagnostic> failures;
-  for (Operation *target : state.getPayloadOps(getTarget())) {
+  auto targets = llvm::to_vector(state.getPayloadOps(getTarget()));
+  llvm::SmallPtrSet<Operation *, 8> targetSet(targets.begin(), targets.end());
+  for (Operation *target : targets) {
+    // A loop inside another target: the outer loop's prefetch covers its
+    // reads already (e.g. a long group's chunks inside the group loop).
+    bool nested = false;
+    for (Operation *parent = target->getParentOp(); parent && !nested;
+         parent = parent->getParentOp())
+      nested = targetSet.contains(parent);
+    if (nested)
+      continue;
     std::string reason;
     bool notLoop = false;
     FailureOr<qforge::PrefetchPlan> plan =

@@ -330,12 +330,15 @@ def ApplyScalarizeExtractedReadsPatternsOp : Op<Transform_Dialect,
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
   let summary = "Read elements that are only extracted as scalars";
   let description = [{
-    Upstream's `vector::populateScalarVectorTransferLoweringPatterns` (with
-    reads of several uses), which MLIR 22.1 has no descriptor op for: a
-    `vector.transfer_read` whose every use is a `vector.extract` of one
-    element becomes one scalar read per element (`memref.load` or
-    `tensor.extract`), and a `vector.transfer_write` of one element a
-    scalar write (`memref.store` or `tensor.insert`).
+    The read patterns of upstream's
+    `vector::populateScalarVectorTransferLoweringPatterns` (with reads of
+    several uses), which MLIR 22.1 has no descriptor op for: a
+    `vector.transfer_read` in bounds and without a mask whose every use is
+    a `vector.extract` gets one scalar read (`memref.load` or
+    `tensor.extract`) per scalar extracted (an extract of a sub-vector
+    keeps the vector read alive). Upstream's write pattern is
+    left out: it turns a one-element `vector.transfer_write` into a plain
+    store without checking `in_bounds`.
 
     Why: a block of 2 or 3 activation rows read as `vector<2xf32>` or
     `vector<3xf32>` and extracted to be broadcast, one row per multiply-add,
@@ -435,6 +438,12 @@ def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
     of activation whatever the group size or the kernel's form: `at_most =
     6144` is 48 groups of 128 and 96 groups of 64.
 
+    With `zero_for_one_tile`, one tile (the whole range) is returned as 0:
+    `tile_using_for` then leaves the dim untiled instead of building a loop
+    of one iteration, and the code is exactly as without the step (a loop
+    of one iteration folds away only after other steps have seen it, e.g.
+    the split of accumulation chains).
+
     Fails silenceably when a payload op is not a linalg op, has fewer than
     `dim + 1` loops, a dynamic range along `dim` or along a loop of the
     footprint, or fewer operands than `footprint_operand + 1`.
@@ -442,7 +451,8 @@ def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
   let arguments = (ins TransformHandleTypeInterface:$target,
                        I64Attr:$dim, I64Attr:$at_most,
                        OptionalAttr<I64Attr>:$at_least,
-                       OptionalAttr<I64Attr>:$footprint_operand);
+                       OptionalAttr<I64Attr>:$footprint_operand,
+                       UnitAttr:$zero_for_one_tile);
   let results = (outs TransformParamTypeInterface:$tile_size);
   let assemblyFormat =
       "$target attr-dict `:` functional-type(operands, results)";
@@ -830,6 +840,11 @@ def PrefetchReadsAheadOp : Op<Transform_Dialect,
     strides and the loop's step are static and each index is the induction
     variable, it plus a value not computed from it, it times a constant or
     an `affine.apply` linear in it; with no such read, `iterations` stands.
+
+    A target nested in another target is left alone: the outer loop's
+    prefetches already cover its reads, and its own would duplicate them
+    (e.g. a long group's chunks, tagged like groups for kernels whose one
+    group per row leaves no group loop, inside a group loop).
 
     Runs on memrefs, i.e. in a script's `@qforge_after_bufferization`
     sequence (docs/lowering.md). Fails silenceably when the target is not

@@ -94,6 +94,9 @@ DiagnosedSilenceableFailure transform::DividingTileSizeOp::applyToOne(
     if (tile < atLeast)
       tile = range;
   }
+  // One tile: "do not tile" for tile_using_for, no loop of one iteration.
+  if (tile == range && getZeroForOneTile())
+    tile = 0;
   results.push_back(rewriter.getI64IntegerAttr(tile));
   return DiagnosedSilenceableFailure::success();
 }

@@ -79,10 +79,11 @@
 // INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpandq 16, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}
 
 // 4-bit, one group per row (per-channel, K = 4096): the group loop has one
-// iteration and folds away, so the byte steps go in chunks of a group of
-// 128, a loop tagged as the groups' (@tile_long_groups_in_chunks), and the
-// chunk ahead is prefetched in the hot loop, one prefetch per line, as the
-// group ahead is with groups of 128. Without it the loop had no prefetch
+// iteration and folds away, so the byte steps go in chunks (of a group of
+// 128 with f32 activations, @tile_long_groups_in_chunks; of 256 with int8
+// ones, the longest group the VNNI script unrolls whole), a loop tagged as
+// the groups', and the chunk ahead is prefetched in the hot loop, one
+// prefetch per line, as the group ahead is with grouped weights. Without it the loop had no prefetch
 // and the f32 path ran at 0.42 of the read bandwidth, against 0.66
 // (docs/benchmarks.md). The rest of the mix is the grouped one.
 // RUN: %gen_kernel 256 1 4096 --int4 > %t.int4-per-channel.mlir
@@ -91,4 +92,4 @@
 // INT4-PER-CHANNEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 4, vbroadcastss 8, vcvtdq2ps 32, vextracti128 16, vextracti64x4 8, vfmaddps 32, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 32{{$}}
 // RUN: qforge-compile %t.int4-per-channel.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4-int8-pc.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-int8-pc.s | FileCheck %s --check-prefix=INT4-INT8-PER-CHANNEL
-// INT4-INT8-PER-CHANNEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 16, {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vpaddd 3, vpandq 16, vpbroadcastd {{[0-9]+}}, vpdpbusd 32, vpxor 3{{$}}
+// INT4-INT8-PER-CHANNEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 32, {{.*}}vgf2p8affineqb 32, vmovdqu64 32, vpaddd 3, vpandq 32, vpbroadcastd {{[0-9]+}}, vpdpbusd 64, vpxor 3{{$}}

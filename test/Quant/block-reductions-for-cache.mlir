@@ -87,3 +87,29 @@ func.func @elementwise(%a: tensor<64xf32>, %c: tensor<64xf32>) -> tensor<64xf32>
                   outs(%c : tensor<64xf32>) -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// Two outputs, one not indexed by the parallel d1: d1 accumulates into it, so
+// moving the reduction d2 outside d1 would reorder its terms. Left untiled,
+// in its own loop order.
+
+// CHECK-LABEL: func.func @output_without_a_parallel_dim
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+#in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d0)>
+#cell = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @output_without_a_parallel_dim(%a: tensor<64x64x64xf32>, %r: tensor<64xf32>,
+                                         %c: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<64x64xf32>) {
+  %0:2 = linalg.generic {indexing_maps = [#in, #row, #cell],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a : tensor<64x64x64xf32>) outs(%r, %c : tensor<64xf32>, tensor<64x64xf32>) {
+  ^bb0(%x: f32, %accr: f32, %accc: f32):
+    %sr = arith.addf %accr, %x : f32
+    %sc = arith.addf %accc, %x : f32
+    linalg.yield %sr, %sc : f32, f32
+  } -> (tensor<64xf32>, tensor<64x64xf32>)
+  return %0#0, %0#1 : tensor<64xf32>, tensor<64x64xf32>
+}

@@ -77,6 +77,15 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.param<i64>
     // expected-remark @below {{48 groups -> 48 : i64}}
     transform.debug.emit_param_as_remark %t48, "48 groups ->" : !transform.param<i64>
+    // zero_for_one_tile: one tile is 0 ("do not tile"), two tiles are not.
+    %z48 = transform.qforge.dividing_tile_size %s48 {dim = 1, at_most = 48, zero_for_one_tile}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{48 groups, zero for one tile -> 0 : i64}}
+    transform.debug.emit_param_as_remark %z48, "48 groups, zero for one tile ->" : !transform.param<i64>
+    %z96 = transform.qforge.dividing_tile_size %s96 {dim = 1, at_most = 48, zero_for_one_tile}
+      : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{96 groups, zero for one tile -> 48 : i64}}
+    transform.debug.emit_param_as_remark %z96, "96 groups, zero for one tile ->" : !transform.param<i64>
     transform.yield
   }
 }

@@ -840,3 +840,44 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Two targets, one inside the other (a long group's chunks, tagged like the
+// groups, inside a group loop): only the outer one is prefetched; the inner
+// one's prefetches would duplicate them.
+
+// CHECK-LABEL: func.func @nested_targets
+// CHECK:         scf.for %[[G:[a-z0-9_]+]] =
+// CHECK:           %[[AHEAD:.+]] = arith.addi %[[G]], %{{.+}} : index
+// CHECK:           %[[NEXT:.+]] = arith.minsi %[[AHEAD]], %{{.+}} : index
+// CHECK:           scf.for %[[C:[a-z0-9_]+]] =
+// CHECK-NEXT:        memref.prefetch %{{.+}}[%[[NEXT]], %[[C]], %{{.+}}]
+// CHECK-NOT:         memref.prefetch
+// CHECK:         return
+func.func @nested_targets(%w: memref<8x4x64xi8>) -> vector<64xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0 : i8
+  %zero = arith.constant dense<0> : vector<64xi8>
+  %r = scf.for %g = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> vector<64xi8> {
+    %s = scf.for %c = %c0 to %c4 step %c1 iter_args(%in = %acc) -> vector<64xi8> {
+      %a = vector.transfer_read %w[%g, %c, %c0], %pad {in_bounds = [true]} : memref<8x4x64xi8>, vector<64xi8>
+      %sum = arith.addi %in, %a : vector<64xi8>
+      scf.yield %sum : vector<64xi8>
+    } {groups}
+    scf.yield %s : vector<64xi8>
+  } {groups}
+  return %r : vector<64xi8>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["scf.for"]} attributes{groups} in %root
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %loops {iterations = 1} : !transform.any_op
+    transform.yield
+  }
+}

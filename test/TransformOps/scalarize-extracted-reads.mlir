@@ -59,3 +59,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Not in bounds (the padding value may be read), and a write of one element:
+// both stay as they are (upstream's write pattern, which ignores in_bounds,
+// is not part of the set).
+// CHECK-LABEL: func.func @out_of_bounds_and_write
+// CHECK:         vector.transfer_read {{.*}} : memref<?xf32>, vector<3xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1xf32>, memref<?xf32>
+// CHECK-NOT:     memref.load
+// CHECK-NOT:     memref.store
+func.func @out_of_bounds_and_write(%a: memref<?xf32>, %k: index, %v: vector<1xf32>) -> f32 {
+  %pad = arith.constant 0.0 : f32
+  %rows = vector.transfer_read %a[%k], %pad {in_bounds = [false]} : memref<?xf32>, vector<3xf32>
+  %r0 = vector.extract %rows[0] : f32 from vector<3xf32>
+  vector.transfer_write %v, %a[%k] {in_bounds = [false]} : vector<1xf32>, memref<?xf32>
+  return %r0 : f32
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{["func.func"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.scalarize_extracted_reads
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -292,21 +292,20 @@ module attributes {transform.with_named_sequence} {
     transform.yield %kernel, %partials_in_block : !transform.any_op, !transform.any_op
   }
 
-  // 4-bit weights (byte pairs), f32 activations: the partial sums' byte
-  // steps (one 64-byte line each) one at a time, and inside each its two
-  // nibbles, unrolled: the shift (0 or 4) becomes a constant. Returns the
-  // byte loop.
   // A group's byte steps (dim 2 of its partial sums) in chunks of at most
   // 64, a group of 128 4-bit weights, in a loop tagged qforge.weight_groups.
-  // A group that long is a whole row (per-channel, K = 4096: 2048 bytes):
-  // its group loop has one iteration and folds away, and with it what
-  // @prefetch_next_group acts on; one chunk ahead is the distance one group
-  // of 128 gives. A group of at most 64 bytes is one chunk: the loop has
-  // one iteration and folds away, the kernel is as without this step.
-  // Returns the chunk loop and the chunk's partial sums.
+  // For one group per row (per-channel, K = 4096: 2048 bytes): its group
+  // loop has one iteration and folds away, and with it what
+  // @prefetch_next_group acts on; the chunk loop takes its place, one chunk
+  // ahead the distance one group of 128 gives. A group of at most 64 bytes
+  // is one chunk: no loop (zero_for_one_tile), the kernel is as without
+  // this step. Longer groups in a real group loop (256: two chunks) keep
+  // the group loop's prefetch: prefetch_reads_ahead leaves a target inside
+  // another one alone. Returns the chunk loop (none for one chunk) and the
+  // chunk's partial sums.
   transform.named_sequence @tile_long_groups_in_chunks(%partials: !transform.any_op {transform.consumed})
       -> (!transform.any_op, !transform.any_op) {
-    %chunk = transform.qforge.dividing_tile_size %partials {dim = 2, at_most = 64}
+    %chunk = transform.qforge.dividing_tile_size %partials {dim = 2, at_most = 64, zero_for_one_tile}
       : (!transform.any_op) -> !transform.param<i64>
     %in_chunk, %chunk_loop = transform.structured.tile_using_for %partials tile_sizes [0, 0, %chunk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
@@ -314,6 +313,10 @@ module attributes {transform.with_named_sequence} {
     transform.yield %chunk_loop, %in_chunk : !transform.any_op, !transform.any_op
   }
 
+  // 4-bit weights (byte pairs), f32 activations: the partial sums' byte
+  // steps (one 64-byte line each) one at a time, and inside each its two
+  // nibbles, unrolled: the shift (0 or 4) becomes a constant. Returns the
+  // byte loop.
   transform.named_sequence @tile_byte_steps_and_nibbles(%partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials
@@ -407,9 +410,11 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    // A per-channel group in chunks of a group of 128 (16 byte steps), for
-    // the prefetch, as @tile_long_groups_in_chunks.
-    %chunk = transform.qforge.dividing_tile_size %partials_in_group {dim = 1, at_most = 16}
+    // A per-channel group in chunks of 32 byte steps (a group of 256, the
+    // longest the entry script unrolls whole: shorter groups are one chunk
+    // and compile as before), for the prefetch, as
+    // @tile_long_groups_in_chunks.
+    %chunk = transform.qforge.dividing_tile_size %partials_in_group {dim = 1, at_most = 32, zero_for_one_tile}
       : (!transform.any_op) -> !transform.param<i64>
     %partials_in_chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, %chunk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
