@@ -662,7 +662,8 @@ module attributes {transform.with_named_sequence} {
   // Prefill after pack_balanced (whose balance is the target's): the
   // activation's pack and sums 16 k at a time, blocks of tokens, the k steps
   // (8 per iteration; 4-bit: 8 byte pairs, byte steps 4 per iteration, and
-  // nibbles), vectorized.
+  // nibbles), vectorized; each token's activation read as a scalar (a
+  // broadcast from memory, not a vector<2|3xf32> taken apart by shuffles).
   transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly},
       %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
       %rows: !transform.param<i64> {transform.readonly}) {
