@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -22,13 +23,13 @@ static constexpr int64_t kTileEdge = 8;
 /// that a parallel dim does not index accumulates along it too, e.g. outputs
 /// (d0) and (d0, d1) with reduction d2: d1 is a reduction of the first.)
 static bool everyOutputIndexedByEveryParallelDim(linalg::LinalgOp op) {
-  for (OpOperand &init : op.getDpsInitsMutable()) {
+  SmallVector<unsigned> parallel;
+  op.getParallelDims(parallel);
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
     AffineMap map = op.getMatchingIndexingMap(&init);
-    for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-      if (linalg::isParallelIterator(iterator) && !map.isFunctionOfDim(dim))
-        return false;
-  }
-  return true;
+    return llvm::all_of(parallel,
+                        [&](unsigned dim) { return map.isFunctionOfDim(dim); });
+  });
 }
 
 void qforge::blockReductionsForCache(Operation *root) {
@@ -51,15 +52,16 @@ void qforge::blockReductionsForCache(Operation *root) {
     }
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     // A dim no longer than a tile (e.g. a unit batch) gets no loop.
-    SmallVector<OpFoldResult> tileSizes;
+    SmallVector<int64_t> tileSizes;
     for (auto [iterator, extent] :
          llvm::zip_equal(iterators, op.getStaticLoopRanges())) {
       bool tiled = linalg::isParallelIterator(iterator) &&
                    (ShapedType::isDynamic(extent) || extent > kTileEdge);
-      tileSizes.push_back(rewriter.getIndexAttr(tiled ? kTileEdge : 0));
+      tileSizes.push_back(tiled ? kTileEdge : 0);
     }
     scf::SCFTilingOptions options;
-    options.setTileSizes(tileSizes);
+    options.setTileSizes(
+        getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
     FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
         rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(tiled))

@@ -7,9 +7,9 @@
 #include "TransformOps/Params.h"
 #include "TransformOps/QForgeTransformOps.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-
 #include "Rewrites/PrefetchReadsAhead.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 
