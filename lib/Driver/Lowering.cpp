@@ -153,23 +153,31 @@ static Location reportLocation(Operation *op) {
 }
 
 /// The error for a round of vector lowering that hit its rewrite cap, at
-/// the first op still producing an n-D vector -- at its location if it has
+/// the first op other than a constant still producing an n-D vector (or the
+/// first constant, if no other op does) -- at its location if it has
 /// one (that of the kernel op it came from), else its function's -- or at
 /// the module.
 static LogicalResult reportNonConvergence(ModuleOp module) {
   Location loc = module.getLoc();
   Type culprit;
-  module.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes()) {
-      auto vector = dyn_cast<VectorType>(type);
-      if (!vector || vector.getRank() < 2)
-        continue;
-      culprit = type;
-      loc = reportLocation(op);
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  // A constant is left only because an op that uses it is: name that op.
+  for (bool constants : {false, true}) {
+    module.walk([&](Operation *op) {
+      if (op->hasTrait<OpTrait::ConstantLike>() != constants)
+        return WalkResult::advance();
+      for (Type type : op->getResultTypes()) {
+        auto vector = dyn_cast<VectorType>(type);
+        if (!vector || vector.getRank() < 2)
+          continue;
+        culprit = type;
+        loc = reportLocation(op);
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (culprit)
+      break;
+  }
   InFlightDiagnostic diag =
       emitError(loc)
       << "vector lowering did not converge (the script leaves vector forms "
@@ -177,6 +185,38 @@ static LogicalResult reportNonConvergence(ModuleOp module) {
   if (culprit)
     diag << "; here a " << culprit << " is left";
   return diag;
+}
+
+/// A read whose only use is a shape cast dropping its unit dims (e.g. a
+/// block of 9 tokens' values of one group, vector<9x1xi32> cast to
+/// vector<9xi32>), read rank-reduced instead: upstream's rank-reducing
+/// subview patterns, a mask from vector.create_mask included. Done before
+/// the rounds below, on these reads only: in a round, the cast's lowering
+/// to extracts and inserts and the canonicalization of those back into the
+/// cast rewrite each other without end, and the read, whose users then
+/// number more than two, is never visited again to be flattened or
+/// reduced (the integer prefill with one group per row did not lower).
+static void dropUnitDimsOfCastReads(ModuleOp module) {
+  SmallVector<Operation *> reads;
+  module.walk([&](vector::TransferReadOp read) {
+    if (!isa<MemRefType>(read.getBase().getType()) || !read->hasOneUse())
+      return;
+    auto cast = dyn_cast<vector::ShapeCastOp>(*read->user_begin());
+    if (!cast)
+      return;
+    ArrayRef<int64_t> shape = read.getVectorType().getShape();
+    SmallVector<int64_t> nonUnit;
+    llvm::copy_if(shape, std::back_inserter(nonUnit),
+                  [](int64_t size) { return size != 1; });
+    if (nonUnit.size() < shape.size() &&
+        cast.getResultVectorType().getShape() == ArrayRef(nonUnit))
+      reads.push_back(read);
+  });
+  if (reads.empty())
+    return;
+  RewritePatternSet patterns(module.getContext());
+  vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+  (void)applyOpPatternsGreedily(reads, std::move(patterns));
 }
 
 /// Vector ops to rank-1 loads, stores and arithmetic, in two rounds: the
@@ -193,6 +233,7 @@ static LogicalResult lowerVectors(ModuleOp module) {
   // benchmarks lowers with a cap of 1024; the cap is 2^13, or 8 rewrites
   // per op of the module if that is more (a script that unrolls more has
   // more to lower). Such a form reaches it in seconds (2^18 took minutes).
+  dropUnitDimsOfCastReads(module);
   int64_t numOps = 0;
   module.walk([&](Operation *) { ++numOps; });
   GreedyRewriteConfig config;

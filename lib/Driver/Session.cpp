@@ -91,17 +91,6 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
-  // The integer prefill with one group per weight row keeps a group dim of
-  // one through its fold (transform.qforge.fold_unit_extent_dims); its
-  // activation's per-group scales then reach the lowering as vector<16x1>,
-  // which the fixed lowering cannot reduce. The packed decode strategies
-  // take one group (their fold keeps it). Said here, not as a failing step.
-  if (options.int8Activations && options.tokens > 1 && options.groups == 1) {
-    error = "the integer prefill strategy needs at least two groups per "
-            "weight row (the kernel has one); " +
-            dropInt8.str();
-    return "";
-  }
   // With one weight row the prefill's 8 x 32 accumulator tile stays a
   // vector<8x32> the lowering cannot reduce.
   if (options.int8Activations && options.tokens > 1 &&

@@ -148,6 +148,21 @@ module attributes {transform.with_named_sequence} {
     %groups_tiles, %group_loops = transform.structured.tile_using_for %rows tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.annotate %group_loops "qforge.activation_groups" : !transform.any_op
+    // A long group (one per row: per-channel scales) a block of at most 256
+    // activation elements at a time, as in the decode, and tagged too: the
+    // group loop of one iteration folds away with its tag, and the whole
+    // row left unflattened (4-bit: a vector<2048x2xf32>) became 2048 ops
+    // per op that LLVM did not compile within 30 s. Groups of up to 256 get
+    // no block loop.
+    %block_loops = transform.foreach %groups_tiles : !transform.any_op -> !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %block = transform.qforge.dividing_tile_size %one {dim = 3, at_most = 256, at_least = 1, footprint_operand = 0, zero_for_one_tile}
+        : (!transform.any_op) -> !transform.param<i64>
+      %block_tile, %block_loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 0, %block]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+      transform.yield %block_loop : !transform.any_op
+    }
+    transform.annotate %block_loops "qforge.activation_groups" : !transform.any_op
     // No xs pack without a zero-point and with unsigned weights.
     %xq_pack = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xq"} in %kernel
       : (!transform.any_op) -> !transform.any_op
@@ -427,7 +442,7 @@ module attributes {transform.with_named_sequence} {
 
   // Int8 prefill: inside each group, one block of activation rows per
   // iteration (the group sums' second dim), the partial sums fused in.
-  // Returns the block's partial sums.
+  // Returns the block's partial sums (of a chunk of a long group).
   transform.named_sequence @tile_int8_prefill_blocks(%kernel: !transform.any_op {transform.readonly},
                                                      %partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
@@ -445,7 +460,18 @@ module attributes {transform.with_named_sequence} {
     %partials_in_block, %pf_in_block, %b2 = transform.include @fuse_with_its_fill failures(propagate)
         (%partials_in_group, %pf_in_group, %block_loop)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield %partials_in_block : !transform.any_op
+    // A long group (one per row: per-channel scales) in chunks of 4 KiB of
+    // the row tile's weights (operand 1: 32 k steps of 8-bit weights, 32
+    // byte steps of 4-bit ones), the chunk loop tagged as the groups' one:
+    // the group loop of one iteration folds away, and with it the prefetch
+    // of the next group. A group of one chunk (up to 128 8-bit weights, 256
+    // 4-bit ones) gets no loop.
+    %chunk = transform.qforge.dividing_tile_size %partials_in_block {dim = 1, at_most = 4096, footprint_operand = 1, zero_for_one_tile}
+      : (!transform.any_op) -> !transform.param<i64>
+    %partials_in_chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, %chunk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %chunk_loop "qforge.weight_groups" : !transform.any_op
+    transform.yield %partials_in_chunk : !transform.any_op
   }
 
   // The prefill result's unpack (the padded rows cut), one tokens x rows
