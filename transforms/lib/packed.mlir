@@ -278,7 +278,7 @@ module attributes {transform.with_named_sequence} {
   // groups x tokens; a row tile's group sums', blocks x tokens x rows) one
   // block at a time: vectorized whole they grow with M, past what LLVM
   // takes (M = 516 with 86 groups). Returns the kernel function and the
-  // block's partial sums.
+  // block's partial sums (of a chunk of a long group).
   transform.named_sequence @prefill_f32_prepack_factor_and_tile(%module: !transform.any_op {transform.readonly},
       %packed: !transform.any_op {transform.readonly}, %k_block: !transform.param<i64> {transform.readonly},
       %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
@@ -304,7 +304,18 @@ module attributes {transform.with_named_sequence} {
     %partials_in_block, %pf_in_block, %b2 = transform.include @fuse_with_its_fill failures(propagate)
         (%partials_in_group, %pf_in_group, %block_loop)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield %kernel, %partials_in_block : !transform.any_op, !transform.any_op
+    // A long group (one per row: per-channel scales) in chunks of 128 k
+    // steps (128 8-bit weights, 256 4-bit ones), the chunk loop tagged as
+    // the groups' one, as in the integer prefill: the group loop of one
+    // iteration folds away, and with it the prefetch of the next group. A
+    // group of one chunk gets no loop. Counted in steps, not in bytes of a
+    // row tile: pack_balanced's row tile varies with M and the target.
+    %chunk = transform.qforge.dividing_tile_size %partials_in_block {dim = 2, at_most = 128, zero_for_one_tile}
+      : (!transform.any_op) -> !transform.param<i64>
+    %partials_in_chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, %chunk]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %chunk_loop "qforge.weight_groups" : !transform.any_op
+    transform.yield %kernel, %partials_in_chunk : !transform.any_op, !transform.any_op
   }
 
   // A group's byte steps (dim 2 of its partial sums) in chunks of at most
