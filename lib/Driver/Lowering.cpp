@@ -153,31 +153,37 @@ static Location reportLocation(Operation *op) {
 }
 
 /// The error for a round of vector lowering that hit its rewrite cap, at
-/// the first op other than a constant still producing an n-D vector (or the
-/// first constant, if no other op does) -- at its location if it has
-/// one (that of the kernel op it came from), else its function's -- or at
+/// the first op other than a constant still producing an n-D vector (or at
+/// the first such constant, if no other op is left) -- at its location if it
+/// has one (that of the kernel op it came from), else its function's -- or at
 /// the module.
 static LogicalResult reportNonConvergence(ModuleOp module) {
-  Location loc = module.getLoc();
-  Type culprit;
-  // A constant is left only because an op that uses it is: name that op.
-  for (bool constants : {false, true}) {
-    module.walk([&](Operation *op) {
-      if (op->hasTrait<OpTrait::ConstantLike>() != constants)
-        return WalkResult::advance();
-      for (Type type : op->getResultTypes()) {
-        auto vector = dyn_cast<VectorType>(type);
-        if (!vector || vector.getRank() < 2)
-          continue;
-        culprit = type;
-        loc = reportLocation(op);
-        return WalkResult::interrupt();
-      }
+  auto nDIn = [](TypeRange types) -> Type {
+    for (Type type : types)
+      if (auto vector = dyn_cast<VectorType>(type);
+          vector && vector.getRank() > 1)
+        return vector;
+    return {};
+  };
+  // A constant is left as long as its users are: the first other op left
+  // says more about the form the script left (as checkVectorLengths).
+  Operation *culpritOp = nullptr, *constant = nullptr;
+  Type culprit, constantType;
+  module.walk([&](Operation *op) {
+    Type type = nDIn(op->getResultTypes());
+    if (!type)
       return WalkResult::advance();
-    });
-    if (culprit)
-      break;
-  }
+    if (op->hasTrait<OpTrait::ConstantLike>()) {
+      if (!constant)
+        std::tie(constant, constantType) = std::make_pair(op, type);
+      return WalkResult::advance();
+    }
+    std::tie(culpritOp, culprit) = std::make_pair(op, type);
+    return WalkResult::interrupt();
+  });
+  if (!culpritOp)
+    std::tie(culpritOp, culprit) = std::make_pair(constant, constantType);
+  Location loc = culpritOp ? reportLocation(culpritOp) : module.getLoc();
   InFlightDiagnostic diag =
       emitError(loc)
       << "vector lowering did not converge (the script leaves vector forms "
@@ -187,36 +193,63 @@ static LogicalResult reportNonConvergence(ModuleOp module) {
   return diag;
 }
 
-/// A read whose only use is a shape cast dropping its unit dims (e.g. a
-/// block of 9 tokens' values of one group, vector<9x1xi32> cast to
-/// vector<9xi32>), read rank-reduced instead: upstream's rank-reducing
-/// subview patterns, a mask from vector.create_mask included. Done before
-/// the rounds below, on these reads only: in a round, the cast's lowering
-/// to extracts and inserts and the canonicalization of those back into the
-/// cast rewrite each other without end, and the read, whose users then
-/// number more than two, is never visited again to be flattened or
-/// reduced (the integer prefill with one group per row did not lower).
-static void dropUnitDimsOfCastReads(ModuleOp module) {
-  SmallVector<Operation *> reads;
-  module.walk([&](vector::TransferReadOp read) {
-    if (!isa<MemRefType>(read.getBase().getType()) || !read->hasOneUse())
+/// Transfers with unit dims the rounds below do not reduce, read or written
+/// rank-reduced before them instead: upstream's rank-reducing subview
+/// patterns, which take a mask only from a vector.create_mask whose
+/// unit-dim sizes are the constant 1, and leave any transfer they cannot
+/// rewrite exactly (out of bounds, permuted, at non-zero indices) as it is:
+/// - a read whose only use is a shape cast dropping its unit dims (e.g. a
+///   block of 9 tokens' values of one group, vector<9x1xi32> cast to
+///   vector<9xi32>). In a round, the cast's lowering to extracts and
+///   inserts and the canonicalization of those back into the cast rewrite
+///   each other without end; the greedy driver revisits the read only when
+///   it is down to two users, which the extracts never let happen, so it
+///   is never flattened or reduced (the integer prefill with one group per
+///   row did not lower);
+/// - a transfer of a column, an n-D vector whose one dim of more than one
+///   element is not the innermost (e.g. a block of 10 tokens' results of a
+///   kernel with one weight row, vector<10x1xf32>), which meets the same
+///   cycle through the casts of its flattening. Wider forms with a unit
+///   innermost dim are left to the rounds: a packed constant's
+///   vector<7x4x1x16x1xf32> folds there into one constant.
+static void dropUnitDimsOfTransfers(ModuleOp module) {
+  // One dim of more than one element, not the innermost one.
+  auto isColumn = [](VectorType type) {
+    return type.getRank() > 1 && !type.isScalable() &&
+           type.getShape().back() == 1 &&
+           llvm::count_if(type.getShape(),
+                          [](int64_t size) { return size != 1; }) == 1;
+  };
+  SmallVector<Operation *> transfers;
+  module.walk([&](VectorTransferOpInterface transfer) {
+    if (!isa<MemRefType>(transfer.getBase().getType()))
+      return;
+    VectorType type = transfer.getVectorType();
+    if (isColumn(type)) {
+      transfers.push_back(transfer);
+      return;
+    }
+    auto read = dyn_cast<vector::TransferReadOp>(transfer.getOperation());
+    if (!read || !read->hasOneUse())
       return;
     auto cast = dyn_cast<vector::ShapeCastOp>(*read->user_begin());
     if (!cast)
       return;
-    ArrayRef<int64_t> shape = read.getVectorType().getShape();
+    ArrayRef<int64_t> shape = type.getShape();
     SmallVector<int64_t> nonUnit;
     llvm::copy_if(shape, std::back_inserter(nonUnit),
                   [](int64_t size) { return size != 1; });
     if (nonUnit.size() < shape.size() &&
         cast.getResultVectorType().getShape() == ArrayRef(nonUnit))
-      reads.push_back(read);
+      transfers.push_back(read);
   });
-  if (reads.empty())
+  if (transfers.empty())
     return;
   RewritePatternSet patterns(module.getContext());
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
-  (void)applyOpPatternsGreedily(reads, std::move(patterns));
+  // Each pattern removes a transfer's unit dims once: it cannot loop. What
+  // it leaves, the rounds lower or report.
+  (void)applyOpPatternsGreedily(transfers, std::move(patterns));
 }
 
 /// Vector ops to rank-1 loads, stores and arithmetic, in two rounds: the
@@ -233,7 +266,7 @@ static LogicalResult lowerVectors(ModuleOp module) {
   // benchmarks lowers with a cap of 1024; the cap is 2^13, or 8 rewrites
   // per op of the module if that is more (a script that unrolls more has
   // more to lower). Such a form reaches it in seconds (2^18 took minutes).
-  dropUnitDimsOfCastReads(module);
+  dropUnitDimsOfTransfers(module);
   int64_t numOps = 0;
   module.walk([&](Operation *) { ++numOps; });
   GreedyRewriteConfig config;

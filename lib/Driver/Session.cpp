@@ -91,15 +91,6 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   };
   StringRef vnniNeeds = "AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2";
   StringRef dropInt8 = "drop --int8-activations or pass --script";
-  // With one weight row the prefill's 8 x 32 accumulator tile stays a
-  // vector<8x32> the lowering cannot reduce.
-  if (options.int8Activations && options.tokens > 1 &&
-      options.weightRows == 1) {
-    error = "the integer prefill strategy needs at least two weight rows "
-            "(the kernel has one); " +
-            dropInt8.str();
-    return "";
-  }
   // 4-bit integer prefill: a group of 2 weights is one byte, less than the
   // 4-byte step of its partial sums (bufferization then fails).
   if (options.int4Weights && options.int8Activations && options.tokens > 1 &&

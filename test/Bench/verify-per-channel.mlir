@@ -26,7 +26,9 @@
 // RUN: %gen_kernel 64 1 4096 --batch 17 > %t.m17.mlir
 // RUN: %gen_kernel 64 1 4096 --batch 3 --int4 > %t.int4.m3.mlir
 // RUN: %gen_kernel 64 1 4096 --batch 17 --int4 > %t.int4.m17.mlir
+// RUN: qforge-bench %t.m3.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.m17.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.int4.m3.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.int4.m17.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.m3.mlir --int8-activations --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.m17.mlir --int8-activations --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s

@@ -27,6 +27,13 @@
 // RUN: %gen_kernel 64 2 128 --batch 17 > %t.prefill17.mlir
 // RUN: qforge-opt %t.prefill17.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_quantize_activation_rows_and_factor | FileCheck %s --check-prefix=QROWS17
+// RUN: %gen_kernel 64 1 1024 --batch 16 > %t.prefill-per-row.mlir
+// RUN: qforge-opt %t.prefill-per-row.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_quantize_activation_rows_and_factor | FileCheck %s --check-prefix=QROWSPC
+// RUN: qforge-opt %t.prefill-per-row.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_tile_int8_prefill_blocks | FileCheck %s --check-prefix=I8CHUNKS
+// RUN: qforge-opt %t.prefill-per-row.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
+// RUN:   --transform-interpreter=entry-point=test_prefill_f32_prepack_factor_and_tile | FileCheck %s --check-prefix=PFCHUNKS
 // RUN: qforge-opt %t.rows256.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
 // RUN:   --transform-interpreter=entry-point=test_tile_row_tiles | FileCheck %s --check-prefix=ROWTILES
 // RUN: qforge-opt %t.decode.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
@@ -219,6 +226,41 @@
 // block at a time, then a group, in it a block of 8 tokens, whose partial
 // sums (8 x 64) are returned; the result's unpack one 8 x 64 tile at a
 // time.
+// One group per row (K = 1024), the prefills: the activation's maximum,
+// quantization and sums 256 elements at a time, in loops tagged
+// qforge.activation_groups inside the group loops of one iteration (which
+// fold away later, with their tags); the integer partial sums' 256 k steps
+// in chunks of 32 (4 KiB of a 32-row tile's weights), the f32 ones' 1024
+// in chunks of 128, tagged qforge.weight_groups for the prefetch.
+// QROWSPC-LABEL: func.func @quantized_matmul(
+// QROWSPC:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
+// QROWSPC:         scf.for %{{.+}} = %c0 to %c1 step %c1
+// QROWSPC:           scf.for %{{.+}} = %c0 to %c1024 step %c256
+// QROWSPC:             linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x1x256xf32>) outs(%{{.+}} : tensor<1x1x1xi32>)
+// QROWSPC:           } {qforge.activation_groups}
+// QROWSPC:         } {qforge.activation_groups}
+// QROWSPC:         scf.for %{{.+}} = %c0 to %c1 step %c1
+// QROWSPC:           scf.for %{{.+}} = %c0 to %c1024 step %c256
+// QROWSPC:           } {qforge.activation_groups}
+// QROWSPC:         } {qforge.activation_groups}
+// QROWSPC:       scf.forall (%{{.+}}, %{{.+}}) in (1, 16)
+// QROWSPC:         scf.for %{{.+}} = %c0 to %c1 step %c1
+// QROWSPC:           scf.for %{{.+}} = %c0 to %c1024 step %c256
+// QROWSPC:           } {qforge.activation_groups}
+// QROWSPC:         } {qforge.activation_groups}
+// I8CHUNKS-LABEL: func.func @quantized_matmul(
+// I8CHUNKS:       scf.for %{{.+}} = %{{.+}} to %c256{{.*}} step %c32{{.*}} iter_args(%{{.+}}) -> (tensor<1x1x8x32xi32>)
+// I8CHUNKS-NEXT:    tensor.extract_slice {{.*}} : tensor<1x1x256x8x4xi8> to tensor<1x1x32x8x4xi8>
+// I8CHUNKS-NEXT:    tensor.extract_slice {{.*}} : tensor<1x256x32x4xi8> to tensor<1x32x32x4xi8>
+// I8CHUNKS:         linalg.generic {{.*}}ins({{.*}} : tensor<1x1x32x8x4xi8>, tensor<1x32x32x4xi8>) {{.*}}{returned}
+// I8CHUNKS:       } {qforge.weight_groups}
+// PFCHUNKS-LABEL: func.func @quantized_matmul(
+// PFCHUNKS:       scf.forall
+// PFCHUNKS:         scf.for %{{.+}} = %{{.+}} to %c1024{{.*}} step %c128 iter_args(%{{.+}}) -> (tensor<1x1x1x1x8x64xf32>)
+// PFCHUNKS:           linalg.generic {{.*}}ins({{.*}} : tensor<1x1x1x128x8xf32>, tensor<1x1x128x64xi8>) {{.*}}{returned}
+// PFCHUNKS:         } {qforge.weight_groups}
+// PFCHUNKS:       } {qforge.weight_rows}
+
 // PFRONT-LABEL: func.func @quantized_matmul(
 // PFRONT:         linalg.pack %{{.+}} inner_dims_pos = [1] inner_tiles = [8] into %{{.+}} : tensor<1x8x1x16xf32> -> tensor<1x1x1x16x8xf32>
 // PFRONT:         scf.for {{.*}} -> (tensor<1x2x2x8xf32>)

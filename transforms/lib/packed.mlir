@@ -598,9 +598,9 @@ module attributes {transform.with_named_sequence} {
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
+    %partials_in_chunk = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %k_step, %k_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 1, 0, 1, 16]
+    %k_step, %k_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_chunk tile_sizes [0, 1, 0, 1, 16]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
     transform.qforge.unroll_dividing %token_loop at_most = %tokens : !transform.any_op, !transform.param<i64>
@@ -627,9 +627,9 @@ module attributes {transform.with_named_sequence} {
     %partials = transform.structured.match ops{["linalg.generic"]}
         attributes{iterator_types = [#linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>, #linalg.iterator_type<reduction>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<parallel>, #linalg.iterator_type<reduction>]} in %folded
       : (!transform.any_op) -> !transform.any_op
-    %partials_in_block = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
+    %partials_in_chunk = transform.include @tile_int8_prefill_blocks failures(propagate) (%folded, %partials)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    %k_step, %nibble_loop, %byte_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_block
+    %k_step, %nibble_loop, %byte_loop, %token_loop, %line_loop = transform.structured.tile_using_for %partials_in_chunk
         tile_sizes [0, 1, 1, 0, 1, 16] interchange = [0, 2, 1, 3, 4, 5]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
@@ -705,10 +705,10 @@ module attributes {transform.with_named_sequence} {
       %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
       %rows: !transform.param<i64> {transform.readonly}) {
     %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
-    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
+    %kernel, %partials_in_chunk = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
         (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
         !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_block tile_sizes [0, 0, 1]
+    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_chunk tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
@@ -724,10 +724,10 @@ module attributes {transform.with_named_sequence} {
       %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
       %rows: !transform.param<i64> {transform.readonly}) {
     %k_block = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %kernel, %partials_in_block = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
+    %kernel, %partials_in_chunk = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
         (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
         !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_block)
+    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_chunk)
       : (!transform.any_op) -> !transform.any_op
     transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
