@@ -152,37 +152,41 @@ static Location reportLocation(Operation *op) {
   return loc;
 }
 
+/// The first op in `module` (in walk order) of which `typeOf` gives a type,
+/// with that type, preferring an op other than a constant: a constant is
+/// left as long as its users are, and they say more about the form the
+/// script left.
+static std::pair<Operation *, Type>
+findCulprit(ModuleOp module, function_ref<Type(Operation *)> typeOf) {
+  std::pair<Operation *, Type> culprit, constant;
+  module.walk([&](Operation *op) {
+    Type type = typeOf(op);
+    if (!type)
+      return WalkResult::advance();
+    if (op->hasTrait<OpTrait::ConstantLike>()) {
+      if (!constant.first)
+        constant = {op, type};
+      return WalkResult::advance();
+    }
+    culprit = {op, type};
+    return WalkResult::interrupt();
+  });
+  return culprit.first ? culprit : constant;
+}
+
 /// The error for a round of vector lowering that hit its rewrite cap, at
 /// the first op other than a constant still producing an n-D vector (or at
-/// the first such constant, if no other op is left) -- at its location if it
-/// has one (that of the kernel op it came from), else its function's -- or at
-/// the module.
+/// the first such constant, if no other op is left) -- at its location if
+/// it has one (that of the kernel op it came from), else its function's --
+/// or at the module.
 static LogicalResult reportNonConvergence(ModuleOp module) {
-  auto nDIn = [](TypeRange types) -> Type {
-    for (Type type : types)
+  auto [culpritOp, culprit] = findCulprit(module, [](Operation *op) -> Type {
+    for (Type type : op->getResultTypes())
       if (auto vector = dyn_cast<VectorType>(type);
           vector && vector.getRank() > 1)
         return vector;
     return {};
-  };
-  // A constant is left as long as its users are: the first other op left
-  // says more about the form the script left (as checkVectorLengths).
-  Operation *culpritOp = nullptr, *constant = nullptr;
-  Type culprit, constantType;
-  module.walk([&](Operation *op) {
-    Type type = nDIn(op->getResultTypes());
-    if (!type)
-      return WalkResult::advance();
-    if (op->hasTrait<OpTrait::ConstantLike>()) {
-      if (!constant)
-        std::tie(constant, constantType) = std::make_pair(op, type);
-      return WalkResult::advance();
-    }
-    std::tie(culpritOp, culprit) = std::make_pair(op, type);
-    return WalkResult::interrupt();
   });
-  if (!culpritOp)
-    std::tie(culpritOp, culprit) = std::make_pair(constant, constantType);
   Location loc = culpritOp ? reportLocation(culpritOp) : module.getLoc();
   InFlightDiagnostic diag =
       emitError(loc)
@@ -339,27 +343,14 @@ static LogicalResult checkVectorLengths(ModuleOp module) {
         return vector;
     return {};
   };
-  Operation *culprit = nullptr, *constant = nullptr;
-  VectorType tooLong, constantType;
-  module.walk([&](Operation *op) {
-    VectorType vector = tooLongIn(op->getResultTypes());
-    if (!vector)
-      vector = tooLongIn(op->getOperandTypes());
-    if (!vector)
-      return WalkResult::advance();
-    if (op->hasTrait<OpTrait::ConstantLike>()) {
-      if (!constant)
-        std::tie(constant, constantType) = std::make_pair(op, vector);
-      return WalkResult::advance();
-    }
-    culprit = op;
-    tooLong = vector;
-    return WalkResult::interrupt();
+  auto [culprit, type] = findCulprit(module, [&](Operation *op) -> Type {
+    if (VectorType vector = tooLongIn(op->getResultTypes()))
+      return vector;
+    return tooLongIn(op->getOperandTypes());
   });
   if (!culprit)
-    std::tie(culprit, tooLong) = std::make_pair(constant, constantType);
-  if (!culprit)
     return success();
+  auto tooLong = cast<VectorType>(type);
   return emitError(reportLocation(culprit))
          << "a " << tooLong << " (" << tooLong.getNumElements()
          << " elements) is too long for the LLVM backend (at "
