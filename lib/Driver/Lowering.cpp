@@ -217,19 +217,19 @@ static LogicalResult reportNonConvergence(ModuleOp module) {
 ///   innermost dim are left to the rounds: a packed constant's
 ///   vector<7x4x1x16x1xf32> folds there into one constant.
 static void dropUnitDimsOfTransfers(ModuleOp module) {
-  // One dim of more than one element, not the innermost one.
-  auto isColumn = [](VectorType type) {
-    return type.getRank() > 1 && !type.isScalable() &&
-           type.getShape().back() == 1 &&
-           llvm::count_if(type.getShape(),
-                          [](int64_t size) { return size != 1; }) == 1;
-  };
   SmallVector<Operation *> transfers;
   module.walk([&](VectorTransferOpInterface transfer) {
     if (!isa<MemRefType>(transfer.getBase().getType()))
       return;
     VectorType type = transfer.getVectorType();
-    if (isColumn(type)) {
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<int64_t> nonUnit;
+    llvm::copy_if(shape, std::back_inserter(nonUnit),
+                  [](int64_t size) { return size != 1; });
+    if (nonUnit.size() == shape.size())
+      return;
+    // A column: one dim of more than one element, not the innermost one.
+    if (nonUnit.size() == 1 && shape.back() == 1 && !type.isScalable()) {
       transfers.push_back(transfer);
       return;
     }
@@ -237,14 +237,7 @@ static void dropUnitDimsOfTransfers(ModuleOp module) {
     if (!read || !read->hasOneUse())
       return;
     auto cast = dyn_cast<vector::ShapeCastOp>(*read->user_begin());
-    if (!cast)
-      return;
-    ArrayRef<int64_t> shape = type.getShape();
-    SmallVector<int64_t> nonUnit;
-    llvm::copy_if(shape, std::back_inserter(nonUnit),
-                  [](int64_t size) { return size != 1; });
-    if (nonUnit.size() < shape.size() &&
-        cast.getResultVectorType().getShape() == ArrayRef(nonUnit))
+    if (cast && cast.getResultVectorType().getShape() == ArrayRef(nonUnit))
       transfers.push_back(read);
   });
   if (transfers.empty())
@@ -263,6 +256,7 @@ static void dropUnitDimsOfTransfers(ModuleOp module) {
 /// dims become a rank-1 read + vector.broadcast, not element loops.
 static LogicalResult lowerVectors(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
+  dropUnitDimsOfTransfers(module);
   // Some n-D forms (e.g. a strategy that leaves a batch of rows in its
   // vectors) make these patterns rewrite each other's output without end;
   // the cap turns that into the error below instead of exhausting memory
@@ -270,7 +264,6 @@ static LogicalResult lowerVectors(ModuleOp module) {
   // benchmarks lowers with a cap of 1024; the cap is 2^13, or 8 rewrites
   // per op of the module if that is more (a script that unrolls more has
   // more to lower). Such a form reaches it in seconds (2^18 took minutes).
-  dropUnitDimsOfTransfers(module);
   int64_t numOps = 0;
   module.walk([&](Operation *) { ++numOps; });
   GreedyRewriteConfig config;
