@@ -566,6 +566,62 @@ def FoldUnitExtentDimsOp : Op<Transform_Dialect,
       "$target attr-dict `:` functional-type(operands, results)";
 }
 
+def HoistOperandConversionOp : Op<Transform_Dialect,
+    "qforge.hoist_operand_conversion",
+    [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+     DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "Convert a generic's input once, before the loops it does not change in";
+  let description = [{
+    For each payload op of `target` (a `linalg.generic` on tensors): the
+    part of its body that depends on input `input` alone (with constants
+    and values from above; no `linalg.index`), yielding one scalar the rest
+    of the body uses, moves into a new elementwise generic that converts
+    every element of that input into a tensor; the generic reads that tensor
+    instead. The new generic goes before the outermost of the generic's
+    enclosing `scf.for` loops in which the input does not change (the
+    slices defining it inside those loops move with it), stopping at the
+    first loop the input depends on and at any other op (an `scf.forall`:
+    each thread converts its own tiles). For example, the partial sums of
+    an f32 prefill, `acc + x * uitofp(w)` inside the loop over token blocks:
+
+    ```mlir
+    %w = tensor.extract_slice %weights[...] : ... to tensor<1x1x128x32xi8>
+    %wf = linalg.generic ins(%w) outs(%empty : tensor<1x1x128x32xf32>) {
+      arith.uitofp ...
+    }
+    scf.for %block = ... {
+      linalg.generic ins(%x, %wf) ... { acc + x * wf }
+    }
+    ```
+
+    Why: a converted weight vector feeds as many FMAs as the register tile
+    has tokens; where the conversion shares the FMAs' ports (the widening
+    and `vcvtdq2ps` on an Intel core), converting once per row tile and
+    group for all token blocks leaves those ports to the FMAs. The tensor
+    is materialized (one tile of converted weights, in L1 for a group of
+    128 x 32 rows); bufferization allocates it in the loop it lands in.
+
+    The converted tensor is written once and read by every iteration of
+    the loops it left, so it pays off only when they run the generic often
+    enough: their trip counts' product must be at least `min_iterations`
+    (2 when smaller; a count that is not static is taken as enough).
+
+    Returns the conversion generics and the updated generics (the same
+    ops). Where a generic's input has no such conversion, or the loops that
+    keep it unchanged run the generic fewer than `min_iterations` times,
+    that generic stays as it is and contributes no conversion: a script can
+    apply this step to kernels of any token count. Fails definitely when a
+    payload op is not a `linalg.generic` or `input` is out of range.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       I64Attr:$input,
+                       DefaultValuedAttr<I64Attr, "2">:$min_iterations);
+  let results = (outs TransformHandleTypeInterface:$conversions,
+                      TransformHandleTypeInterface:$updated);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type(operands, results)";
+}
+
 def SplitParameterPackingOp : Op<Transform_Dialect,
     "qforge.split_parameter_packing",
     [DeclareOpInterfaceMethods<TransformOpInterface>,

@@ -6,6 +6,7 @@
 #include "Analysis/Divisors.h"
 #include "Rewrites/FlattenContiguousVectors.h"
 #include "Rewrites/FoldUnitDims.h"
+#include "Rewrites/HoistOperandConversion.h"
 #include "Rewrites/SplitAccumulationChains.h"
 #include "Rewrites/VectorizePaddedPacks.h"
 
@@ -455,4 +456,31 @@ void transform::SplitAccumulationChainsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
   modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::HoistOperandConversionOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<Operation *> conversions, updated;
+  unsigned input = getInputAttr().getInt();
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto generic = dyn_cast<linalg::GenericOp>(target);
+    if (!generic)
+      return emitDefiniteFailure() << "expected a linalg.generic";
+    if (input >= generic.getNumDpsInputs())
+      return emitDefiniteFailure()
+             << "input " << input << " is out of range: the generic has "
+             << generic.getNumDpsInputs() << " inputs";
+    updated.push_back(generic);
+    std::string reason;
+    FailureOr<qforge::OperandConversionPlan> plan =
+        qforge::analyzeOperandConversion(
+            generic, input, getMinIterationsAttr().getInt(), reason);
+    if (failed(plan))
+      continue;
+    conversions.push_back(qforge::hoistOperandConversion(rewriter, *plan));
+  }
+  results.set(cast<OpResult>(getConversions()), conversions);
+  results.set(cast<OpResult>(getUpdated()), updated);
+  return DiagnosedSilenceableFailure::success();
 }

@@ -83,10 +83,21 @@
 // Intel AVX-512 cores (prefill-packed-avx512-intel.mlir,
 // prefill-packed-int4-avx512-intel.mlir): 12 tokens x 32 rows, per 8 k
 // steps 16 conversions (half the 6 x 64 tile's) for the same 192 FMAs into
-// 24 accumulators, one broadcast per token and k step, no spill.
-// RUN: qforge-compile %t.f32.mlir --mcpu=sapphirerapids --emit=asm -o %t.f32-intel.s
-// RUN: %python %qforge_src/scripts/loop-mix.py %t.f32-intel.s | FileCheck %s --check-prefix=F32-INTEL
+// 24 accumulators, one broadcast per token and k step, no spill. That is
+// the loop of fewer than 8 blocks of tokens (M = 48: 4).
+// RUN: %gen_kernel 128 4 128 --batch 48 > %t.f32-48.mlir
+// RUN: qforge-compile %t.f32-48.mlir --mcpu=sapphirerapids --emit=asm -o %t.f32-48-intel.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.f32-48-intel.s | FileCheck %s --check-prefix=F32-INTEL
 // F32-INTEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 {{[0-9]+}}, vbroadcastss 96, vcvtdq2ps 16, vfmaddps 192, vpmovzxbd 16{{$}}
+// With 8 blocks or more (M = 128: 11), a row tile's weights of a group are
+// converted once, before its blocks (@convert_weights_once_per_group): a
+// loop of conversions into an f32 tile (the next group prefetched there),
+// then the blocks' loop of FMAs reading it -- 2 loads per 24 FMAs, no
+// widening or conversion.
+// RUN: qforge-compile %t.f32.mlir --mcpu=sapphirerapids --emit=asm -o %t.f32-intel.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.f32-intel.s | FileCheck %s --check-prefix=F32-INTEL-AHEAD
+// F32-INTEL-AHEAD: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jb 1, prefetcht0 8, vcvtdq2ps 16, vmovaps 16, vpmovzxbd 16{{$}}
+// F32-INTEL-AHEAD-NEXT: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, vbroadcastss 96, vfmaddps 192, vmovaps 16{{$}}
 // One group per row: the same loops, prefetching too (the k steps in chunks
 // of 128 tagged as the groups' loop; without, M = 17 took 1.15x longer cold).
 // RUN: %gen_kernel 128 1 1024 --batch 128 > %t.f32-pc.mlir

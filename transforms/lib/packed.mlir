@@ -704,13 +704,74 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly},
       %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
       %rows: !transform.param<i64> {transform.readonly}) {
+    %kernel, %partials_in_chunk = transform.include @prefill_f32_tiles failures(propagate)
+        (%module, %packed, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.include @prefill_f32_k_steps failures(propagate) (%partials_in_chunk) : (!transform.any_op) -> ()
+    transform.include @vectorize_prefill_f32 failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // @prefill_packed_f32 with each row tile's weights of a group converted
+  // to f32 once, before its blocks of tokens, when there are at least 8
+  // blocks (@convert_weights_once_per_group): for cores whose FMAs share
+  // their ports with the widening and the conversion (Intel).
+  transform.named_sequence @prefill_packed_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}) {
+    %kernel, %partials_in_chunk = transform.include @prefill_f32_tiles failures(propagate)
+        (%module, %packed, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %partials_f32 = transform.include @convert_weights_once_per_group failures(propagate) (%partials_in_chunk)
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @prefill_f32_k_steps failures(propagate) (%partials_f32) : (!transform.any_op) -> ()
+    transform.include @vectorize_prefill_f32 failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The f32 prefill's packs, factoring and tiles, k blocks of 16
+  // (@prefill_f32_prepack_factor_and_tile): returns the kernel and the
+  // partial sums of a block of tokens and a chunk of its group.
+  transform.named_sequence @prefill_f32_tiles(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op) {
     %k_block = transform.param.constant 16 : i64 -> !transform.param<i64>
     %kernel, %partials_in_chunk = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
         (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
         !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.yield %kernel, %partials_in_chunk : !transform.any_op, !transform.any_op
+  }
+
+  // The weights' widening and conversion (8-bit: arith.uitofp) of a row
+  // tile and group, once before its blocks of tokens when they are at least
+  // 8 (transform.qforge.hoist_operand_conversion): the blocks' k steps then
+  // read f32 weights, and each converted vector feeds the FMAs of every
+  // block, not of one. Fewer blocks (M < 85 with 12-token tiles) gained
+  // nothing cold: the tile's weights then arrive in one burst, not spread
+  // over a block's FMAs (docs/benchmarks.md). The conversion one k step at a
+  // time, 8 per iteration, as the partial sums' steps. 4-bit weights (the
+  // nibble is picked by the k step's index) are left as they are. Returns
+  // the partial sums.
+  transform.named_sequence @convert_weights_once_per_group(%partials: !transform.any_op {transform.consumed})
+      -> !transform.any_op {
+    %conversions, %partials_f32 = transform.qforge.hoist_operand_conversion %partials {input = 1, min_iterations = 8}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %step, %step_loop = transform.structured.tile_using_for %conversions tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.loop.unroll %step_loop {factor = 8} : !transform.any_op
+    transform.yield %partials_f32 : !transform.any_op
+  }
+
+  // The k steps of a block's partial sums, 8 per iteration.
+  transform.named_sequence @prefill_f32_k_steps(%partials_in_chunk: !transform.any_op {transform.consumed}) {
     %k_step, %k_loop = transform.structured.tile_using_for %partials_in_chunk tile_sizes [0, 0, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.loop.unroll %k_loop {factor = 8} : !transform.any_op
+    transform.yield
+  }
+
+  // The f32 prefill vectorized, each token's activation read as a scalar.
+  transform.named_sequence @vectorize_prefill_f32(%kernel: !transform.any_op {transform.consumed}) {
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
     transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()

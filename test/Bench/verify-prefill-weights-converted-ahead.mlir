@@ -1,0 +1,31 @@
+// The Intel f32 prefill with at least 8 blocks of tokens converts a row
+// tile's weights of a group to f32 once, before its blocks
+// (transform.qforge.hoist_operand_conversion in
+// @convert_weights_once_per_group), and the blocks' FMAs read that tile.
+// Against the scalar reference within 1e-5: M = 100 (9 blocks of 12),
+// groups of 128 and of 32, 1 and 2 threads (each thread converts its own
+// tiles), signed weights (the sign flip moves with the conversion); and M =
+// 90 with one group per row, whose chunk loop inside the blocks keeps the
+// conversion in place.
+// RUN: %gen_kernel 64 8 128 --batch 100 > %t.g128.mlir
+// RUN: qforge-bench %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 96 16 32 --batch 100 > %t.g32.mlir
+// RUN: qforge-bench %t.g32.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 64 8 128 --batch 100 --signed > %t.signed.mlir
+// RUN: qforge-bench %t.signed.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 64 1 512 --batch 90 > %t.pc.mlir
+// RUN: qforge-bench %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// The kernel's IR holds the f32 tile written one k step at a time (8 per iteration)
+// inside the group loop, then the loop over the 9 blocks, in which no
+// weight byte is converted.
+// RUN: qforge-compile %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR
+
+// PASS: verify: {{.*}}: PASS
+
+// IR-LABEL: func.func @quantized_matmul(
+// IR: scf.for %{{.*}} = %c0 to %c128 step %c8 iter_args(%[[TILE:.*]] = %{{.*}}) -> (tensor<1x1x128x32xf32>)
+// IR-COUNT-8: arith.uitofp %{{.*}} : vector<32xi8> to vector<32xf32>
+// IR: scf.for %{{.*}} = %c0 to %c9 step %c1
+// IR-NOT: arith.uitofp
+// IR: scf.forall.in_parallel

@@ -1,0 +1,210 @@
+// RUN: qforge-opt %s --split-input-file --transform-interpreter | FileCheck %s
+
+// Tests for transform.qforge.hoist_operand_conversion: the part of a
+// generic's body that converts one input by itself becomes an elementwise
+// generic before the loops that do not change that input.
+
+#x = affine_map<(t, k, n) -> (t, k)>
+#w = affine_map<(t, k, n) -> (k, n)>
+#acc = affine_map<(t, k, n) -> (t, n)>
+
+// The weights' uitofp of a group tile, inside a loop over 4 token blocks:
+// converted once before it (with the slice that defines the tile), the
+// partial sums read f32; the group loop, on which the tile depends, keeps
+// the conversion.
+// CHECK-LABEL: func.func @token_blocks
+// CHECK-SAME:    (%[[X:.+]]: tensor<4x8x16xf32>, %[[W:.+]]: tensor<2x16x32xi8>,
+// CHECK:         scf.for %[[G:.+]] = %c0 to %c2
+// CHECK-NEXT:      %[[TILE:.+]] = tensor.extract_slice %[[W]][%[[G]], 0, 0] [1, 16, 32] [1, 1, 1] : tensor<2x16x32xi8> to tensor<16x32xi8>
+// CHECK-NEXT:      %[[EMPTY:.+]] = tensor.empty() : tensor<16x32xf32>
+// CHECK-NEXT:      %[[WF:.+]] = linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:          ins(%[[TILE]] : tensor<16x32xi8>) outs(%[[EMPTY]] : tensor<16x32xf32>)
+// CHECK-NEXT:      ^bb0(%[[IN:.+]]: i8, %{{.+}}: f32):
+// CHECK-NEXT:        %[[F:.+]] = arith.uitofp %[[IN]] : i8 to f32
+// CHECK-NEXT:        linalg.yield %[[F]] : f32
+// CHECK:           scf.for %[[B:.+]] = %c0 to %c4
+// CHECK-NOT:         tensor.extract_slice %[[W]]
+// CHECK:             linalg.generic
+// CHECK-SAME:          ins(%{{.+}}, %[[WF]] : tensor<8x16xf32>, tensor<16x32xf32>)
+// CHECK-NEXT:        ^bb0(%[[XE:.+]]: f32, %[[WE:.+]]: f32, %[[A:.+]]: f32):
+// CHECK-NEXT:          %[[P:.+]] = arith.mulf %[[XE]], %[[WE]] : f32
+// CHECK-NEXT:          %[[S:.+]] = arith.addf %[[P]], %[[A]] : f32
+// CHECK-NEXT:          linalg.yield %[[S]] : f32
+// CHECK-NOT:       arith.uitofp
+func.func @token_blocks(%x: tensor<4x8x16xf32>, %w: tensor<2x16x32xi8>, %init: tensor<4x8x32xf32>) -> tensor<4x8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %g = %c0 to %c2 step %c1 iter_args(%acc_g = %init) -> (tensor<4x8x32xf32>) {
+    %r2 = scf.for %b = %c0 to %c4 step %c1 iter_args(%acc_b = %acc_g) -> (tensor<4x8x32xf32>) {
+      %xb = tensor.extract_slice %x[%b, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<8x16xf32>
+      %wt = tensor.extract_slice %w[%g, 0, 0] [1, 16, 32] [1, 1, 1] : tensor<2x16x32xi8> to tensor<16x32xi8>
+      %ab = tensor.extract_slice %acc_b[%b, 0, 0] [1, 8, 32] [1, 1, 1] : tensor<4x8x32xf32> to tensor<8x32xf32>
+      %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+          ins(%xb, %wt : tensor<8x16xf32>, tensor<16x32xi8>) outs(%ab : tensor<8x32xf32>) {
+      ^bb0(%xe: f32, %we: i8, %a: f32):
+        %wf = arith.uitofp %we : i8 to f32
+        %prod = arith.mulf %xe, %wf : f32
+        %sum = arith.addf %prod, %a : f32
+        linalg.yield %sum : f32
+      } -> tensor<8x32xf32>
+      %upd = tensor.insert_slice %p into %acc_b[%b, 0, 0] [1, 8, 32] [1, 1, 1] : tensor<8x32xf32> into tensor<4x8x32xf32>
+      scf.yield %upd : tensor<4x8x32xf32>
+    }
+    scf.yield %r2 : tensor<4x8x32xf32>
+  }
+  return %r : tensor<4x8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %conversions, %updated = transform.qforge.hoist_operand_conversion %g {input = 1}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+#x = affine_map<(t, k, n) -> (t, k)>
+#w = affine_map<(t, k, n) -> (k, n)>
+#acc = affine_map<(t, k, n) -> (t, n)>
+
+// A conversion of several ops (a signed byte's offset, then the float) with
+// a constant of the body, and a weight tile that does not depend on either
+// loop: hoisted out of both (2 x 3 = 6 runs per conversion, min 6).
+// CHECK-LABEL: func.func @two_loops_and_a_constant
+// CHECK:         %[[WF:.+]] = linalg.generic
+// CHECK-NEXT:    ^bb0(%[[IN:.+]]: i8, %{{.+}}: f32):
+// CHECK-NEXT:      %[[C:.+]] = arith.constant -128 : i8
+// CHECK-NEXT:      %[[S:.+]] = arith.xori %[[IN]], %[[C]] : i8
+// CHECK-NEXT:      %[[F:.+]] = arith.sitofp %[[S]] : i8 to f32
+// CHECK-NEXT:      linalg.yield %[[F]] : f32
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[WF]] : tensor<8x16xf32>, tensor<16x32xf32>)
+func.func @two_loops_and_a_constant(%x: tensor<3x8x16xf32>, %w: tensor<16x32xi8>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc_i = %init) -> (tensor<8x32xf32>) {
+    %r2 = scf.for %b = %c0 to %c3 step %c1 iter_args(%acc_b = %acc_i) -> (tensor<8x32xf32>) {
+      %xb = tensor.extract_slice %x[%b, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<3x8x16xf32> to tensor<8x16xf32>
+      %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+          ins(%xb, %w : tensor<8x16xf32>, tensor<16x32xi8>) outs(%acc_b : tensor<8x32xf32>) {
+      ^bb0(%xe: f32, %we: i8, %a: f32):
+        %c128 = arith.constant -128 : i8
+        %s = arith.xori %we, %c128 : i8
+        %wf = arith.sitofp %s : i8 to f32
+        %prod = arith.mulf %xe, %wf : f32
+        %sum = arith.addf %prod, %a : f32
+        linalg.yield %sum : f32
+      } -> tensor<8x32xf32>
+      scf.yield %p : tensor<8x32xf32>
+    }
+    scf.yield %r2 : tensor<8x32xf32>
+  }
+  return %r : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %conversions, %updated = transform.qforge.hoist_operand_conversion %g {input = 1, min_iterations = 6}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+#x = affine_map<(t, k, n) -> (t, k)>
+#w = affine_map<(t, k, n) -> (k, n)>
+#acc = affine_map<(t, k, n) -> (t, n)>
+
+// Left as they are, and no conversion returned (the second generic's
+// handle count is checked through the empty handle's foreach): too few
+// runs per conversion (4 blocks, min 8); a tile that depends on the only
+// loop; an scf.forall (each thread its own tiles); an element used
+// unconverted too.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-COUNT-4: arith.uitofp
+// CHECK-NOT:     arith.uitofp
+// CHECK:         return
+func.func @left_alone(%x: tensor<4x8x16xf32>, %w: tensor<4x16x32xi8>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %w0 = tensor.extract_slice %w[0, 0, 0] [1, 16, 32] [1, 1, 1] : tensor<4x16x32xi8> to tensor<16x32xi8>
+  %r1 = scf.for %b = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (tensor<8x32xf32>) {
+    %xb = tensor.extract_slice %x[%b, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<8x16xf32>
+    %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%xb, %w0 : tensor<8x16xf32>, tensor<16x32xi8>) outs(%acc : tensor<8x32xf32>) {
+    ^bb0(%xe: f32, %we: i8, %a: f32):
+      %wf = arith.uitofp %we : i8 to f32
+      %prod = arith.mulf %xe, %wf : f32
+      %sum = arith.addf %prod, %a : f32
+      linalg.yield %sum : f32
+    } -> tensor<8x32xf32>
+    scf.yield %p : tensor<8x32xf32>
+  }
+  %r2 = scf.for %g = %c0 to %c4 step %c1 iter_args(%acc = %r1) -> (tensor<8x32xf32>) {
+    %xb = tensor.extract_slice %x[0, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<8x16xf32>
+    %wt = tensor.extract_slice %w[%g, 0, 0] [1, 16, 32] [1, 1, 1] : tensor<4x16x32xi8> to tensor<16x32xi8>
+    %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%xb, %wt : tensor<8x16xf32>, tensor<16x32xi8>) outs(%acc : tensor<8x32xf32>) {
+    ^bb0(%xe: f32, %we: i8, %a: f32):
+      %wf = arith.uitofp %we : i8 to f32
+      %prod = arith.mulf %xe, %wf : f32
+      %sum = arith.addf %prod, %a : f32
+      linalg.yield %sum : f32
+    } -> tensor<8x32xf32>
+    scf.yield %p : tensor<8x32xf32>
+  }
+  %r3 = scf.forall (%t) in (4) shared_outs(%out = %r2) -> (tensor<8x32xf32>) {
+    %xb = tensor.extract_slice %x[%t, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<8x16xf32>
+    %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%xb, %w0 : tensor<8x16xf32>, tensor<16x32xi8>) outs(%out : tensor<8x32xf32>) {
+    ^bb0(%xe: f32, %we: i8, %a: f32):
+      %wf = arith.uitofp %we : i8 to f32
+      %prod = arith.mulf %xe, %wf : f32
+      %sum = arith.addf %prod, %a : f32
+      linalg.yield %sum : f32
+    } -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %p into %out[0, 0] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x32xf32>
+    }
+  }
+  %r4 = scf.for %b = %c0 to %c4 step %c1 iter_args(%acc = %r3) -> (tensor<8x32xf32>) {
+    %xb = tensor.extract_slice %x[%b, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<8x16xf32>
+    %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%xb, %w0 : tensor<8x16xf32>, tensor<16x32xi8>) outs(%acc : tensor<8x32xf32>) {
+    ^bb0(%xe: f32, %we: i8, %a: f32):
+      %wf = arith.uitofp %we : i8 to f32
+      %xq = arith.fptoui %xe : f32 to i8
+      %same = arith.cmpi eq, %we, %xq : i8
+      %prod = arith.mulf %xe, %wf : f32
+      %sum = arith.addf %prod, %a : f32
+      %kept = arith.select %same, %sum, %a : f32
+      linalg.yield %kept : f32
+    } -> tensor<8x32xf32>
+    scf.yield %p : tensor<8x32xf32>
+  }
+  return %r4 : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %conversions, %updated = transform.qforge.hoist_operand_conversion %g {input = 1, min_iterations = 8}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %n = transform.num_associations %conversions : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{0}}
+    transform.debug.emit_param_as_remark %n : !transform.param<i64>
+    transform.yield
+  }
+}
