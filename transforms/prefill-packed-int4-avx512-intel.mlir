@@ -7,10 +7,13 @@
 // What sets the numbers:
 //   12 tokens x 32 rows  the pack and the unpack tiles (pack_balanced).
 //   k block 8, unroll 4  byte pairs, byte steps: @prefill_packed_int4_f32's.
+//   8 blocks      from 8 blocks of tokens on (M >= 85), a row tile's
+//                 nibbles of a group are converted to f32 once, before its
+//                 blocks: @prefill_packed_int4_f32_converting_weights_ahead.
 //   prefetch 1    the next group's weight tile.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefill_packed_int4_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
@@ -18,7 +21,10 @@ module attributes {transform.with_named_sequence} {
     %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
         packed_sizes = [0, 12, 32, 0, 0, 0] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    transform.include @prefill_packed_int4_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+    // The 4-bit f32 prefill's tiles; with 8 or more blocks of tokens each
+    // row tile's group of nibbles converted once for all of them, since
+    // here the conversions take the FMAs' ports.
+    transform.include @prefill_packed_int4_f32_converting_weights_ahead failures(propagate) (%module, %packed, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }

@@ -36,6 +36,13 @@ int64_t tripCount(scf::ForOp loop, int64_t unknown) {
   return trips ? static_cast<int64_t>(trips->getZExtValue()) : unknown;
 }
 
+/// Whether `op` may be copied into another generic's body: no side
+/// effects, no regions, one result.
+bool isCopyable(Operation &op) {
+  return op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+         op.getNumResults() == 1;
+}
+
 } // namespace
 
 FailureOr<qforge::OperandConversionPlan>
@@ -55,32 +62,40 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
   plan.input = input;
   Block *body = generic.getBlock();
   BlockArgument element = body->getArgument(input);
+  OpOperand *inputOperand = generic.getDpsInputOperand(input);
+  AffineMap inputMap = generic.getMatchingIndexingMap(inputOperand);
+  if (!inputMap.isProjectedPermutation()) {
+    reason = "the input's indexing map is not a projected permutation";
+    return failure();
+  }
 
-  // The ops depending on the element alone: every operand is the element, a
-  // result of such an op, a constant or a value from above.
-  llvm::SmallPtrSet<Operation *, 8> alone;
-  auto fromElement = [&](Value v) {
-    return v == element || (v.getDefiningOp() && alone.contains(v.getDefiningOp()));
+  // Each body op is one of: "free" -- computed from constants, loop indices
+  // (linalg.index) and values from above only; "alone" -- depending on the
+  // element and on free values only (the conversion); or neither.
+  llvm::SmallPtrSet<Operation *, 16> free, alone;
+  auto isFromAbove = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !generic->isAncestor(
+        def ? def : cast<BlockArgument>(v).getOwner()->getParentOp());
   };
   for (Operation &op : body->without_terminator()) {
-    if (isa<linalg::IndexOp>(op) || op.getNumRegions() != 0 ||
-        !isMemoryEffectFree(&op) || op.getNumResults() != 1)
+    if (!isCopyable(op))
       continue;
-    bool dependsOnElement = false, onlyElement = true;
+    bool dependsOnElement = false, other = false;
     for (Value operand : op.getOperands()) {
-      if (fromElement(operand)) {
-        dependsOnElement = true;
-        continue;
-      }
       Operation *def = operand.getDefiningOp();
-      bool fromAbove = !generic->isAncestor(
-          def ? def : cast<BlockArgument>(operand).getOwner()->getParentOp());
-      if (!fromAbove && !(def && def->hasTrait<OpTrait::ConstantLike>()))
-        onlyElement = false;
+      if (operand == element || (def && alone.contains(def)))
+        dependsOnElement = true;
+      else if (!isFromAbove(operand) && !(def && free.contains(def)))
+        other = true;
     }
-    if (dependsOnElement && onlyElement) {
+    if (other)
+      continue;
+    if (dependsOnElement) {
       alone.insert(&op);
       plan.conversionOps.push_back(&op);
+    } else {
+      free.insert(&op);
     }
   }
   for (Operation *user : element.getUsers())
@@ -107,18 +122,62 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
     return failure();
   }
 
-  // The loops the input does not change in, innermost first.
-  Value value = generic.getDpsInputOperand(input)->get();
+  // The free ops the conversion reads (transitively), in body order, the
+  // loop dims their linalg.index ops name, and the values from above the
+  // conversion captures.
+  llvm::SetVector<Operation *> freeUsed;
+  llvm::SetVector<Value> captured;
+  std::function<void(Value)> collect = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (isFromAbove(v)) {
+      captured.insert(v);
+      return;
+    }
+    if (!def || !free.contains(def) || freeUsed.contains(def))
+      return;
+    for (Value operand : def->getOperands())
+      collect(operand);
+    freeUsed.insert(def);
+  };
+  for (Operation *op : plan.conversionOps)
+    for (Value operand : op->getOperands())
+      collect(operand);
+  plan.freeOps.assign(freeUsed.begin(), freeUsed.end());
+  llvm::sort(plan.freeOps,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  // The converted tensor's dims: the loop dims of the input's map and of
+  // the conversion's indices, in loop order (the lanes stay innermost).
+  llvm::SmallSetVector<unsigned, 8> dims;
+  for (AffineExpr result : inputMap.getResults())
+    dims.insert(cast<AffineDimExpr>(result).getPosition());
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  for (Operation *op : plan.freeOps)
+    if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+      if (ShapedType::isDynamic(ranges[index.getDim()])) {
+        reason = "the conversion reads the index of a dynamic loop dim";
+        return failure();
+      }
+      dims.insert(index.getDim());
+    }
+  plan.dims.assign(dims.begin(), dims.end());
+  llvm::sort(plan.dims);
+
+  // The loops neither the input nor a captured value changes in, innermost
+  // first.
+  Value value = inputOperand->get();
   llvm::SetVector<Operation *> defs;
   // Fewer than 2 would convert as often as the generic runs.
   const int64_t needed = std::max<int64_t>(minIterations, 2);
   int64_t iterations = 1; // saturating at `needed`
-
   for (Operation *parent = generic->getParentOp();
        auto loop = dyn_cast_or_null<scf::ForOp>(parent);
        parent = loop->getParentOp()) {
     llvm::SetVector<Operation *> loopDefs = defs;
-    if (!isInvariantIn(value, loop, loopDefs))
+    bool invariant = isInvariantIn(value, loop, loopDefs);
+    for (Value v : captured)
+      invariant = invariant && isInvariantIn(v, loop, loopDefs);
+    if (!invariant)
       break;
     defs = std::move(loopDefs);
     plan.outermostLoop = loop;
@@ -126,11 +185,12 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
   }
   if (!plan.outermostLoop || iterations < needed) {
     reason = "the loops that keep the input unchanged run the generic " +
-             std::to_string(iterations) +
-             " times per conversion, fewer than " + std::to_string(needed);
+             std::to_string(iterations) + " times per conversion, fewer than " +
+             std::to_string(needed);
     return failure();
   }
-  // Each def after the defs of its operands: a post-order from the input.
+  // Each def after the defs of its operands: a post-order from the input
+  // and the captured values.
   llvm::SetVector<Operation *> ordered;
   std::function<void(Value)> visit = [&](Value v) {
     Operation *def = v.getDefiningOp();
@@ -141,6 +201,8 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
     ordered.insert(def);
   };
   visit(value);
+  for (Value v : captured)
+    visit(v);
   plan.invariantDefs.assign(ordered.begin(), ordered.end());
   return plan;
 }
@@ -150,6 +212,7 @@ qforge::hoistOperandConversion(RewriterBase &rewriter,
                                const OperandConversionPlan &plan) {
   linalg::GenericOp generic = plan.generic;
   Location loc = generic.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
   for (Operation *def : plan.invariantDefs)
     rewriter.moveOpBefore(def, plan.outermostLoop);
 
@@ -157,49 +220,72 @@ qforge::hoistOperandConversion(RewriterBase &rewriter,
   rewriter.setInsertionPoint(plan.outermostLoop);
   OpOperand *inputOperand = generic.getDpsInputOperand(plan.input);
   Value input = inputOperand->get();
-  auto inputType = cast<RankedTensorType>(input.getType());
-  Type convertedType = plan.converted.getType();
-  Value init = tensor::EmptyOp::create(
-      rewriter, loc, tensor::getMixedSizes(rewriter, loc, input),
-      convertedType);
-  unsigned rank = inputType.getRank();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
+  AffineMap inputMap = generic.getMatchingIndexingMap(inputOperand);
+  unsigned rank = plan.dims.size();
+  auto position = [&](unsigned loopDim) -> unsigned {
+    return llvm::find(plan.dims, loopDim) - plan.dims.begin();
+  };
+
+  // The converted tensor's sizes: the input's along its dims, the loop
+  // ranges (static) along the indices' others.
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  SmallVector<OpFoldResult> inputSizes =
+      tensor::getMixedSizes(rewriter, loc, input);
+  SmallVector<OpFoldResult> sizes;
+  for (unsigned loopDim : plan.dims) {
+    std::optional<unsigned> inputDim =
+        inputMap.getResultPosition(getAffineDimExpr(loopDim, ctx));
+    sizes.push_back(inputDim ? inputSizes[*inputDim]
+                             : rewriter.getIndexAttr(ranges[loopDim]));
+  }
+  SmallVector<AffineExpr> readExprs, convertedExprs;
+  for (AffineExpr result : inputMap.getResults())
+    readExprs.push_back(getAffineDimExpr(
+        position(cast<AffineDimExpr>(result).getPosition()), ctx));
+  for (unsigned loopDim : plan.dims)
+    convertedExprs.push_back(getAffineDimExpr(loopDim, ctx));
+
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, plan.converted.getType());
   Block *body = generic.getBlock();
   BlockArgument element = body->getArgument(plan.input);
   auto conversion = linalg::GenericOp::create(
       rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
-      ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+      ValueRange{init},
+      ArrayRef<AffineMap>{AffineMap::get(rank, 0, readExprs, ctx),
+                          AffineMap::getMultiDimIdentityMap(rank, ctx)},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location l, ValueRange args) {
         IRMapping mapping;
         mapping.map(element, args[0]);
-        for (Operation *op : plan.conversionOps) {
-          for (Value operand : op->getOperands()) {
-            Operation *def = operand.getDefiningOp();
-            if (def && generic->isAncestor(def) && !mapping.contains(operand))
-              b.clone(*def, mapping); // a constant of the body
+        for (Operation *op : plan.freeOps) {
+          if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+            mapping.map(index.getResult(),
+                        linalg::IndexOp::create(b, l, position(index.getDim()))
+                            .getResult());
+            continue;
           }
           b.clone(*op, mapping);
         }
+        for (Operation *op : plan.conversionOps)
+          b.clone(*op, mapping);
         linalg::YieldOp::create(b, l, mapping.lookup(plan.converted));
       });
 
   rewriter.modifyOpInPlace(generic, [&] {
     inputOperand->set(conversion->getResult(0));
-    element.setType(convertedType);
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    maps[inputOperand->getOperandNumber()] =
+        AffineMap::get(generic.getNumLoops(), 0, convertedExprs, ctx);
+    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    element.setType(plan.converted.getType());
   });
   rewriter.replaceAllUsesWith(plan.converted, element);
-  llvm::SetVector<Operation *> constants;
-  for (Operation *op : llvm::reverse(plan.conversionOps)) {
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp();
-          def && def->getBlock() == body && def->hasTrait<OpTrait::ConstantLike>())
-        constants.insert(def);
+  for (Operation *op : llvm::reverse(plan.conversionOps))
     rewriter.eraseOp(op);
-  }
-  // The body's constants only the conversion used.
-  for (Operation *constant : constants)
-    if (constant->use_empty())
-      rewriter.eraseOp(constant);
+  // The free ops only the conversion used.
+  for (Operation *op : llvm::reverse(plan.freeOps))
+    if (op->use_empty())
+      rewriter.eraseOp(op);
   return conversion;
 }

@@ -572,16 +572,19 @@ def HoistOperandConversionOp : Op<Transform_Dialect,
      DeclareOpInterfaceMethods<TransformOpInterface>]> {
   let summary = "Convert a generic's input once, before the loops it does not change in";
   let description = [{
-    For each payload op of `target` (a `linalg.generic` on tensors): the
-    part of its body that depends on input `input` alone (with constants
-    and values from above; no `linalg.index`), yielding one scalar the rest
-    of the body uses, moves into a new elementwise generic that converts
-    every element of that input into a tensor; the generic reads that tensor
-    instead. The new generic goes before the outermost of the generic's
+    For each payload op of `target` (a `linalg.generic` on tensors, the
+    input's map a projected permutation): the part of its body that depends
+    on input `input` alone -- with constants, loop indices (`linalg.index`)
+    and values from above -- yielding one scalar the rest of the body uses,
+    moves into a new generic that converts the input into a tensor; the
+    generic reads that tensor instead. The tensor's dims are the generic's
+    loop dims of the input's map and of the conversion's indices, in loop
+    order: the nibble of a 4-bit byte pair, picked by the index of a loop
+    dim the bytes do not have, becomes a dim of its own. The new generic goes before the outermost of the generic's
     enclosing `scf.for` loops in which the input does not change (the
     slices defining it inside those loops move with it), stopping at the
-    first loop the input depends on and at any other op (an `scf.forall`:
-    each thread converts its own tiles). For example, the partial sums of
+    first loop the input or a value the conversion captures depends on, and
+    at any other op (an `scf.forall`: each thread converts its own tiles). For example, the partial sums of
     an f32 prefill, `acc + x * uitofp(w)` inside the loop over token blocks:
 
     ```mlir

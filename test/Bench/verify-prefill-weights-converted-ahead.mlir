@@ -1,12 +1,14 @@
 // The Intel f32 prefill with at least 8 blocks of tokens converts a row
 // tile's weights of a group to f32 once, before its blocks
 // (transform.qforge.hoist_operand_conversion in
-// @convert_weights_once_per_group), and the blocks' FMAs read that tile.
-// Against the scalar reference within 1e-5: M = 100 (9 blocks of 12),
-// groups of 128 and of 32, 1 and 2 threads (each thread converts its own
-// tiles), signed weights (the sign flip moves with the conversion); and M =
-// 90 with one group per row, whose chunk loop inside the blocks keeps the
-// conversion in place.
+// @convert_weights_once_per_group, @convert_nibbles_once_per_group), and
+// the blocks' FMAs read that tile. Against the scalar reference within
+// 1e-5: M = 100 (9 blocks of 12), groups of 128 and of 32, 1 and 2 threads
+// (each thread converts its own tiles), signed weights (the sign flip moves
+// with the conversion), 4-bit weights (the nibble, picked by its loop's
+// index, becomes a dim of the f32 tile), signed too; and M = 90 with one
+// group per row, whose chunk loop inside the blocks keeps the conversion in
+// place.
 // RUN: %gen_kernel 64 8 128 --batch 100 > %t.g128.mlir
 // RUN: qforge-bench %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: qforge-bench %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
@@ -14,6 +16,11 @@
 // RUN: qforge-bench %t.g32.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 8 128 --batch 100 --signed > %t.signed.mlir
 // RUN: qforge-bench %t.signed.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 64 8 128 --batch 100 --int4 > %t.int4.mlir
+// RUN: qforge-bench %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 64 8 128 --batch 100 --int4 --signed > %t.int4s.mlir
+// RUN: qforge-bench %t.int4s.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 1 512 --batch 90 > %t.pc.mlir
 // RUN: qforge-bench %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The kernel's IR holds the f32 tile written one k step at a time (8 per iteration)

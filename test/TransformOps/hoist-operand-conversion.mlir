@@ -126,14 +126,14 @@ module attributes {transform.with_named_sequence} {
 #w = affine_map<(t, k, n) -> (k, n)>
 #acc = affine_map<(t, k, n) -> (t, n)>
 
-// Left as they are, and no conversion returned (the second generic's
-// handle count is checked through the empty handle's foreach): too few
-// runs per conversion (4 blocks, min 8); a tile that depends on the only
-// loop; an scf.forall (each thread its own tiles); an element used
-// unconverted too.
+// Left as they are: too few runs per conversion (4 blocks, min 8); a tile
+// that depends on the only loop; an scf.forall (each thread its own
+// tiles); an element used unconverted too.
 // CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     tensor.empty
 // CHECK-COUNT-4: arith.uitofp
 // CHECK-NOT:     arith.uitofp
+// CHECK-NOT:     tensor.empty
 // CHECK:         return
 func.func @left_alone(%x: tensor<4x8x16xf32>, %w: tensor<4x16x32xi8>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
   %c0 = arith.constant 0 : index
@@ -202,9 +202,112 @@ module attributes {transform.with_named_sequence} {
     %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
     %conversions, %updated = transform.qforge.hoist_operand_conversion %g {input = 1, min_iterations = 8}
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %n = transform.num_associations %conversions : (!transform.any_op) -> !transform.param<i64>
-    // expected-remark @below {{0}}
-    transform.debug.emit_param_as_remark %n : !transform.param<i64>
+    transform.yield
+  }
+}
+
+// -----
+
+#x = affine_map<(t, k, h, n) -> (t, k, h)>
+#w = affine_map<(t, k, h, n) -> (k, n)>
+#acc = affine_map<(t, k, h, n) -> (t, n)>
+
+// Byte pairs (4-bit weights): the nibble is picked by the index of loop
+// dim h, which the input's map does not have. The converted tensor has the
+// input's dims and h, in loop order (k, h, n); the conversion's index names
+// its own dim 1; the generic reads it through (k, h, n); the index and its
+// arithmetic leave the generic with the conversion.
+// CHECK-DAG:     #[[READ:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:     #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:     #[[CONV:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// CHECK-LABEL: func.func @nibbles
+// CHECK:         %[[WF:.+]] = linalg.generic {indexing_maps = [#[[READ]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME:        ins(%{{.+}} : tensor<16x32xi8>) outs(%{{.+}} : tensor<16x2x32xf32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.+]]: i8, %{{.+}}: f32):
+// CHECK-NEXT:      %[[H:.+]] = linalg.index 1 : index
+// CHECK:           arith.shrui %[[IN]]
+// CHECK:           arith.uitofp %{{.+}} : i4 to f32
+// CHECK:         scf.for
+// CHECK:           linalg.generic {indexing_maps = [#{{.+}}, #[[CONV]], #{{.+}}]
+// CHECK-SAME:          ins(%{{.+}}, %[[WF]] : tensor<8x16x2xf32>, tensor<16x2x32xf32>)
+// CHECK-NEXT:      ^bb0(%{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT:        arith.mulf
+// CHECK-NEXT:        arith.addf
+// CHECK-NEXT:        linalg.yield
+// CHECK-NOT:     arith.shrui
+func.func @nibbles(%x: tensor<4x8x16x2xf32>, %w: tensor<16x32xi8>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %b = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (tensor<8x32xf32>) {
+    %xb = tensor.extract_slice %x[%b, 0, 0, 0] [1, 8, 16, 2] [1, 1, 1, 1] : tensor<4x8x16x2xf32> to tensor<8x16x2xf32>
+    %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "reduction", "parallel"]}
+        ins(%xb, %w : tensor<8x16x2xf32>, tensor<16x32xi8>) outs(%acc : tensor<8x32xf32>) {
+    ^bb0(%xe: f32, %we: i8, %a: f32):
+      %which = linalg.index 2 : index
+      %which8 = arith.index_cast %which : index to i8
+      %four = arith.constant 4 : i8
+      %shift = arith.muli %which8, %four : i8
+      %shifted = arith.shrui %we, %shift : i8
+      %nibble = arith.trunci %shifted : i8 to i4
+      %wf = arith.uitofp %nibble : i4 to f32
+      %prod = arith.mulf %xe, %wf : f32
+      %sum = arith.addf %prod, %a : f32
+      linalg.yield %sum : f32
+    } -> tensor<8x32xf32>
+    scf.yield %p : tensor<8x32xf32>
+  }
+  return %r : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %conversions, %updated = transform.qforge.hoist_operand_conversion %g {input = 1}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+#x = affine_map<(t, k, n) -> (t, k)>
+#w = affine_map<(t, k, n) -> (k, n)>
+#acc = affine_map<(t, k, n) -> (t, n)>
+
+// A conversion that captures a value the loop changes (the block's offset
+// added to each weight) stays in the loop.
+// CHECK-LABEL: func.func @captures_the_loop
+// CHECK:         scf.for
+// CHECK:           linalg.generic
+// CHECK:             arith.addi
+// CHECK:             arith.uitofp
+func.func @captures_the_loop(%x: tensor<4x8x16xf32>, %w: tensor<16x32xi8>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %b = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (tensor<8x32xf32>) {
+    %xb = tensor.extract_slice %x[%b, 0, 0] [1, 8, 16] [1, 1, 1] : tensor<4x8x16xf32> to tensor<8x16xf32>
+    %offset = arith.index_cast %b : index to i8
+    %p = linalg.generic {indexing_maps = [#x, #w, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%xb, %w : tensor<8x16xf32>, tensor<16x32xi8>) outs(%acc : tensor<8x32xf32>) {
+    ^bb0(%xe: f32, %we: i8, %a: f32):
+      %shifted = arith.addi %we, %offset : i8
+      %wf = arith.uitofp %shifted : i8 to f32
+      %prod = arith.mulf %xe, %wf : f32
+      %sum = arith.addf %prod, %a : f32
+      linalg.yield %sum : f32
+    } -> tensor<8x32xf32>
+    scf.yield %p : tensor<8x32xf32>
+  }
+  return %r : tensor<8x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %conversions, %updated = transform.qforge.hoist_operand_conversion %g {input = 1}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.yield
   }
 }

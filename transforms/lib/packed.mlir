@@ -749,9 +749,8 @@ module attributes {transform.with_named_sequence} {
   // block, not of one. Fewer blocks (M < 85 with 12-token tiles) gained
   // nothing cold: the tile's weights then arrive in one burst, not spread
   // over a block's FMAs (docs/benchmarks.md). The conversion one k step at a
-  // time, 8 per iteration, as the partial sums' steps. 4-bit weights (the
-  // nibble is picked by the k step's index) are left as they are. Returns
-  // the partial sums.
+  // time, 8 per iteration, as the partial sums' steps. Returns the partial
+  // sums.
   transform.named_sequence @convert_weights_once_per_group(%partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
     %conversions, %partials_f32 = transform.qforge.hoist_operand_conversion %partials {input = 1, min_iterations = 8}
@@ -784,19 +783,67 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly},
       %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
       %rows: !transform.param<i64> {transform.readonly}) {
+    %kernel, %partials_in_chunk = transform.include @prefill_int4_f32_tiles failures(propagate)
+        (%module, %packed, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.include @prefill_int4_f32_byte_steps failures(propagate) (%partials_in_chunk) : (!transform.any_op) -> ()
+    transform.include @vectorize_prefill_f32 failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // @prefill_packed_int4_f32 with each row tile's nibbles of a group
+  // converted to f32 once, before its blocks of tokens, when there are at
+  // least 8 blocks (@convert_nibbles_once_per_group): Intel cores.
+  transform.named_sequence @prefill_packed_int4_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}) {
+    %kernel, %partials_in_chunk = transform.include @prefill_int4_f32_tiles failures(propagate)
+        (%module, %packed, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
+        !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %partials_f32 = transform.include @convert_nibbles_once_per_group failures(propagate) (%partials_in_chunk)
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @prefill_int4_f32_byte_steps failures(propagate) (%partials_f32) : (!transform.any_op) -> ()
+    transform.include @vectorize_prefill_f32 failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The 4-bit f32 prefill's packs, factoring and tiles, k blocks of 8 byte
+  // pairs (@prefill_f32_prepack_factor_and_tile).
+  transform.named_sequence @prefill_int4_f32_tiles(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op) {
     %k_block = transform.param.constant 8 : i64 -> !transform.param<i64>
     %kernel, %partials_in_chunk = transform.include @prefill_f32_prepack_factor_and_tile failures(propagate)
         (%module, %packed, %k_block, %tokens, %rows) : (!transform.any_op, !transform.any_op, !transform.param<i64>,
         !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
-    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%partials_in_chunk)
+    transform.yield %kernel, %partials_in_chunk : !transform.any_op, !transform.any_op
+  }
+
+  // A 4-bit generic's byte steps and nibbles (@tile_byte_steps_and_nibbles),
+  // 4 byte steps per iteration.
+  transform.named_sequence @prefill_int4_f32_byte_steps(%generic: !transform.any_op {transform.consumed}) {
+    %byte_loop = transform.include @tile_byte_steps_and_nibbles failures(propagate) (%generic)
       : (!transform.any_op) -> !transform.any_op
     transform.loop.unroll %byte_loop {factor = 4} : !transform.any_op
-    %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
-      : (!transform.any_op) -> !transform.any_op
-    transform.include @lower_broadcasts failures(propagate) (%vectorized) : (!transform.any_op) -> ()
-    transform.apply_patterns to %vectorized {
-      transform.apply_patterns.qforge.scalarize_extracted_reads
-    } : !transform.any_op
     transform.yield
+  }
+
+  // As @convert_weights_once_per_group for 4-bit weights: the byte pairs'
+  // nibbles (the nibble picked by its loop's index) become a tensor of f32
+  // with a dim of their own (byte step, nibble, rows), converted as the
+  // partial sums' steps are (@prefill_int4_f32_byte_steps). Returns the
+  // partial sums.
+  transform.named_sequence @convert_nibbles_once_per_group(%partials: !transform.any_op {transform.consumed})
+      -> !transform.any_op {
+    // Tiling left the nibble's index an affine.apply of every loop's index
+    // and tile offset; simplified, it reads the nibble loop's index alone,
+    // not the blocks' offset.
+    transform.apply_patterns to %partials {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %conversions, %partials_f32 = transform.qforge.hoist_operand_conversion %partials {input = 1, min_iterations = 8}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @prefill_int4_f32_byte_steps failures(propagate) (%conversions) : (!transform.any_op) -> ()
+    transform.yield %partials_f32 : !transform.any_op
   }
 }
