@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -21,7 +22,9 @@ bool isInvariantIn(Value value, Operation *loop,
         cast<BlockArgument>(value).getOwner()->getParentOp());
   if (!loop->isAncestor(def))
     return true;
-  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+  // Moved before the loop, it runs even when the loop would not (a count
+  // that is not static may be zero): only speculatable ops move.
+  if (def->getNumRegions() != 0 || !isPure(def))
     return false;
   for (Value operand : def->getOperands())
     if (!isInvariantIn(operand, loop, defs))
@@ -30,17 +33,19 @@ bool isInvariantIn(Value value, Operation *loop,
   return true;
 }
 
-/// The loop's trip count, or `unknown` when it is not static.
-int64_t tripCount(scf::ForOp loop, int64_t unknown) {
+/// The loop's trip count, capped at `cap`; `cap` when it is not static.
+uint64_t tripCount(scf::ForOp loop, uint64_t cap) {
   std::optional<APInt> trips = loop.getStaticTripCount();
-  return trips ? static_cast<int64_t>(trips->getZExtValue()) : unknown;
+  if (!trips || trips->uge(cap))
+    return cap;
+  return trips->getZExtValue();
 }
 
-/// Whether `op` may be copied into another generic's body: no side
-/// effects, no regions, one result.
+/// Whether `op` may be copied into the conversion's body, which runs before
+/// the loops even when they would not: no side effects, speculatable (no
+/// division by a value that may be zero), no regions, one result.
 bool isCopyable(Operation &op) {
-  return op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
-         op.getNumResults() == 1;
+  return op.getNumRegions() == 0 && isPure(&op) && op.getNumResults() == 1;
 }
 
 } // namespace
@@ -154,8 +159,11 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
   SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
   for (Operation *op : plan.freeOps)
     if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-      if (ShapedType::isDynamic(ranges[index.getDim()])) {
-        reason = "the conversion reads the index of a dynamic loop dim";
+      // A dim the input does not have takes its size from the loop range.
+      if (!dims.contains(index.getDim()) &&
+          ShapedType::isDynamic(ranges[index.getDim()])) {
+        reason = "the conversion reads the index of a dynamic loop dim the "
+                 "input does not have";
         return failure();
       }
       dims.insert(index.getDim());
@@ -168,8 +176,8 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
   Value value = inputOperand->get();
   llvm::SetVector<Operation *> defs;
   // Fewer than 2 would convert as often as the generic runs.
-  const int64_t needed = std::max<int64_t>(minIterations, 2);
-  int64_t iterations = 1; // saturating at `needed`
+  const uint64_t needed = std::max<int64_t>(minIterations, 2);
+  uint64_t iterations = 1; // saturating at `needed`
   for (Operation *parent = generic->getParentOp();
        auto loop = dyn_cast_or_null<scf::ForOp>(parent);
        parent = loop->getParentOp()) {
@@ -181,7 +189,8 @@ qforge::analyzeOperandConversion(linalg::GenericOp generic, unsigned input,
       break;
     defs = std::move(loopDefs);
     plan.outermostLoop = loop;
-    iterations = std::min(iterations * tripCount(loop, needed), needed);
+    iterations = std::min(
+        llvm::SaturatingMultiply(iterations, tripCount(loop, needed)), needed);
   }
   if (!plan.outermostLoop || iterations < needed) {
     reason = "the loops that keep the input unchanged run the generic " +

@@ -580,12 +580,18 @@ def HoistOperandConversionOp : Op<Transform_Dialect,
     generic reads that tensor instead. The tensor's dims are the generic's
     loop dims of the input's map and of the conversion's indices, in loop
     order: the nibble of a 4-bit byte pair, picked by the index of a loop
-    dim the bytes do not have, becomes a dim of its own. The new generic goes before the outermost of the generic's
-    enclosing `scf.for` loops in which the input does not change (the
-    slices defining it inside those loops move with it), stopping at the
-    first loop the input or a value the conversion captures depends on, and
-    at any other op (an `scf.forall`: each thread converts its own tiles). For example, the partial sums of
-    an f32 prefill, `acc + x * uitofp(w)` inside the loop over token blocks:
+    dim the bytes do not have, becomes a dim of its own.
+
+    The new generic goes before the outermost of the generic's directly
+    enclosing `scf.for` loops in which neither the input nor a value the
+    conversion captures changes. Ops inside those loops that compute the
+    input or a captured value move with it when they are pure and have no
+    regions (slices of loop-invariant tensors, index arithmetic); any other
+    producer inside a loop ends the walk there, as do an op other than
+    `scf.for` (an `scf.forall`: each thread converts its own tiles; an
+    `scf.if`) and a loop the input depends on. For example, the partial sums
+    of an f32 prefill, `acc + x * uitofp(w)` inside the loop over token
+    blocks:
 
     ```mlir
     %w = tensor.extract_slice %weights[...] : ... to tensor<1x1x128x32xi8>
@@ -607,17 +613,26 @@ def HoistOperandConversionOp : Op<Transform_Dialect,
     The converted tensor is written once and read by every iteration of
     the loops it left, so it pays off only when they run the generic often
     enough: their trip counts' product must be at least `min_iterations`
-    (2 when smaller; a count that is not static is taken as enough).
+    (2 when smaller; a count that is not static is taken as enough). The
+    conversion then runs even if such a loop runs no iteration; its ops
+    (and the moved ones) must be pure -- speculatable, so no division by a
+    value that may be zero.
 
-    Returns the conversion generics and the updated generics (the same
-    ops). Where a generic's input has no such conversion, or the loops that
-    keep it unchanged run the generic fewer than `min_iterations` times,
-    that generic stays as it is and contributes no conversion: a script can
-    apply this step to kernels of any token count. Fails definitely when a
-    payload op is not a `linalg.generic` or `input` is out of range.
+    Returns the conversion generics and the updated generics (all of
+    `target`'s ops, in order). A generic is left as it is, contributing no
+    conversion (so the two results are not parallel), when: no part of its
+    body converts the input by itself, or more than one converted value is
+    used, or the element is also used unconverted; the conversion reads the
+    index of a dynamic loop dim the input does not have; the input's map is
+    not a projected permutation; it has buffer semantics; or its loops that
+    keep the input unchanged run it fewer than `min_iterations` times
+    (none: an `scf.if` or `scf.forall` around it). A script can so apply
+    this step to kernels of any token count. Fails definitely, before
+    rewriting any, when a payload op is not a `linalg.generic` or `input`
+    is out of range.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       I64Attr:$input,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$input,
                        DefaultValuedAttr<I64Attr, "2">:$min_iterations);
   let results = (outs TransformHandleTypeInterface:$conversions,
                       TransformHandleTypeInterface:$updated);

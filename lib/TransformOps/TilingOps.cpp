@@ -15,9 +15,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
+
+#define DEBUG_TYPE "qforge-tiling-ops"
 
 LogicalResult transform::DividingTileSizeOp::verify() {
   // The I64Attr getters return unsigned values; check the signed ones.
@@ -461,8 +464,9 @@ void transform::SplitAccumulationChainsOp::getEffects(
 DiagnosedSilenceableFailure transform::HoistOperandConversionOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
-  SmallVector<Operation *> conversions, updated;
-  unsigned input = getInputAttr().getInt();
+  uint64_t input = getInputAttr().getValue().getZExtValue();
+  // Every payload op checked before any is rewritten.
+  SmallVector<linalg::GenericOp> generics;
   for (Operation *target : state.getPayloadOps(getTarget())) {
     auto generic = dyn_cast<linalg::GenericOp>(target);
     if (!generic)
@@ -471,13 +475,21 @@ DiagnosedSilenceableFailure transform::HoistOperandConversionOp::apply(
       return emitDefiniteFailure()
              << "input " << input << " is out of range: the generic has "
              << generic.getNumDpsInputs() << " inputs";
+    generics.push_back(generic);
+  }
+  SmallVector<Operation *> conversions, updated;
+  for (linalg::GenericOp generic : generics) {
     updated.push_back(generic);
     std::string reason;
     FailureOr<qforge::OperandConversionPlan> plan =
-        qforge::analyzeOperandConversion(
-            generic, input, getMinIterationsAttr().getInt(), reason);
-    if (failed(plan))
+        qforge::analyzeOperandConversion(generic, static_cast<unsigned>(input),
+                                         getMinIterationsAttr().getInt(),
+                                         reason);
+    if (failed(plan)) {
+      LLVM_DEBUG(llvm::dbgs() << "hoist_operand_conversion leaves "
+                              << generic->getLoc() << ": " << reason << "\n");
       continue;
+    }
     conversions.push_back(qforge::hoistOperandConversion(rewriter, *plan));
   }
   results.set(cast<OpResult>(getConversions()), conversions);

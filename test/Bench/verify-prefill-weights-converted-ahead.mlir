@@ -25,14 +25,36 @@
 // RUN: qforge-bench %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The kernel's IR holds the f32 tile written one k step at a time (8 per iteration)
 // inside the group loop, then the loop over the 9 blocks, in which no
-// weight byte is converted.
+// weight byte is converted; 4-bit: a 64 x 2 x 32 tile (byte step, nibble,
+// rows), 4 byte steps of both nibbles per iteration; one group per row: the
+// conversions inside the blocks' loop, as before.
 // RUN: qforge-compile %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR
+// RUN: qforge-compile %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR4
+// RUN: qforge-compile %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=PC
 
 // PASS: verify: {{.*}}: PASS
 
 // IR-LABEL: func.func @quantized_matmul(
-// IR: scf.for %{{.*}} = %c0 to %c128 step %c8 iter_args(%[[TILE:.*]] = %{{.*}}) -> (tensor<1x1x128x32xf32>)
+// IR: scf.forall
+// IR: scf.for %{{.*}} = %c0 to %c128 step %c8 iter_args(%{{.*}}) -> (tensor<1x1x128x32xf32>)
 // IR-COUNT-8: arith.uitofp %{{.*}} : vector<32xi8> to vector<32xf32>
 // IR: scf.for %{{.*}} = %c0 to %c9 step %c1
 // IR-NOT: arith.uitofp
 // IR: scf.forall.in_parallel
+
+// IR4-LABEL: func.func @quantized_matmul(
+// IR4: scf.forall
+// IR4: scf.for %{{.*}} = %c0 to %c64 step %c4 iter_args(%{{.*}}) -> (tensor<1x1x64x2x32xf32>)
+// IR4-COUNT-8: arith.uitofp %{{.*}} : vector<32xi4> to vector<32xf32>
+// IR4: scf.for %{{.*}} = %c0 to %c9 step %c1
+// IR4-NOT: arith.uitofp
+// IR4: scf.forall.in_parallel
+
+// PC-LABEL: func.func @quantized_matmul(
+// PC: scf.forall
+// PC-NOT: tensor<1x1x512x32xf32>
+// PC-NOT: tensor<1x1x128x32xf32>
+// PC: scf.for %{{.*}} = %c0 to %c8 step %c1
+// PC: scf.for %{{.*}} = %c0 to %c512 step %c128
+// PC: arith.uitofp %{{.*}} : vector<32xi8> to vector<32xf32>
+// PC: scf.forall.in_parallel
