@@ -12,8 +12,8 @@ using namespace mlir;
 namespace {
 
 /// Whether `value` keeps its value across the iterations of `loop`: defined
-/// outside it, or by side-effect-free ops without regions inside it whose
-/// operands do (collected in `defs`, each after the defs of its operands).
+/// outside it, or by pure ops without regions inside it whose operands do
+/// (collected in `defs`, each after the defs of its operands).
 bool isInvariantIn(Value value, Operation *loop,
                    llvm::SetVector<Operation *> &defs) {
   Operation *def = value.getDefiningOp();

@@ -1,5 +1,4 @@
-//===- HoistOperandConversion.h - convert an operand once, ahead -*- C++
-//-*-===//
+//===- HoistOperandConversion.h - convert an input once -------*- C++ -*-===//
 //
 // A generic whose body converts one of its inputs by itself -- the weights'
 // `arith.uitofp` in an f32 prefill's partial sums -- repeats that conversion

@@ -743,22 +743,36 @@ module attributes {transform.with_named_sequence} {
   }
 
   // The weights' widening and conversion (8-bit: arith.uitofp) of a row
-  // tile and group, once before its blocks of tokens when they are at least
-  // 8 (transform.qforge.hoist_operand_conversion): the blocks' k steps then
-  // read f32 weights, and each converted vector feeds the FMAs of every
-  // block, not of one. Fewer blocks (M < 85 with 12-token tiles) gained
-  // nothing cold: the tile's weights then arrive in one burst, not spread
-  // over a block's FMAs (docs/benchmarks.md). The conversion one k step at a
-  // time, 8 per iteration, as the partial sums' steps. Returns the partial
-  // sums.
+  // tile and group, once before its blocks of tokens
+  // (@hoist_weight_conversion): the blocks' k steps then read f32 weights,
+  // and each converted vector feeds the FMAs of every block, not of one.
+  // The conversion one k step at a time, 8 per iteration, as the partial
+  // sums' steps (@prefill_f32_k_steps). Returns the partial sums.
   transform.named_sequence @convert_weights_once_per_group(%partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
+    %conversions, %partials_f32 = transform.include @hoist_weight_conversion failures(propagate) (%partials)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @prefill_f32_k_steps failures(propagate) (%conversions) : (!transform.any_op) -> ()
+    transform.yield %partials_f32 : !transform.any_op
+  }
+
+  // A prefill's weight conversion out of the partial sums, before the loop
+  // over blocks of tokens when it has at least 8 iterations
+  // (transform.qforge.hoist_operand_conversion). Fewer blocks (M < 85 with
+  // 12-token tiles) gained nothing cold: the tile's weights then arrive in
+  // one burst, not spread over a block's FMAs (docs/benchmarks.md). The
+  // partial sums' body is canonicalized first: tiling left a 4-bit nibble's
+  // index an affine.apply of every loop's index and tile offset; simplified,
+  // it reads the nibble loop's index alone, not the blocks' offset. Returns
+  // the conversions and the partial sums.
+  transform.named_sequence @hoist_weight_conversion(%partials: !transform.any_op {transform.consumed})
+      -> (!transform.any_op, !transform.any_op) {
+    transform.apply_patterns to %partials {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     %conversions, %partials_f32 = transform.qforge.hoist_operand_conversion %partials {input = 1, min_iterations = 8}
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %step, %step_loop = transform.structured.tile_using_for %conversions tile_sizes [0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.loop.unroll %step_loop {factor = 8} : !transform.any_op
-    transform.yield %partials_f32 : !transform.any_op
+    transform.yield %conversions, %partials_f32 : !transform.any_op, !transform.any_op
   }
 
   // The k steps of a block's partial sums, 8 per iteration.
@@ -835,13 +849,7 @@ module attributes {transform.with_named_sequence} {
   // partial sums.
   transform.named_sequence @convert_nibbles_once_per_group(%partials: !transform.any_op {transform.consumed})
       -> !transform.any_op {
-    // Tiling left the nibble's index an affine.apply of every loop's index
-    // and tile offset; simplified, it reads the nibble loop's index alone,
-    // not the blocks' offset.
-    transform.apply_patterns to %partials {
-      transform.apply_patterns.canonicalization
-    } : !transform.any_op
-    %conversions, %partials_f32 = transform.qforge.hoist_operand_conversion %partials {input = 1, min_iterations = 8}
+    %conversions, %partials_f32 = transform.include @hoist_weight_conversion failures(propagate) (%partials)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.include @prefill_int4_f32_byte_steps failures(propagate) (%conversions) : (!transform.any_op) -> ()
     transform.yield %partials_f32 : !transform.any_op
