@@ -11,10 +11,16 @@
 //                 nibbles of a group are converted to f32 once, before its
 //                 blocks: @prefill_packed_int4_f32_converting_weights_ahead.
 //   prefetch 1    the next group's weight tile.
+//   tables        after bufferization, each nibble's f32 value looked up
+//                 in a vpermps table (@x86_nibble_tables). Not in
+//                 prefill-packed-int4-avx512.mlir: on Zen 5 its 5 tokens x
+//                 64 rows then spill (the widened bytes stay live for both
+//                 nibbles), and it was not measured there.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_int4_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -32,6 +38,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
     %rows = transform.param.constant 32 : i64 -> !transform.param<i64>
     transform.include @prefetch_next_group failures(propagate) (%module, %rows) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.include @x86_nibble_tables failures(propagate) (%module) : (!transform.any_op) -> ()
     transform.yield
   }
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/ByteDotProducts.h"
+#include "Patterns/NibbleTables.h"
 #include "Patterns/Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,6 +31,10 @@ namespace x86_int8_dot_products {
 #include "X86Int8DotProducts.h.inc"
 } // namespace x86_int8_dot_products
 
+namespace x86_nibble_tables {
+#include "X86NibbleTables.h.inc"
+} // namespace x86_nibble_tables
+
 namespace reassociate_fp_reductions {
 #include "ReassociateFPReductions.h.inc"
 } // namespace reassociate_fp_reductions
@@ -52,4 +57,9 @@ void qforge::populateReassociateFPReductionsPatterns(
 void qforge::populateX86Int8DotProductsPatterns(
     mlir::RewritePatternSet &patterns) {
   x86_int8_dot_products::populateGeneratedPDLLPatterns(patterns);
+}
+
+void qforge::populateX86NibbleTablesPatterns(
+    mlir::RewritePatternSet &patterns) {
+  x86_nibble_tables::populateGeneratedPDLLPatterns(patterns);
 }

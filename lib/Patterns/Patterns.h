@@ -24,6 +24,9 @@ void populateReassociateFPReductionsPatterns(mlir::RewritePatternSet &patterns);
 /// patterns/X86Int8DotProducts.pdll: u8 x s8 byte products summed 4 per
 /// 32-bit lane -> AVX-512 VNNI vpdpbusd.
 void populateX86Int8DotProductsPatterns(mlir::RewritePatternSet &patterns);
+/// patterns/X86NibbleTables.pdll: a 4-bit weight of a byte pair converted to
+/// f32 -> AVX-512 vpermps on a table of the 16 nibble values.
+void populateX86NibbleTablesPatterns(mlir::RewritePatternSet &patterns);
 /// ReadPastDisjointWrites.cpp: a vector.transfer_read of a tensor written by
 /// vector.transfer_writes of other elements reads the writes' destination.
 void populateReadPastDisjointWritesPatterns(mlir::RewritePatternSet &patterns);

@@ -51,6 +51,11 @@ void transform::ApplyX86Int8DotProductsPatternsOp::populatePatterns(
   qforge::populateX86Int8DotProductsPatterns(patterns);
 }
 
+void transform::ApplyX86NibbleTablesPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateX86NibbleTablesPatterns(patterns);
+}
+
 void transform::ApplyFoldReshapesByExpansionPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   linalg::populateFoldReshapeOpsByExpansionPatterns(

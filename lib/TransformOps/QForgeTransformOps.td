@@ -228,6 +228,33 @@ def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyX86NibbleTablesPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.x86_nibble_tables",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "4-bit weights converted to f32 -> vpermps on a 16-entry table";
+  let description = [{
+    Collects the PDLL pattern of `patterns/X86NibbleTables.pdll`: a 4-bit
+    weight of a byte pair converted to f32,
+    `arith.uitofp(arith.trunci(%b : i8 to i4))` on a vector of a multiple of
+    16 elements, becomes a lookup in the table [0.0, ..., 15.0] with
+    `llvm.x86.avx512.permvar.sf.512` (vpermps), 16 lanes at a time, on the
+    bytes zero-extended to 32 bits. vpermps reads the low 4 bits of each
+    index lane, so no mask is needed; for the high nibble
+    (`%b = arith.shrui %bytes, 4`) the widened bytes are shifted instead,
+    so both nibbles of a byte share one widening. Exact: the table holds
+    each nibble's value.
+
+    Why: the generic lowering widens and converts every 16 weights
+    (vpmovzxbd, vcvtdq2ps) after masking or shifting the bytes and
+    extracting them 16 at a time, on the ports the multiply-adds need; the
+    table takes one op per 16 weights and one widening per 16 bytes.
+
+    For targets with AVX-512F only: the intrinsic is the 512-bit one (the
+    256-bit vpermps has an 8-entry table).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def ApplyFoldReshapesByExpansionPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.fold_reshapes_by_expansion",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {

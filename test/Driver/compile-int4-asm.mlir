@@ -3,17 +3,21 @@
 // packing function, run once, gathers whole bytes.
 // RUN: %gen_kernel 64 4 128 --int4 > %t.mlir
 
-// f32 activations (decode-packed-int4-avx512.mlir): per 64-byte line, the
-// low nibbles by a mask, the high ones by one shift, each widened and
-// converted to 4 x 16 f32 for 4 FMAs.
+// f32 activations (decode-packed-int4-avx512.mlir): per 64-byte line, 4
+// widenings of 16 bytes from memory; each widened vector looked up in the
+// table of the 16 nibble values (vpermps / vpermd, which read the low 4
+// bits of a lane: the low nibble) for 4 FMAs, then shifted by 4 and looked
+// up again (the high nibble) -- no conversion, no mask, no extract
+// (apply_patterns.qforge.x86_nibble_tables).
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s --check-prefix=F32
 // F32-LABEL: quantized_matmul:
-// F32:         vpandq
-// F32-COUNT-4: vpmovzxbd {{.*}}%zmm
+// F32-COUNT-4: vpmovzxbd {{-?[0-9]*}}(%{{[a-z0-9]+}},{{.*}}), %zmm
+// F32:         vperm{{d|ps}} %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm
 // F32:         vfmadd{{[0-9]+}}ps
-// F32:         {{vgf2p8affineqb|vpsrlw}}
-// F32-COUNT-4: vpmovzxbd {{.*}}%zmm
+// F32:         vpsrld $4, %zmm
+// F32:         vperm{{d|ps}} %zmm{{[0-9]+}}, %zmm{{[0-9]+}}, %zmm
 // F32:         vfmadd{{[0-9]+}}ps
+// F32-NOT:     vcvtdq2ps
 // F32-NOT:     vpinsrb
 // F32-NOT:     shrb
 // F32-LABEL: _mlir_ciface_quantized_matmul:

@@ -53,6 +53,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // The 4-bit strategies with f32 activations on AVX-512: each nibble's
+  // conversion to f32 as a vpermps on a table of the 16 values
+  // (apply_patterns.qforge.x86_nibble_tables), one op per 16 weights where
+  // the generic lowering takes a widening, a conversion and a share of the
+  // byte's mask and extracts, on the ports the multiply-adds need.
+  transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly}) {
+    %funcs = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.x86_nibble_tables
+    } : !transform.any_op
+    transform.yield
+  }
+
   // The int8 packed strategies (VNNI): the next group, then the dot
   // products (prefill entry scripts lower their broadcasts after them).
   transform.named_sequence @prefetch_next_group_int8(%module: !transform.any_op {transform.readonly},
