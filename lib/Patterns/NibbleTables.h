@@ -1,5 +1,4 @@
-//===- NibbleTables.h - 4-bit weights to f32 by a 16-entry table -*- C++
-//-*-===//
+//===- NibbleTables.h - nibbles to f32 by a 16-entry table ------*- C++ -*-===//
 #ifndef QFORGE_PATTERNS_NIBBLETABLES_H
 #define QFORGE_PATTERNS_NIBBLETABLES_H
 
