@@ -1,6 +1,7 @@
 //===- Target.cpp - LLVM's CPU backend for qforge kernels -----------------===//
 
 #include "Driver/Target.h"
+#include "Patterns/NibbleTables.h"
 #include "Rewrites/ExpandByteDotProducts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -144,6 +145,10 @@ static std::optional<IntrinsicNeeds> needsOfIntrinsic(llvm::StringRef name) {
     return IntrinsicNeeds{{"+ssse3"}, "SSSE3"};
   if (name == "llvm.x86.sse2.pmadd.wd")
     return IntrinsicNeeds{{"+sse2"}, "SSE2"};
+  // A nibble table lookup left after legalizeIntrinsics: its table is not
+  // the nibbles' values, so it cannot be expanded.
+  if (name == "llvm.x86.avx512.permvar.sf.512")
+    return IntrinsicNeeds{{"+avx512f"}, "AVX-512F"};
   return std::nullopt;
 }
 
@@ -169,6 +174,17 @@ qforge::legalizeIntrinsics(mlir::ModuleOp module,
   // A call the target cannot compute stays, for the diagnostic below.
   for (mlir::LLVM::CallIntrinsicOp call : dotProducts)
     (void)legalizeVpdpbusd(rewriter, call, byteDots);
+  // The nibble tables (x86_nibble_tables) are vpermps of 512 bits; without
+  // AVX-512F each lookup becomes the conversion it stands for.
+  if (!has("+avx512f")) {
+    llvm::SmallVector<mlir::LLVM::CallIntrinsicOp> lookups;
+    module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
+      if (isNibbleTableLookup(call))
+        lookups.push_back(call);
+    });
+    for (mlir::LLVM::CallIntrinsicOp call : lookups)
+      (void)expandNibbleTableLookup(rewriter, call);
+  }
   mlir::WalkResult result = module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
     std::optional<IntrinsicNeeds> needs = needsOfIntrinsic(call.getIntrin());
     if (!needs || llvm::any_of(needs->options, [&](llvm::StringRef option) {

@@ -18,6 +18,8 @@ using namespace mlir;
 
 /// vpermps's lanes: one 512-bit register of f32.
 static constexpr int64_t kTableLanes = 16;
+/// vpermps of 512 bits, data first, index second.
+static constexpr llvm::StringLiteral kLookup = "llvm.x86.avx512.permvar.sf.512";
 
 std::optional<qforge::NibbleOfByte>
 qforge::matchNibbleToFloat(arith::UIToFPOp convert) {
@@ -75,10 +77,9 @@ Value qforge::buildNibbleTableLookup(OpBuilder &builder, Location loc,
     Value chunk = vector::ExtractStridedSliceOp::create(
         builder, loc, index, ArrayRef<int64_t>{offset},
         ArrayRef<int64_t>{kTableLanes}, ArrayRef<int64_t>{1});
-    Value values = LLVM::CallIntrinsicOp::create(
-                       builder, loc, chunkType,
-                       builder.getStringAttr("llvm.x86.avx512.permvar.sf.512"),
-                       ValueRange{table, chunk})
+    Value values = LLVM::CallIntrinsicOp::create(builder, loc, chunkType,
+                                                 builder.getStringAttr(kLookup),
+                                                 ValueRange{table, chunk})
                        .getResult(0);
     result = vector::InsertStridedSliceOp::create(builder, loc, values, result,
                                                   ArrayRef<int64_t>{offset},
@@ -87,4 +88,37 @@ Value qforge::buildNibbleTableLookup(OpBuilder &builder, Location loc,
   if (flatResultType != resultType)
     result = vector::ShapeCastOp::create(builder, loc, resultType, result);
   return result;
+}
+
+bool qforge::isNibbleTableLookup(LLVM::CallIntrinsicOp call) {
+  return call.getIntrin() == kLookup;
+}
+
+LogicalResult qforge::expandNibbleTableLookup(RewriterBase &rewriter,
+                                              LLVM::CallIntrinsicOp call) {
+  if (!isNibbleTableLookup(call) || call.getArgs().size() != 2 ||
+      call.getNumResults() != 1)
+    return failure();
+  // Only the table of the nibbles' values computes uitofp(index & 15).
+  DenseElementsAttr table;
+  if (!matchPattern(call.getArgs()[0], m_Constant(&table)) ||
+      table.getNumElements() != kTableLanes || !table.getElementType().isF32())
+    return failure();
+  int64_t expected = 0;
+  for (float value : table.getValues<float>())
+    if (value != static_cast<float>(expected++))
+      return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(call);
+  Location loc = call.getLoc();
+  Value index = call.getArgs()[1];
+  auto indexType = cast<VectorType>(index.getType());
+  Value mask = LLVM::ConstantOp::create(
+      rewriter, loc, indexType,
+      DenseElementsAttr::get(indexType,
+                             rewriter.getI32IntegerAttr(15).getValue()));
+  Value nibbles = LLVM::AndOp::create(rewriter, loc, index, mask);
+  rewriter.replaceOpWithNewOp<LLVM::UIToFPOp>(call, call.getResult(0).getType(),
+                                              nibbles);
+  return success();
 }

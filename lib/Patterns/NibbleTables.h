@@ -3,6 +3,8 @@
 #define QFORGE_PATTERNS_NIBBLETABLES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -30,6 +32,16 @@ std::optional<NibbleOfByte> matchNibbleToFloat(mlir::arith::UIToFPOp convert);
 mlir::Value buildNibbleTableLookup(mlir::OpBuilder &builder, mlir::Location loc,
                                    NibbleOfByte nibble,
                                    mlir::VectorType resultType);
+
+/// Whether `call` is a lookup buildNibbleTableLookup makes (a vpermps call).
+bool isNibbleTableLookup(mlir::LLVM::CallIntrinsicOp call);
+
+/// For a target without AVX-512F (a script with the lookups compiled for
+/// AVX2, say): the lookup `call` as what it computes, `uitofp(index & 15)`,
+/// in generic vector ops the target legalizes. Fails, leaving `call` alone,
+/// unless its table is the constant [0.0, ..., 15.0].
+mlir::LogicalResult expandNibbleTableLookup(mlir::RewriterBase &rewriter,
+                                            mlir::LLVM::CallIntrinsicOp call);
 
 } // namespace qforge
 

@@ -249,8 +249,10 @@ def ApplyX86NibbleTablesPatternsOp : Op<Transform_Dialect,
     extracting them 16 at a time, on the ports the multiply-adds need; the
     table takes one op per 16 weights and one widening per 16 bytes.
 
-    For targets with AVX-512F only: the intrinsic is the 512-bit one (the
-    256-bit vpermps has an 8-entry table).
+    For targets with AVX-512F: the intrinsic is the 512-bit one (the
+    256-bit vpermps has an 8-entry table). Compiled for a target without
+    it, the driver turns each lookup back into the conversion it stands
+    for, `uitofp(index & 15)` (`qforge::expandNibbleTableLookup`).
   }];
   let assemblyFormat = "attr-dict";
 }
