@@ -16,8 +16,9 @@
 //                 the rows too (whole, N = 4100 took LLVM 18 s).
 //   prefetch 1    one group ahead (rows x K/2 bytes).
 //   tables        after bufferization, each nibble's f32 value looked up
-//                 in a vpermps table: one op per 16 weights where the
-//                 conversion took 3 (docs/benchmarks.md).
+//                 in a vpermps table (@x86_nibble_tables): per 16 weights
+//                 a lookup plus half a widening and half a shift, where
+//                 the conversion took 3 ops or more (docs/benchmarks.md).
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

@@ -145,8 +145,8 @@ static std::optional<IntrinsicNeeds> needsOfIntrinsic(llvm::StringRef name) {
     return IntrinsicNeeds{{"+ssse3"}, "SSSE3"};
   if (name == "llvm.x86.sse2.pmadd.wd")
     return IntrinsicNeeds{{"+sse2"}, "SSE2"};
-  // A nibble table lookup left after legalizeIntrinsics: its table is not
-  // the nibbles' values, so it cannot be expanded.
+  // A 512-bit vpermps left after legalizeIntrinsics: its table is not one
+  // of the nibbles' (only hand-written IR has such a call).
   if (name == "llvm.x86.avx512.permvar.sf.512")
     return IntrinsicNeeds{{"+avx512f"}, "AVX-512F"};
   return std::nullopt;

@@ -31,7 +31,8 @@ std::string describeTarget(const TargetChoice &choice, llvm::StringRef cpu);
 
 /// Rewrites the x86 intrinsics of the LLVM-dialect `module` that `machine`
 /// (made from `choice`) lacks into ones it has, where that is exact
-/// (vpdpbusd without VNNI: Rewrites/ExpandByteDotProducts.h); fails, with a
+/// (vpdpbusd without VNNI: Rewrites/ExpandByteDotProducts.h; the nibble
+/// tables' vpermps without AVX-512F: Patterns/NibbleTables.h); fails, with a
 /// diagnostic at the call, when one is left that the target lacks --
 /// LLVM's instruction selection would abort on it.
 mlir::LogicalResult legalizeIntrinsics(mlir::ModuleOp module,

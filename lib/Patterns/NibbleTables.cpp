@@ -1,16 +1,12 @@
-//===- NibbleTables.cpp - 4-bit weights to f32 by a 16-entry table --------===//
+//===- NibbleTables.cpp - nibbles to f32 by a 16-entry table --------------===//
 //
-// Converting a nibble to f32 the generic way takes a widening (vpmovzxbd)
-// and a conversion (vcvtdq2ps) per 16 weights, after a mask or shift of the
-// bytes and the extracts that feed the widening 16 bytes at a time. A
-// 16-entry table of the nibbles' f32 values does it in one vpermps per 16
-// weights, on the byte widened once for both of its nibbles.
+// See patterns/X86NibbleTables.pdll.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/NibbleTables.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
@@ -21,26 +17,37 @@ static constexpr int64_t kTableLanes = 16;
 /// vpermps of 512 bits, data first, index second.
 static constexpr llvm::StringLiteral kLookup = "llvm.x86.avx512.permvar.sf.512";
 
+/// The value of the nibble `bits` (0..15) as a signed or unsigned integer.
+static float nibbleValue(int64_t bits, bool isSigned) {
+  return static_cast<float>(isSigned && bits >= 8 ? bits - 16 : bits);
+}
+
 std::optional<qforge::NibbleOfByte>
-qforge::matchNibbleToFloat(arith::UIToFPOp convert) {
-  auto resultType = dyn_cast<VectorType>(convert.getType());
+qforge::matchNibbleToFloat(Operation *convert) {
+  if (!isa<arith::UIToFPOp, arith::SIToFPOp>(convert))
+    return std::nullopt;
+  auto resultType = dyn_cast<VectorType>(convert->getResult(0).getType());
   if (!resultType || resultType.isScalable() ||
       !resultType.getElementType().isF32() ||
       resultType.getNumElements() % kTableLanes != 0)
     return std::nullopt;
-  auto trunc = convert.getIn().getDefiningOp<arith::TruncIOp>();
+  auto trunc = convert->getOperand(0).getDefiningOp<arith::TruncIOp>();
   if (!trunc || !getElementTypeOrSelf(trunc.getType()).isInteger(4) ||
       !getElementTypeOrSelf(trunc.getIn().getType()).isInteger(8))
     return std::nullopt;
+  bool isSigned = isa<arith::SIToFPOp>(convert);
   Value bytes = trunc.getIn();
-  // A shift by 4 picks the high nibble: it is done on the widened lanes, so
-  // that both nibbles of a byte share one widening.
-  if (auto shift = bytes.getDefiningOp<arith::ShRUIOp>()) {
+  // A shift by 4 (of either kind: the truncation keeps bits 4-7 alone)
+  // picks the high nibble. It is made on the widened lanes instead, so that
+  // both nibbles of a byte read one widening once CSE has merged them.
+  Operation *shift = bytes.getDefiningOp();
+  if (isa_and_nonnull<arith::ShRUIOp, arith::ShRSIOp>(shift)) {
     APInt amount;
-    if (matchPattern(shift.getRhs(), m_ConstantInt(&amount)) && amount == 4)
-      return NibbleOfByte{shift.getLhs(), /*high=*/true};
+    if (matchPattern(shift->getOperand(1), m_ConstantInt(&amount)) &&
+        amount == 4)
+      return NibbleOfByte{shift->getOperand(0), /*high=*/true, isSigned};
   }
-  return NibbleOfByte{bytes, /*high=*/false};
+  return NibbleOfByte{bytes, /*high=*/false, isSigned};
 }
 
 Value qforge::buildNibbleTableLookup(OpBuilder &builder, Location loc,
@@ -55,6 +62,7 @@ Value qforge::buildNibbleTableLookup(OpBuilder &builder, Location loc,
   Value bytes = nibble.bytes;
   if (cast<VectorType>(bytes.getType()) != flatBytesType)
     bytes = vector::ShapeCastOp::create(builder, loc, flatBytesType, bytes);
+  // vpermps reads the low 4 bits of each index lane: no mask.
   Value index = arith::ExtUIOp::create(builder, loc, flatIndexType, bytes);
   if (nibble.high) {
     Value four = arith::ConstantOp::create(
@@ -64,8 +72,8 @@ Value qforge::buildNibbleTableLookup(OpBuilder &builder, Location loc,
     index = arith::ShRUIOp::create(builder, loc, index, four);
   }
   SmallVector<float> values;
-  for (int64_t i = 0; i < kTableLanes; ++i)
-    values.push_back(static_cast<float>(i));
+  for (int64_t bits = 0; bits < kTableLanes; ++bits)
+    values.push_back(nibbleValue(bits, nibble.isSigned));
   Value table = arith::ConstantOp::create(
       builder, loc, DenseElementsAttr::get(chunkType, ArrayRef<float>(values)));
   // Every lane is written below; the zeros only give the inserts a start.
@@ -77,11 +85,11 @@ Value qforge::buildNibbleTableLookup(OpBuilder &builder, Location loc,
     Value chunk = vector::ExtractStridedSliceOp::create(
         builder, loc, index, ArrayRef<int64_t>{offset},
         ArrayRef<int64_t>{kTableLanes}, ArrayRef<int64_t>{1});
-    Value values = LLVM::CallIntrinsicOp::create(builder, loc, chunkType,
+    Value looked = LLVM::CallIntrinsicOp::create(builder, loc, chunkType,
                                                  builder.getStringAttr(kLookup),
                                                  ValueRange{table, chunk})
                        .getResult(0);
-    result = vector::InsertStridedSliceOp::create(builder, loc, values, result,
+    result = vector::InsertStridedSliceOp::create(builder, loc, looked, result,
                                                   ArrayRef<int64_t>{offset},
                                                   ArrayRef<int64_t>{1});
   }
@@ -99,26 +107,46 @@ LogicalResult qforge::expandNibbleTableLookup(RewriterBase &rewriter,
   if (!isNibbleTableLookup(call) || call.getArgs().size() != 2 ||
       call.getNumResults() != 1)
     return failure();
-  // Only the table of the nibbles' values computes uitofp(index & 15).
+  Value index = call.getArgs()[1];
+  auto indexType = dyn_cast<VectorType>(index.getType());
+  auto resultType = dyn_cast<VectorType>(call.getResult(0).getType());
+  if (!indexType || !resultType ||
+      indexType != VectorType::get({kTableLanes}, rewriter.getI32Type()) ||
+      resultType != VectorType::get({kTableLanes}, rewriter.getF32Type()))
+    return failure();
+  // Only the tables of the nibbles' values compute a conversion.
   DenseElementsAttr table;
   if (!matchPattern(call.getArgs()[0], m_Constant(&table)) ||
-      table.getNumElements() != kTableLanes || !table.getElementType().isF32())
+      table.getType() != resultType)
     return failure();
-  int64_t expected = 0;
-  for (float value : table.getValues<float>())
-    if (value != static_cast<float>(expected++))
-      return failure();
+  auto isTableOf = [&](bool isSigned) {
+    int64_t bits = 0;
+    for (float value : table.getValues<float>())
+      if (value != nibbleValue(bits++, isSigned))
+        return false;
+    return true;
+  };
+  bool isSigned = !isTableOf(/*isSigned=*/false);
+  if (isSigned && !isTableOf(/*isSigned=*/true))
+    return failure();
+
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(call);
   Location loc = call.getLoc();
-  Value index = call.getArgs()[1];
-  auto indexType = cast<VectorType>(index.getType());
-  Value mask = LLVM::ConstantOp::create(
-      rewriter, loc, indexType,
-      DenseElementsAttr::get(indexType,
-                             rewriter.getI32IntegerAttr(15).getValue()));
-  Value nibbles = LLVM::AndOp::create(rewriter, loc, index, mask);
-  rewriter.replaceOpWithNewOp<LLVM::UIToFPOp>(call, call.getResult(0).getType(),
-                                              nibbles);
+  auto splat = [&](int32_t value) -> Value {
+    return LLVM::ConstantOp::create(
+        rewriter, loc, indexType,
+        DenseElementsAttr::get(indexType,
+                               rewriter.getI32IntegerAttr(value).getValue()));
+  };
+  if (isSigned) {
+    // The low 4 bits sign-extended: shifted to the top, shifted back.
+    Value top = LLVM::ShlOp::create(rewriter, loc, index, splat(28));
+    Value nibbles = LLVM::AShrOp::create(rewriter, loc, top, splat(28));
+    rewriter.replaceOpWithNewOp<LLVM::SIToFPOp>(call, resultType, nibbles);
+    return success();
+  }
+  Value nibbles = LLVM::AndOp::create(rewriter, loc, index, splat(15));
+  rewriter.replaceOpWithNewOp<LLVM::UIToFPOp>(call, resultType, nibbles);
   return success();
 }

@@ -233,26 +233,28 @@ def ApplyX86NibbleTablesPatternsOp : Op<Transform_Dialect,
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
   let summary = "4-bit weights converted to f32 -> vpermps on a 16-entry table";
   let description = [{
-    Collects the PDLL pattern of `patterns/X86NibbleTables.pdll`: a 4-bit
+    Collects the PDLL patterns of `patterns/X86NibbleTables.pdll`: a 4-bit
     weight of a byte pair converted to f32,
-    `arith.uitofp(arith.trunci(%b : i8 to i4))` on a vector of a multiple of
-    16 elements, becomes a lookup in the table [0.0, ..., 15.0] with
-    `llvm.x86.avx512.permvar.sf.512` (vpermps), 16 lanes at a time, on the
-    bytes zero-extended to 32 bits. vpermps reads the low 4 bits of each
-    index lane, so no mask is needed; for the high nibble
-    (`%b = arith.shrui %bytes, 4`) the widened bytes are shifted instead,
-    so both nibbles of a byte share one widening. Exact: the table holds
-    each nibble's value.
+    `arith.uitofp(arith.trunci(%b : i8 to i4))` (or `arith.sitofp`) on a
+    vector of a multiple of 16 elements, becomes a lookup in the table of the
+    nibble's values -- [0.0, ..., 15.0], or [0.0, ..., 7.0, -8.0, ..., -1.0]
+    when signed -- with `llvm.x86.avx512.permvar.sf.512` (vpermps), 16 lanes
+    at a time, on the bytes zero-extended to 32 bits. vpermps reads the low
+    4 bits of each index lane, so no mask is needed; for the high nibble
+    (`%b` a right shift of `%bytes` by 4) the widened bytes are shifted
+    instead, so that both nibbles of a byte read one widening (once CSE has
+    merged the two). Exact: the table holds each nibble's value.
 
     Why: the generic lowering widens and converts every 16 weights
     (vpmovzxbd, vcvtdq2ps) after masking or shifting the bytes and
-    extracting them 16 at a time, on the ports the multiply-adds need; the
-    table takes one op per 16 weights and one widening per 16 bytes.
+    extracting them 16 at a time, on the ports the multiply-adds need on
+    Intel cores; a lookup takes one op per 16 weights, plus a widening (and
+    a shift) per 16 bytes.
 
-    For targets with AVX-512F: the intrinsic is the 512-bit one (the
-    256-bit vpermps has an 8-entry table). Compiled for a target without
-    it, the driver turns each lookup back into the conversion it stands
-    for, `uitofp(index & 15)` (`qforge::expandNibbleTableLookup`).
+    For AVX-512F targets: the intrinsic is the 512-bit one (the 256-bit
+    vpermps has an 8-entry table). Compiled for a target without it, the
+    driver turns each lookup back into the conversion it stands for
+    (`qforge::expandNibbleTableLookup`).
   }];
   let assemblyFormat = "attr-dict";
 }

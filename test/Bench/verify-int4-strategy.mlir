@@ -5,9 +5,9 @@
 // (padded to 128: the bubbled dequant's nibble index must survive the
 // packing); 86 groups of 16 and of 128 (compiled in seconds: the activation
 // sums reduce one group at a time); 2 threads; and the seed's shape. Also
-// the script compiled for an AVX2 target (Haswell): its nibble tables
-// (vpermps of 512 bits) become the conversions they stand for, and the
-// kernel, run here, still verifies.
+// the script compiled for an AVX2 target (Haswell), unsigned and signed
+// nibbles: its nibble tables (vpermps of 512 bits) become the conversions
+// they stand for, and the kernel, run here, still verifies.
 // REQUIRES: avx512f
 // RUN: %gen_kernel 64 3 16 --int4 > %t.64.mlir
 // RUN: qforge-bench %t.64.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
@@ -20,6 +20,7 @@
 // RUN: qforge-bench %t.86x128.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 4096 32 128 --int4 > %t.seed.mlir
 // RUN: qforge-bench %t.seed.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.86x128.mlir --script=%transforms/decode-packed-int4-avx512.mlir --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.100.mlir --script=%transforms/decode-packed-int4-avx512.mlir --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 
 // CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int4-avx512.mlir

@@ -66,9 +66,9 @@
 
 // 4-bit, f32 activations: per 64-byte line, 4 widenings of 16 bytes from
 // memory, 4 shifts (the high nibbles), and per 16 nibbles one table lookup
-// (vpermd, apply_patterns.qforge.x86_nibble_tables) and one FMA: 24 ops
-// on the FMA ports, against 32 with a mask, a shift, 6 extracts, 8
-// widenings and 8 conversions (docs/benchmarks.md).
+// (vpermd, apply_patterns.qforge.x86_nibble_tables) and one FMA, against a
+// mask, a shift, 6 extracts, 8 widenings and 8 conversions before
+// (docs/benchmarks.md).
 // RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --emit=asm -o %t.int4.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4.s | FileCheck %s --check-prefix=INT4
 // INT4: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vbroadcastss 8, vfmaddps 32, vpermd 32, vpmovzxbd 16, vpsrld 16{{$}}

@@ -10,8 +10,9 @@
 // table[index[i] & 15] -- the data first, the index second. With the table
 // [0.0, 1.0, ..., 15.0] that is float(index[i] & 15): for the index extui(b)
 // the low nibble of b, for extui(b) >> 4 the high one -- the same values as
-// uitofp(trunci(b)) and uitofp(trunci(b >> 4)). Swapped operands would read
-// the nibbles as the table.
+// uitofp(trunci(b)) and uitofp(trunci(b >> 4)). With [0, ..., 7, -8, ...,
+// -1] it is sitofp of the nibble. Swapped operands would read the nibbles
+// as the table.
 
 // The low nibbles of 64 bytes: one widening, 4 lookups of 16 lanes.
 
@@ -141,29 +142,71 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Left alone: fewer than 16 lanes (no whole register), a scalar, a signed
-// nibble (sitofp: -8..7, not the table's values), an f64 result, a 4-bit
-// value not truncated from a byte, and a nibble that is not from a trunci.
+// Signed nibbles (sitofp: -8..7), high ones picked by an arithmetic shift
+// (the truncation keeps bits 4-7 alike), over two registers: the table of
+// the signed values, the widened bytes shifted before they are sliced.
+
+// CHECK-LABEL: func.func @signed_high_nibbles
+// CHECK-SAME:    (%[[B:[a-z0-9_]+]]: vector<2x16xi8>)
+// CHECK-DAG:     %[[TABLE:.+]] = arith.constant dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, -8.000000e+00, -7.000000e+00, -6.000000e+00, -5.000000e+00, -4.000000e+00, -3.000000e+00, -2.000000e+00, -1.000000e+00]> : vector<16xf32>
+// CHECK:         %[[FLAT:.+]] = vector.shape_cast %[[B]] : vector<2x16xi8> to vector<32xi8>
+// CHECK:         %[[WIDE:.+]] = arith.extui %[[FLAT]] : vector<32xi8> to vector<32xi32>
+// CHECK:         %[[INDEX:.+]] = arith.shrui %[[WIDE]], %{{.+}} : vector<32xi32>
+// CHECK:         %[[I0:.+]] = vector.extract_strided_slice %[[INDEX]] {offsets = [0], sizes = [16], strides = [1]}
+// CHECK:         llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %[[I0]])
+// CHECK:         %[[I1:.+]] = vector.extract_strided_slice %[[INDEX]] {offsets = [16], sizes = [16], strides = [1]}
+// CHECK:         llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %[[I1]])
+// CHECK-NOT:     arith.sitofp
+// CHECK:         vector.shape_cast %{{.+}} : vector<32xf32> to vector<2x16xf32>
+func.func @signed_high_nibbles(%b: vector<2x16xi8>) -> vector<2x16xf32> {
+  %c4 = arith.constant dense<4> : vector<2x16xi8>
+  %s = arith.shrsi %b, %c4 : vector<2x16xi8>
+  %n = arith.trunci %s : vector<2x16xi8> to vector<2x16xi4>
+  %w = arith.sitofp %n : vector<2x16xi4> to vector<2x16xf32>
+  return %w : vector<2x16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_nibble_tables
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Left alone: fewer than 16 lanes (no whole register), 24 lanes (not a
+// whole number of registers), a scalable vector, a scalar, an f64 result, a
+// 4-bit value not truncated from a byte, and a nibble that is not from a
+// trunci.
 
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     llvm.call_intrinsic
-// CHECK-COUNT-5: arith.uitofp
+// CHECK-COUNT-6: arith.uitofp
 // CHECK:         arith.sitofp
 // CHECK-NOT:     llvm.call_intrinsic
 // CHECK:         return
-func.func @left_alone(%b8: vector<8xi8>, %s: i8, %b16: vector<16xi8>, %h: vector<16xi16>, %n: vector<16xi4>)
-    -> (vector<8xf32>, f32, vector<16xf32>, vector<16xf64>, vector<16xf32>, vector<16xf32>) {
+func.func @left_alone(%b8: vector<8xi8>, %b24: vector<24xi8>, %bs: vector<[16]xi8>, %s: i8, %b16: vector<16xi8>,
+                      %h: vector<16xi16>, %n: vector<16xi4>)
+    -> (vector<8xf32>, vector<24xf32>, vector<[16]xf32>, f32, vector<16xf64>, vector<16xf32>, vector<16xf32>) {
   %n8 = arith.trunci %b8 : vector<8xi8> to vector<8xi4>
   %w8 = arith.uitofp %n8 : vector<8xi4> to vector<8xf32>
+  %n24 = arith.trunci %b24 : vector<24xi8> to vector<24xi4>
+  %w24 = arith.uitofp %n24 : vector<24xi4> to vector<24xf32>
+  %ns16 = arith.trunci %bs : vector<[16]xi8> to vector<[16]xi4>
+  %ws16 = arith.uitofp %ns16 : vector<[16]xi4> to vector<[16]xf32>
   %ns = arith.trunci %s : i8 to i4
   %ws = arith.uitofp %ns : i4 to f32
   %n16 = arith.trunci %b16 : vector<16xi8> to vector<16xi4>
   %w64 = arith.uitofp %n16 : vector<16xi4> to vector<16xf64>
   %nh = arith.trunci %h : vector<16xi16> to vector<16xi4>
   %wh = arith.uitofp %nh : vector<16xi4> to vector<16xf32>
-  %wn = arith.uitofp %n : vector<16xi4> to vector<16xf32>
-  %signed = arith.sitofp %n16 : vector<16xi4> to vector<16xf32>
-  return %w8, %ws, %signed, %w64, %wh, %wn : vector<8xf32>, f32, vector<16xf32>, vector<16xf64>, vector<16xf32>, vector<16xf32>
+  %wn = arith.sitofp %n : vector<16xi4> to vector<16xf32>
+  return %w8, %w24, %ws16, %ws, %w64, %wh, %wn
+    : vector<8xf32>, vector<24xf32>, vector<[16]xf32>, f32, vector<16xf64>, vector<16xf32>, vector<16xf32>
 }
 
 module attributes {transform.with_named_sequence} {

@@ -14,7 +14,8 @@
 // RUN:   | FileCheck %s --check-prefix=PACKED --implicit-check-not=vector.multi_reduction --implicit-check-not=vector.shape_cast
 // RUN: %gen_kernel 64 2 128 --int4 | qforge-opt --qforge-store-int4-as-byte-pairs > %t.int4.mlir
 // RUN: qforge-opt %t.int4.mlir --transform-preload-library=transform-library-paths=%transforms/lib,%s \
-// RUN:   --transform-interpreter=entry-point=test_x86_nibble_tables | FileCheck %s --check-prefix=NIBBLES
+// RUN:   --transform-interpreter=entry-point=test_x86_nibble_tables \
+// RUN:   | FileCheck %s --check-prefix=NIBBLES --implicit-check-not="xi4> to vector"
 
 // @x86_int8_dot_products_and_reductions, unpacked integer decode: each
 // 16 x 4 byte product summed over the 4 bytes (the two steps of a group)
@@ -34,6 +35,25 @@
 // UNPACKED:       llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %{{.+}}, %{{.+}})
 // UNPACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
 
+// @x86_nibble_tables, 4-bit decode with f32 activations
+// (decode-packed-int4-avx512.mlir): each 64-byte line widened to 32-bit
+// lanes, its low nibbles looked up directly and its high ones after a shift
+// by 4, 16 lanes per vpermps, in the table of the 16 nibble values; no
+// nibble is converted with uitofp any more (implicit check).
+// NIBBLES-LABEL: func.func @quantized_matmul(
+// NIBBLES-DAG:   %[[FOUR:.+]] = arith.constant dense<4> : vector<64xi32>
+// NIBBLES-DAG:   %[[TABLE:.+]] = arith.constant dense<[0.000000e+00, {{.*}}, 1.500000e+01]> : vector<16xf32>
+// NIBBLES:       scf.for
+// NIBBLES:       %[[LOW:.+]] = arith.extui %[[BYTES:.+]] : vector<64xi8> to vector<64xi32>
+// NIBBLES:       %[[L0:.+]] = vector.extract_strided_slice %[[LOW]] {offsets = [0]
+// NIBBLES:       llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %[[L0]]) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
+// NIBBLES-COUNT-3: llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %{{.+}})
+// NIBBLES:       %[[WIDE:.+]] = arith.extui %[[BYTES]] : vector<64xi8> to vector<64xi32>
+// NIBBLES-NEXT:  %[[HIGH:.+]] = arith.shrui %[[WIDE]], %[[FOUR]] : vector<64xi32>
+// NIBBLES:       %[[H0:.+]] = vector.extract_strided_slice %[[HIGH]] {offsets = [0]
+// NIBBLES:       llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %[[H0]])
+// NIBBLES-LABEL: func.func @quantized_matmul_pack_weights(
+
 // Packed integer decode: the per-group activation reductions reassociable,
 // one vpdpbusd per k step, the shape casts around it gone.
 // PACKED-LABEL: func.func @quantized_matmul(
@@ -52,22 +72,6 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @vectorize_packed_int8(%kernel: !transform.any_op {transform.consumed})
   transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly})
-// @x86_nibble_tables, 4-bit decode with f32 activations
-// (decode-packed-int4-avx512.mlir): each 64-byte line widened to 32-bit
-// lanes, its low nibbles looked up directly and its high ones after a shift
-// by 4, 16 lanes per vpermps, in the table of the 16 nibble values; no
-// nibble is converted with uitofp any more.
-// NIBBLES-LABEL: func.func @quantized_matmul(
-// NIBBLES-DAG:   %[[FOUR:.+]] = arith.constant dense<4> : vector<64xi32>
-// NIBBLES-DAG:   %[[TABLE:.+]] = arith.constant dense<[0.000000e+00, {{.*}}, 1.500000e+01]> : vector<16xf32>
-// NIBBLES:       scf.for
-// NIBBLES:       %[[WIDE:.+]] = arith.extui %[[BYTES:.+]] : vector<64xi8> to vector<64xi32>
-// NIBBLES-COUNT-4: llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %{{.+}}) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
-// NIBBLES:       arith.extui %[[BYTES]] : vector<64xi8> to vector<64xi32>
-// NIBBLES-NEXT:  arith.shrui %{{.+}}, %[[FOUR]] : vector<64xi32>
-// NIBBLES-COUNT-4: llvm.call_intrinsic "llvm.x86.avx512.permvar.sf.512"(%[[TABLE]], %{{.+}})
-// NIBBLES-NOT:   arith.uitofp %{{.+}} : vector<64xi4>
-// NIBBLES-LABEL: func.func @quantized_matmul_pack_weights(
 
   // The unpacked integer decode strategy (decode-int8-vnni.mlir), then
   // the sequence.

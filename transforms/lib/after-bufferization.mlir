@@ -54,10 +54,10 @@ module attributes {transform.with_named_sequence} {
   }
 
   // The 4-bit strategies with f32 activations on AVX-512: each nibble's
-  // conversion to f32 as a vpermps on a table of the 16 values
-  // (apply_patterns.qforge.x86_nibble_tables), one op per 16 weights where
-  // the generic lowering takes a widening, a conversion and a share of the
-  // byte's mask and extracts, on the ports the multiply-adds need.
+  // conversion to f32 as a vpermps on a table of its 16 values
+  // (apply_patterns.qforge.x86_nibble_tables, where the why is): fewer ops
+  // on the ports the multiply-adds need than the generic widening and
+  // conversion.
   transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly}) {
     %funcs = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {
