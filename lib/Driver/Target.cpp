@@ -165,26 +165,22 @@ qforge::legalizeIntrinsics(mlir::ModuleOp module,
   byteDots.hasVnni256 = has("+avx512vnni,+avx512vl") || has("+avxvnni");
   byteDots.hasAvx2 = has("+avx2");
   byteDots.hasSsse3 = has("+ssse3");
-  llvm::SmallVector<mlir::LLVM::CallIntrinsicOp> dotProducts;
+  // The nibble tables (x86_nibble_tables) are vpermps of 512 bits; without
+  // AVX-512F each lookup becomes the conversion it stands for.
+  bool expandLookups = !has("+avx512f");
+  llvm::SmallVector<mlir::LLVM::CallIntrinsicOp> dotProducts, lookups;
   module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
     if (getVpdpbusdLanes(call))
       dotProducts.push_back(call);
+    else if (expandLookups && isNibbleTableLookup(call))
+      lookups.push_back(call);
   });
   mlir::IRRewriter rewriter(module.getContext());
   // A call the target cannot compute stays, for the diagnostic below.
   for (mlir::LLVM::CallIntrinsicOp call : dotProducts)
     (void)legalizeVpdpbusd(rewriter, call, byteDots);
-  // The nibble tables (x86_nibble_tables) are vpermps of 512 bits; without
-  // AVX-512F each lookup becomes the conversion it stands for.
-  if (!has("+avx512f")) {
-    llvm::SmallVector<mlir::LLVM::CallIntrinsicOp> lookups;
-    module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
-      if (isNibbleTableLookup(call))
-        lookups.push_back(call);
-    });
-    for (mlir::LLVM::CallIntrinsicOp call : lookups)
-      (void)expandNibbleTableLookup(rewriter, call);
-  }
+  for (mlir::LLVM::CallIntrinsicOp call : lookups)
+    (void)expandNibbleTableLookup(rewriter, call);
   mlir::WalkResult result = module.walk([&](mlir::LLVM::CallIntrinsicOp call) {
     std::optional<IntrinsicNeeds> needs = needsOfIntrinsic(call.getIntrin());
     if (!needs || llvm::any_of(needs->options, [&](llvm::StringRef option) {
