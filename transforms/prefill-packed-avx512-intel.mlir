@@ -4,7 +4,7 @@
 // tokens. Per k step 2 conversions (4 ops), then 12 x 2 FMAs into 24 zmm
 // accumulators: 24 FMAs in 28 port slots, against 24 in 32 with 6 tokens x
 // 64 rows (M = 128: 0.58 -> 0.71 of the f32 peak on an Intel Xeon,
-// docs/benchmarks.md). The driver picks it for a static M of at least 8
+// docs/benchmarks.md). The driver picks it for a static M of at least 6
 // (fewer tokens on 32 rows leave too few accumulators for the FMA latency);
 // a dynamic M's chunks share the weights with the 64-row packed decode
 // (docs/scripts.md "Which script runs").

@@ -2,7 +2,8 @@
 // Intel AVX-512 cores, as prefill-packed-avx512-intel.mlir: the nibble
 // extraction and conversion of two weight vectors per byte step then feed
 // 24 accumulators (M = 128: 0.49 -> 0.54 of the f32 peak on an Intel Xeon,
-// docs/benchmarks.md). Static M of at least 8 only, as that script.
+// docs/benchmarks.md). Static M of at least 6 only, as that script (below:
+// prefill-packed-int4-avx512-intel-64-rows.mlir).
 //
 // What sets the numbers:
 //   12 tokens x 32 rows  the pack and the unpack tiles (pack_balanced).

@@ -105,12 +105,14 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
   if (options.tokens > 1) {
     // Intel AVX-512 cores: 12 tokens x 32 rows, not 6 (5) x 64 -- the
     // weights' conversions share the two FMA ports there (AMD Zen has more
-    // vector pipes). From 8 tokens: with fewer, 32 rows leave fewer
+    // vector pipes). From 6 tokens: with fewer, 32 rows leave fewer
     // accumulators than the FMA latency needs (M = 4: 8, against 16 on 64
-    // rows; 16% slower, docs/benchmarks.md). Static M only: a dynamic M's
-    // chunks read the weights packed in 64-row tiles, as its M = 1 decode
-    // path does.
-    constexpr int64_t kIntelPrefillMinTokens = 8;
+    // rows; 16% slower), while at M = 6-7 one block of tokens converts each
+    // weight once where the 64-row tiles (at most 6 tokens, 5 for 4-bit
+    // weights) take two blocks (M = 7: 20% faster; docs/benchmarks.md). Static
+    // M only: a dynamic M's chunks read the weights packed in 64-row tiles, as
+    // its M = 1 decode path does.
+    constexpr int64_t kIntelPrefillMinTokens = 6;
     bool intelAvx512 = avx512 && !StringRef(cpu).starts_with("znver");
     bool intelPrefill = intelAvx512 &&
                         options.tokens >= kIntelPrefillMinTokens &&
@@ -121,6 +123,10 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
                   dropInt8);
     if (options.int4Weights && intelPrefill)
       return folder + "prefill-packed-int4-avx512-intel.mlir";
+    // The 64-row tiles on Intel, their nibbles through vpermps tables (not
+    // on Zen 5: there the tables made these tiles spill).
+    if (options.int4Weights && intelAvx512)
+      return folder + "prefill-packed-int4-avx512-intel-64-rows.mlir";
     if (options.int4Weights)
       return pickPacked("prefill-packed-int4-avx512.mlir",
                         "prefill-packed-int4-avx2.mlir",

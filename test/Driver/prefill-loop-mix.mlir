@@ -75,6 +75,25 @@
 // RUN: qforge-compile %t.m3.mlir --mcpu=sapphirerapids --emit=asm -o %t.m3.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.m3.s | FileCheck %s --check-prefix=F32-M3
 // F32-M3: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 24, vcvtdq2ps 32, vfmaddps 96, vpmovzxbd 32{{$}}
+// 4-bit weights at M = 3 on an Intel core: the same 64-row tiles, their
+// nibbles looked up in tables (prefill-packed-int4-avx512-intel-64-rows.mlir):
+// 16 lookups, 8 widenings and 8 shifts per 48 FMAs, no conversion or
+// extract (the generic script's mix: INT4F32 below).
+// RUN: %gen_kernel 128 4 128 --batch 3 --int4 > %t.int4-m3.mlir
+// RUN: qforge-compile %t.int4-m3.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4-m3.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-m3.s | FileCheck %s --check-prefix=INT4F32-M3
+// INT4F32-M3: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 4, vbroadcastss 24, vfmaddps 96, vpermd 32, vpmovzxbd 16, vpsrld 16{{(, vpxord? [0-9]+)*}}{{$}}
+// M = 7 on an Intel core: one block of 7 tokens on 32 rows (the 12 x 32
+// scripts from M = 6), not two tiles of 64 rows each converting the weights
+// again: 16 conversions per 112 FMAs, 8-bit and 4-bit.
+// RUN: %gen_kernel 128 4 128 --batch 7 > %t.m7.mlir
+// RUN: qforge-compile %t.m7.mlir --mcpu=sapphirerapids --emit=asm -o %t.m7.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.m7.s | FileCheck %s --check-prefix=F32-M7
+// F32-M7: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 56, vcvtdq2ps 16, vfmaddps 112, vpmovzxbd 16{{$}}
+// RUN: %gen_kernel 128 4 128 --batch 7 --int4 > %t.int4-m7.mlir
+// RUN: qforge-compile %t.int4-m7.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4-m7.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-m7.s | FileCheck %s --check-prefix=INT4F32-M7
+// INT4F32-M7: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jb 1, prefetcht0 4, subq 1, vbroadcastss 56, vfmaddps 112, vpermd 16, vpmovzxbd 8, vpsrld 8{{(, vpxord? [0-9]+)*}}{{$}}
 // RUN: %gen_kernel 128 4 128 --batch 128 --int4 > %t.int4f32.mlir
 // RUN: qforge-compile %t.int4f32.mlir --mcpu=znver5 --emit=asm -o %t.int4f32.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32.s | FileCheck %s --check-prefix=INT4F32

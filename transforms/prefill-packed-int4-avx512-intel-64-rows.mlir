@@ -1,0 +1,41 @@
+// prefill-packed-int4-avx512.mlir's steps (5 tokens x 64 rows) with each
+// nibble's f32 value looked up in a vpermps table, for Intel AVX-512 cores
+// where prefill-packed-int4-avx512-intel.mlir's 32 rows do not fit: a
+// static M below 6 (fewer tokens on 32 rows leave too few accumulators for
+// the FMA latency) and a dynamic M (its chunks read the 64-row tiles its
+// M = 1 decode packs). There the conversions share the two FMA ports, and
+// the tables take 16 ops per 128 nibbles where the generic extraction takes
+// 24 (M = 2-5: 10-17% faster on an Intel Xeon, docs/benchmarks.md).
+//
+// What sets the numbers:
+//   5 tokens x 64 rows  as prefill-packed-int4-avx512.mlir (pack_balanced).
+//   k block 8, unroll 4  byte pairs, byte steps: @prefill_packed_int4_f32's.
+//   prefetch 1    the next group's weight tile.
+//   tables        after bufferization (@x86_nibble_tables). Not on Zen,
+//                 where these tiles then spill (the generic script's
+//                 header).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
+  transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
+        packed_sizes = [0, 5, 64, 0, 0, 0] balance_dims = [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+    transform.include @prefill_packed_int4_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  // The next group's prefetch, then the tables: one vpermps per 16
+  // nibbles on the byte widened once for both of its nibbles.
+  transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.include @prefetch_next_group failures(propagate) (%module, %rows) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.include @x86_nibble_tables failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.yield
+  }
+}
