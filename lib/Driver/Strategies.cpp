@@ -422,8 +422,18 @@ LogicalResult compileDynamicTokenSite(
   SmallVector<int64_t> chunkSizes = {16 * tokenTile, 4 * tokenTile};
   if (chunkSizes.back() > smallest)
     chunkSizes.push_back(smallest);
+  // The rows the chunks leave, when more than go one at a time, padded into
+  // a chunk of half the smallest, a quarter, ... while that is more than
+  // those rows: M = 3 computes 4 rows, not 8 (a chunk reads all weights
+  // once, whatever its rows; with few rows, that is its cost). Not with
+  // int8 activations, whose chunks keep more than 8 rows (above).
+  SmallVector<int64_t> remainderSizes;
+  if (!options.int8Activations)
+    for (int64_t size = smallest / 2; size > rowsBySingle; size /= 2)
+      remainderSizes.push_back(size);
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunkSizes);
+  llvm::append_range(allSizes, remainderSizes);
   // Index arguments the caller passes the token count in: a tensor.dim of
   // a dynamic dim (the only kind there is) that other ops of the caller
   // share, so it stayed there.
@@ -509,7 +519,10 @@ LogicalResult compileDynamicTokenSite(
         qforge::kPackWeightsAttr,
         FlatSymbolRefAttr::get(dispatcher.getContext(), packName));
   }
-  qforge::buildTokenDispatch(dispatcher, *dims, ArrayRef(paths).drop_front(),
+  ArrayRef<qforge::TokenPath> batchedPaths = ArrayRef(paths).drop_front();
+  qforge::buildTokenDispatch(dispatcher, *dims,
+                             batchedPaths.take_front(chunkSizes.size()),
+                             batchedPaths.drop_front(chunkSizes.size()),
                              paths.front(), rowsBySingle, argumentTypes);
   if (failed(liftParameterPacking(dispatcher, outlined.call))) {
     error = "the weights of a quantized matmul cannot be packed ahead of "

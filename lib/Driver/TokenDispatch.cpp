@@ -9,6 +9,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <functional>
+
 using namespace mlir;
 
 /// The only dynamic dim of `type`: -1 when it has none, -2 when several.
@@ -251,8 +253,9 @@ struct DispatchBuilder {
 } // namespace
 
 void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
-                                ArrayRef<TokenPath> chunks, TokenPath single,
-                                int64_t rowsBySingle,
+                                ArrayRef<TokenPath> chunks,
+                                ArrayRef<TokenPath> remainders,
+                                TokenPath single, int64_t rowsBySingle,
                                 ArrayRef<Type> argumentTypes) {
   Location loc = function.getLoc();
   Block &body = function.getBody().front();
@@ -294,31 +297,45 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
     start = end;
   }
 
-  // The rows left: one at a time, or padded into the smallest chunk.
+  // The rows left: one at a time, or padded into the smallest chunk or
+  // remainder that holds them, as a chain of ifs on their count (the
+  // smallest bound first).
   Value left = arith::SubIOp::create(builder, loc, tokens, start);
   if (bySize.empty()) {
     accumulators = dispatch.loop(single, start, tokens, accumulators);
   } else {
-    Value few = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
-                                      left, dispatch.index(rowsBySingle));
-    auto ifOp = scf::IfOp::create(
-        builder, loc, few,
-        [&](OpBuilder &nested, Location) {
+    SmallVector<TokenPath> padded(remainders);
+    llvm::sort(padded, [](const TokenPath &a, const TokenPath &b) {
+      return a.tokens < b.tokens;
+    });
+    // Options in order: the single path (up to rowsBySingle rows), each
+    // remainder (up to its size), the smallest chunk (the rest).
+    std::function<SmallVector<Value>(size_t)> dispatchLeft =
+        [&](size_t option) -> SmallVector<Value> {
+      if (option > padded.size())
+        return dispatch.callAndInsert(bySize.back(), start, left, accumulators);
+      int64_t bound = option == 0 ? rowsBySingle : padded[option - 1].tokens;
+      Value fits = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ule, left, dispatch.index(bound));
+      auto inBranch = [&](auto build) {
+        return [&, build](OpBuilder &nested, Location) {
           OpBuilder::InsertionGuard guard(builder);
           builder.setInsertionPoint(nested.getInsertionBlock(),
                                     nested.getInsertionPoint());
-          scf::YieldOp::create(
-              builder, loc, dispatch.loop(single, start, tokens, accumulators));
-        },
-        [&](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(builder);
-          builder.setInsertionPoint(nested.getInsertionBlock(),
-                                    nested.getInsertionPoint());
-          scf::YieldOp::create(
-              builder, loc,
-              dispatch.callAndInsert(bySize.back(), start, left, accumulators));
-        });
-    accumulators = ifOp.getResults();
+          scf::YieldOp::create(builder, loc, build());
+        };
+      };
+      auto ifOp = scf::IfOp::create(
+          builder, loc, fits, inBranch([&] {
+            return option == 0
+                       ? dispatch.loop(single, start, tokens, accumulators)
+                       : dispatch.callAndInsert(padded[option - 1], start, left,
+                                                accumulators);
+          }),
+          inBranch([&] { return dispatchLeft(option + 1); }));
+      return ifOp.getResults();
+    };
+    accumulators = dispatchLeft(0);
   }
   func::ReturnOp::create(builder, loc, accumulators);
 }

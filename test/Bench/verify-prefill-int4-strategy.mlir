@@ -19,14 +19,15 @@
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // The 64-row tiles with nibble tables (Intel, M < 6 and a dynamic M): the
-// padded signed 13 rows on 2 threads, M = 2, a dynamic M of 1, 3 and 17,
+// padded signed 13 rows on 2 threads, M = 2, a dynamic M of 1-5, 10 and 17
+// (every remainder path, qforge.rows_by_decode = 1),
 // and compiled for Haswell (no AVX-512: each lookup expanded back).
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.2.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 --batch 8 --dynamic --int4 > %t.dyn.mlir
-// RUN: qforge-bench %t.dyn.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --dim M=1,3,17 2>&1 | FileCheck %s --check-prefix=DYN
+// RUN: qforge-bench %t.dyn.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --dim M=1,2,3,4,5,10,17 2>&1 | FileCheck %s --check-prefix=DYN
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
-// DYN-COUNT-3: verify: {{.*}}: PASS
+// DYN-COUNT-7: verify: {{.*}}: PASS
 // RUN: %gen_kernel 100 5 64 --int4 > %t.one.mlir
 // RUN: qforge-bench %t.one.mlir --script=%transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 

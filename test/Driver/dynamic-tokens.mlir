@@ -4,7 +4,8 @@
 // strategy) -- which read one packing of the parameters, and the kernel
 // dispatches row chunks to them at run time: the largest chunks first, at
 // most 2 rows left one at a time through the decode path, more padded with
-// zero rows (0.0, contributing nothing) into a chunk of 8.
+// zero rows (0.0, contributing nothing) into a chunk of 4 (3-4 rows: one
+// specialization more, for the rows left only) or of 8 (5-7 rows).
 // RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
@@ -24,18 +25,27 @@
 // CHECK:           scf.for {{.*}} to %[[M]] step %c1
 // CHECK:             func.call @quantized_matmul_qmm0_m1(
 // CHECK:         } else {
-// CHECK:           %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:           tensor.pad
-// CHECK:             tensor.yield %[[ZERO]] : f32
-// CHECK:           } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
-// CHECK:           func.call @quantized_matmul_qmm0_m8(
+// CHECK:           %[[FOUR:.+]] = arith.cmpi ule, %{{.+}}, %c4
+// CHECK:           scf.if %[[FOUR]]
+// CHECK:             %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:             tensor.pad
+// CHECK:               tensor.yield %[[ZERO]] : f32
+// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x4x3x32xf32>
+// CHECK:             func.call @quantized_matmul_qmm0_m4(
+// CHECK:           } else {
+// CHECK:             tensor.pad
+// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
+// CHECK:             func.call @quantized_matmul_qmm0_m8(
 
 // One packing for every path: the parent's calls the first specialization's.
 // CHECK-LABEL: func.func @quantized_matmul_pack_weights(
 // CHECK:         call @quantized_matmul_qmm0_pack_weights(
 // CHECK-NOT:     call
 // The batched paths: the prefill strategy's micro-kernel, its 6-token
-// tile balanced to the 8-token chunk (2 tiles of 4).
+// tile balanced to the 8-token chunk (2 tiles of 4), one tile of 4 for
+// the rows left.
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m4(
+// CHECK-SAME:    %{{.+}}: tensor<1x4x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x4x100xf32>
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m8(
 // CHECK-SAME:    %{{.+}}: tensor<1x8x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x8x100xf32>
 // CHECK:         vector<1x1x1x1x4x64xf32>
@@ -48,8 +58,8 @@
 
 // Run: every path and tail against the scalar reference (1e-5 normalized),
 // with the host's strategies.
-// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,17,31,32,33,127,128,129,500 | FileCheck %s --check-prefix=EXEC
-// EXEC-COUNT-11: verify: {{.*}}: PASS
+// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,7,12,17,31,32,33,127,128,129,500 | FileCheck %s --check-prefix=EXEC
+// EXEC-COUNT-15: verify: {{.*}}: PASS
 
 // torch-mlir's spelling (f16 throughout, the activation 1 x ? x G*K) and
 // IREE's (bf16, ? x G x K), normalized, then dispatched the same way;
@@ -63,6 +73,22 @@
 // RUN: %python %examples/gen_producer_kernel.py iree 100 3 128 --int4 --float f16 --dynamic > %t.int4.mlir
 // RUN: qforge-bench %t.int4.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
 // FORMS-COUNT-4: verify: {{.*}}: PASS
+
+// 4-bit weights on an Intel core (prefill-packed-int4-avx512-intel-64-rows.mlir,
+// qforge.rows_by_decode = 1): one row left through the decode path, 2 padded
+// into a chunk of 2, 3-4 into 4, 5-7 into 8.
+// RUN: %gen_kernel 100 3 32 --dynamic --int4 > %t.int4-intel.mlir
+// RUN: qforge-compile %t.int4-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT4-INTEL
+// INT4-INTEL-LABEL: func.func @quantized_matmul(
+// INT4-INTEL:         func.call @quantized_matmul_qmm0_m8(
+// INT4-INTEL:         arith.cmpi ule, %{{.+}}, %c1
+// INT4-INTEL:           func.call @quantized_matmul_qmm0_m1(
+// INT4-INTEL:           arith.cmpi ule, %{{.+}}, %c2
+// INT4-INTEL:             } : tensor<1x?x3x32xf32> to tensor<1x2x3x32xf32>
+// INT4-INTEL:             func.call @quantized_matmul_qmm0_m2(
+// INT4-INTEL:             arith.cmpi ule, %{{.+}}, %c4
+// INT4-INTEL:               func.call @quantized_matmul_qmm0_m4(
+// INT4-INTEL:               func.call @quantized_matmul_qmm0_m8(
 
 // The bench needs the run-time sizes, and only for a dynamic kernel.
 // RUN: not qforge-bench %t.mlir --time=false 2>&1 | FileCheck %s --check-prefix=NO-DIM
