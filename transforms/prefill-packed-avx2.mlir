@@ -11,7 +11,7 @@
 //                 broadcast left); fewer tokens when M needs fewer
 //                 (pack_balanced: M = 2 -> 2, M = 8 -> 2 tiles of 4).
 //   prefetch 1    as the AVX-512 script.
-module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64, qforge.rows_by_decode = 3 : i64} {
+module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

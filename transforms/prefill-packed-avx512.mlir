@@ -20,7 +20,7 @@
 //                 each balanced like any M.
 //   k block 16, unroll 8  as every target: @prefill_packed_f32's.
 //   prefetch 1    the next group's weight tile.
-module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64} {
+module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

@@ -8,7 +8,7 @@
 //   6 tokens x 16 rows  as in prefill-packed-avx2.mlir: 12 ymm accumulators
 //                 (qforge.token_tile), balanced to M (pack_balanced).
 //   prefetch 1    as prefill-packed-int4-avx512.mlir.
-module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64, qforge.rows_by_decode = 3 : i64} {
+module attributes {transform.with_named_sequence, qforge.token_tile = 6 : i64} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

@@ -14,11 +14,7 @@
 //   tables        after bufferization (@x86_nibble_tables). Not on Zen,
 //                 where these tiles then spill (the generic script's
 //                 header).
-//   rows by decode 1  a dynamic M's rows left after its chunks of 128, 32
-//                 and 8: one row through the M = 1 path, 2 padded into a
-//                 chunk of 2 (one read of the weights, not two decode
-//                 calls), 3-4 into 4, 5-7 into 8 (docs/scripts.md).
-module attributes {transform.with_named_sequence, qforge.rows_by_decode = 1 : i64} {
+module attributes {transform.with_named_sequence} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

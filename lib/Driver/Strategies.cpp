@@ -373,7 +373,7 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
 constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
 constexpr llvm::StringLiteral kRowsByDecodeAttr = "qforge.rows_by_decode";
 constexpr int64_t kDefaultTokenTile = 8;
-constexpr int64_t kDefaultRowsByDecode = 2;
+constexpr int64_t kDefaultRowsByDecode = 1;
 
 /// A quantized matmul whose token count M is known only at run time
 /// (docs/scripts.md): outlined as `name`, specialized to M = 1 (the decode

@@ -21,6 +21,16 @@
 
 // CHECK: verify: max_abs_err {{.*}}, normalized {{[0-9.]+e-0[6-9]}} (max |ref| {{.*}}, tolerance 1e-05): PASS
 
+// A dynamic token count compiled for AVX2 (test/Driver/dynamic-tokens.mlir
+// shows its dispatch): chunks of 6, 24 and 96 rows, one row left through
+// the decode path, 2-3 padded into a chunk of 3, 4-5 into 6.
+// RUN: %gen_kernel 100 3 32 --dynamic > %t.dyn.mlir
+// RUN: qforge-bench %t.dyn.mlir --mcpu=haswell --verify --time=false --dim=M=1,2,3,4,5,7,9,31 | FileCheck %s --check-prefix=DYN
+// RUN: %gen_kernel 100 3 64 --dynamic --int4 > %t.dyn4.mlir
+// RUN: qforge-bench %t.dyn4.mlir --mcpu=haswell --verify --time=false --dim=M=2,3,4,5 | FileCheck %s --check-prefix=DYN4
+// DYN-COUNT-8: verify: {{.*}}: PASS
+// DYN4-COUNT-4: verify: {{.*}}: PASS
+
 // Both read one packed layout, N/16 x G x K x 16 weights and N/16 x G x 1 x
 // 16 scales and zero-points, so one packing serves both paths.
 // RUN: qforge-compile %t.4100.mlir --script=%transforms/decode-packed-avx2.mlir --mcpu=znver3 --emit=obj -o %t.o --header=%t.decode.h

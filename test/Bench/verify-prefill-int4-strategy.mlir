@@ -20,7 +20,7 @@
 // RUN: qforge-bench %t.17.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // The 64-row tiles with nibble tables (Intel, M < 6 and a dynamic M): the
 // padded signed 13 rows on 2 threads, M = 2, a dynamic M of 1-5, 10 and 17
-// (every remainder path, qforge.rows_by_decode = 1),
+// (every path for the rows left),
 // and compiled for Haswell (no AVX-512: each lookup expanded back).
 // RUN: qforge-bench %t.pad.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s
 // RUN: qforge-bench %t.2.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s

@@ -2,10 +2,10 @@
 // the driver compiles static specializations of it -- M = 1 (the packed
 // decode strategy) and batches of 128, 32 and 8 rows (the prefill
 // strategy) -- which read one packing of the parameters, and the kernel
-// dispatches row chunks to them at run time: the largest chunks first, at
-// most 2 rows left one at a time through the decode path, more padded with
-// zero rows (0.0, contributing nothing) into a chunk of 4 (3-4 rows: one
-// specialization more, for the rows left only) or of 8 (5-7 rows).
+// dispatches row chunks to them at run time: the largest chunks first, one
+// row left through the decode path, more padded with zero rows (0.0,
+// contributing nothing) into a chunk of 2, 4 (3-4 rows) or 8 (5-7 rows):
+// the chunks of 2 and 4 serve only the rows left.
 // RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
@@ -20,30 +20,36 @@
 // CHECK:           func.call @quantized_matmul_qmm0_m32(
 // CHECK:         scf.for {{.*}} step %c8
 // CHECK:           func.call @quantized_matmul_qmm0_m8(
-// CHECK:         %[[FEW:.+]] = arith.cmpi ule, %{{.+}}, %c2
-// CHECK:         scf.if %[[FEW]]
+// CHECK:         %[[ONE:.+]] = arith.cmpi ule, %{{.+}}, %c1{{(_[0-9]+)?}} :
+// CHECK:         scf.if %[[ONE]]
 // CHECK:           scf.for {{.*}} to %[[M]] step %c1
 // CHECK:             func.call @quantized_matmul_qmm0_m1(
 // CHECK:         } else {
-// CHECK:           %[[FOUR:.+]] = arith.cmpi ule, %{{.+}}, %c4
-// CHECK:           scf.if %[[FOUR]]
+// CHECK:           %[[TWO:.+]] = arith.cmpi ule, %{{.+}}, %c2
+// CHECK:           scf.if %[[TWO]]
 // CHECK:             %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:             tensor.pad
 // CHECK:               tensor.yield %[[ZERO]] : f32
-// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x4x3x32xf32>
-// CHECK:             func.call @quantized_matmul_qmm0_m4(
+// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x2x3x32xf32>
+// CHECK:             func.call @quantized_matmul_qmm0_m2(
 // CHECK:           } else {
-// CHECK:             tensor.pad
-// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
-// CHECK:             func.call @quantized_matmul_qmm0_m8(
+// CHECK:             %[[FOUR:.+]] = arith.cmpi ule, %{{.+}}, %c4
+// CHECK:             scf.if %[[FOUR]]
+// CHECK:               } : tensor<1x?x3x32xf32> to tensor<1x4x3x32xf32>
+// CHECK:               func.call @quantized_matmul_qmm0_m4(
+// CHECK:             } else {
+// CHECK:               } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
+// CHECK:               func.call @quantized_matmul_qmm0_m8(
 
 // One packing for every path: the parent's calls the first specialization's.
 // CHECK-LABEL: func.func @quantized_matmul_pack_weights(
 // CHECK:         call @quantized_matmul_qmm0_pack_weights(
 // CHECK-NOT:     call
 // The batched paths: the prefill strategy's micro-kernel, its 6-token
-// tile balanced to the 8-token chunk (2 tiles of 4), one tile of 4 for
-// the rows left.
+// tile balanced to the 8-token chunk (2 tiles of 4), one tile of 4 or 2
+// for the rows left.
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m2(
+// CHECK-SAME:    %{{.+}}: tensor<1x2x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x2x100xf32>
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m4(
 // CHECK-SAME:    %{{.+}}: tensor<1x4x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x4x100xf32>
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m8(
@@ -74,9 +80,8 @@
 // RUN: qforge-bench %t.int4.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
 // FORMS-COUNT-4: verify: {{.*}}: PASS
 
-// 4-bit weights on an Intel core (prefill-packed-int4-avx512-intel-64-rows.mlir,
-// qforge.rows_by_decode = 1): one row left through the decode path, 2 padded
-// into a chunk of 2, 3-4 into 4, 5-7 into 8.
+// 4-bit weights on an Intel core (prefill-packed-int4-avx512-intel-64-rows.mlir)
+// dispatched alike.
 // RUN: %gen_kernel 100 3 32 --dynamic --int4 > %t.int4-intel.mlir
 // RUN: qforge-compile %t.int4-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT4-INTEL
 // INT4-INTEL-LABEL: func.func @quantized_matmul(
@@ -102,18 +107,22 @@
 // STATIC: qforge-bench: error: --dim gives run-time sizes, but @quantized_matmul has static shapes only
 
 // The chunk sizes follow the batched script's token tile (its module's
-// qforge.token_tile; qforge.rows_by_decode sets how many rows left over go
-// one at a time): AVX2's 6-token tile gives chunks of 96, 24 and 6 rows,
-// and up to 3 rows on the decode path.
+// qforge.token_tile; qforge.rows_by_decode, default 1, sets how many rows
+// left over go one at a time): AVX2's 6-token tile gives chunks of 96, 24
+// and 6 rows, and of 3 for the rows left.
 // RUN: qforge-compile %t.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=AVX2
 // AVX2-LABEL: func.func @quantized_matmul(
 // AVX2-SAME:    tensor<7x3x32x16xi8>
 // AVX2:         func.call @quantized_matmul_qmm0_m96(
 // AVX2:         func.call @quantized_matmul_qmm0_m24(
 // AVX2:         func.call @quantized_matmul_qmm0_m6(
-// AVX2:         arith.cmpi ule, %{{.+}}, %c3
+// AVX2:         arith.cmpi ule, %{{.+}}, %c1
 // AVX2:         func.call @quantized_matmul_qmm0_m1(
+// AVX2:         arith.cmpi ule, %{{.+}}, %c3
+// AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x3x3x32xf32>
+// AVX2:         func.call @quantized_matmul_qmm0_m3(
 // AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x6x3x32xf32>
+// (Run for AVX2 in test/Bench/verify-packed-avx2.mlir.)
 
 // A whole block with a dynamic token count (gen_decoder_layer.py
 // --dynamic --mlp-only: gate, up, silu * up, down): each quantized matmul
