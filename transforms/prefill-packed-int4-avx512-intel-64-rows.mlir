@@ -5,7 +5,7 @@
 // the FMA latency) and a dynamic M (its chunks read the 64-row tiles its
 // M = 1 decode packs). There the conversions share the two FMA ports, and
 // the tables take 16 ops per 128 nibbles where the generic extraction takes
-// 24 (M = 2-5: 10-17% faster on an Intel Xeon, docs/benchmarks.md).
+// 24 (M = 2-5: 6-17% faster on an Intel Xeon, docs/benchmarks.md).
 //
 // What sets the numbers:
 //   5 tokens x 64 rows  as prefill-packed-int4-avx512.mlir (pack_balanced).

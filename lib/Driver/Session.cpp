@@ -107,11 +107,12 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     // weights' conversions share the two FMA ports there (AMD Zen has more
     // vector pipes). From 6 tokens: with fewer, 32 rows leave fewer
     // accumulators than the FMA latency needs (M = 4: 8, against 16 on 64
-    // rows; 16% slower), while at M = 6-7 one block of tokens converts each
-    // weight once where the 64-row tiles (at most 6 tokens, 5 for 4-bit
-    // weights) take two blocks (M = 7: 20% faster; docs/benchmarks.md). Static
-    // M only: a dynamic M's chunks read the weights packed in 64-row tiles, as
-    // its M = 1 decode path does.
+    // rows; 16% slower), while from M = 6 for 4-bit weights (5 tokens per
+    // 64-row tile) and M = 7 for 8-bit ones (6) one block of tokens converts
+    // each weight once where the 64-row tiles take two blocks (4-bit M = 6
+    // 13-15% faster, M = 7 14-20%; 8-bit M = 6 equal; docs/benchmarks.md).
+    // Static M only: a dynamic M's chunks read the weights packed in 64-row
+    // tiles, as its M = 1 decode path does.
     constexpr int64_t kIntelPrefillMinTokens = 6;
     bool intelAvx512 = avx512 && !StringRef(cpu).starts_with("znver");
     bool intelPrefill = intelAvx512 &&

@@ -397,7 +397,8 @@ LogicalResult compileDynamicTokenSite(
   // 16, 4 and 1 token tiles (no padding inside a whole chunk; the integer
   // prefill needs more than 8 rows), and how many rows left over are
   // cheaper one at a time on the decode path than padded into a chunk
-  // (each reads the weights once; a chunk computes all its rows).
+  // (each reads the weights once; a chunk computes all its rows). Smaller
+  // chunks serve the rows left (below).
   qforge::StrategyOptions batchedOptions = options;
   batchedOptions.tokens = 16;
   batchedOptions.dynamicTokens = true;
@@ -416,20 +417,31 @@ LogicalResult compileDynamicTokenSite(
       batched->getIntegerAttribute(kTokenTileAttr).value_or(kDefaultTokenTile));
   int64_t rowsBySingle = batched->getIntegerAttribute(kRowsByDecodeAttr)
                              .value_or(kDefaultRowsByDecode);
+  if (rowsBySingle < 0) {
+    emitError(loc) << "the batched strategy '" << batched->getPath()
+                   << "' sets " << kRowsByDecodeAttr << " = " << rowsBySingle
+                   << "; it must be at least 0";
+    error = "no strategy for a quantized matmul of the module";
+    return failure();
+  }
   int64_t smallest = tokenTile;
   while (options.int8Activations && smallest <= 8)
     smallest += tokenTile;
+  // (A chunk of 1 row would be the decode path's specialization again.)
   SmallVector<int64_t> chunkSizes = {16 * tokenTile, 4 * tokenTile};
-  if (chunkSizes.back() > smallest)
+  if (chunkSizes.back() > smallest && smallest > 1)
     chunkSizes.push_back(smallest);
   // The rows the chunks leave, when more than go one at a time, padded into
   // a chunk of half the smallest, a quarter, ... while that is more than
   // those rows: M = 3 computes 4 rows, not 8 (a chunk reads all weights
   // once, whatever its rows; with few rows, that is its cost). Not with
-  // int8 activations, whose chunks keep more than 8 rows (above).
+  // int8 activations, whose chunks keep more than 8 rows (above; their
+  // strategies pack unlike the decode's, so a dynamic M is refused with
+  // them today).
   SmallVector<int64_t> remainderSizes;
   if (!options.int8Activations)
-    for (int64_t size = smallest / 2; size > rowsBySingle; size /= 2)
+    for (int64_t size = chunkSizes.back() / 2;
+         size > std::max<int64_t>(rowsBySingle, 1); size /= 2)
       remainderSizes.push_back(size);
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunkSizes);
@@ -519,10 +531,11 @@ LogicalResult compileDynamicTokenSite(
         qforge::kPackWeightsAttr,
         FlatSymbolRefAttr::get(dispatcher.getContext(), packName));
   }
-  ArrayRef<qforge::TokenPath> batchedPaths = ArrayRef(paths).drop_front();
-  qforge::buildTokenDispatch(dispatcher, *dims,
-                             batchedPaths.take_front(chunkSizes.size()),
-                             batchedPaths.drop_front(chunkSizes.size()),
+  SmallVector<qforge::TokenPath> chunks, remainders;
+  for (const qforge::TokenPath &path : llvm::drop_begin(paths))
+    (llvm::is_contained(remainderSizes, path.tokens) ? remainders : chunks)
+        .push_back(path);
+  qforge::buildTokenDispatch(dispatcher, *dims, chunks, remainders,
                              paths.front(), rowsBySingle, argumentTypes);
   if (failed(liftParameterPacking(dispatcher, outlined.call))) {
     error = "the weights of a quantized matmul cannot be packed ahead of "

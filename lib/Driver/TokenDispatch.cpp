@@ -9,8 +9,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include <functional>
-
 using namespace mlir;
 
 /// The only dynamic dim of `type`: -1 when it has none, -2 when several.
@@ -308,34 +306,37 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
     llvm::sort(padded, [](const TokenPath &a, const TokenPath &b) {
       return a.tokens < b.tokens;
     });
-    // Options in order: the single path (up to rowsBySingle rows), each
-    // remainder (up to its size), the smallest chunk (the rest).
-    std::function<SmallVector<Value>(size_t)> dispatchLeft =
-        [&](size_t option) -> SmallVector<Value> {
-      if (option > padded.size())
-        return dispatch.callAndInsert(bySize.back(), start, left, accumulators);
-      int64_t bound = option == 0 ? rowsBySingle : padded[option - 1].tokens;
-      Value fits = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::ule, left, dispatch.index(bound));
-      auto inBranch = [&](auto build) {
-        return [&, build](OpBuilder &nested, Location) {
-          OpBuilder::InsertionGuard guard(builder);
-          builder.setInsertionPoint(nested.getInsertionBlock(),
-                                    nested.getInsertionPoint());
-          scf::YieldOp::create(builder, loc, build());
-        };
-      };
-      auto ifOp = scf::IfOp::create(
-          builder, loc, fits, inBranch([&] {
-            return option == 0
-                       ? dispatch.loop(single, start, tokens, accumulators)
-                       : dispatch.callAndInsert(padded[option - 1], start, left,
-                                                accumulators);
-          }),
-          inBranch([&] { return dispatchLeft(option + 1); }));
-      return ifOp.getResults();
-    };
-    accumulators = dispatchLeft(0);
+    // if (left <= rowsBySingle) one at a time, else if (left <= the first
+    // remainder) that one, else if ..., else the smallest chunk: each test
+    // in the previous one's else block.
+    SmallVector<Value> results;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      TypeRange types = ValueRange(accumulators).getTypes();
+      for (size_t option = 0; option <= padded.size(); ++option) {
+        int64_t bound = option == 0 ? rowsBySingle : padded[option - 1].tokens;
+        Value fits =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, left,
+                                  dispatch.index(bound));
+        auto ifOp = scf::IfOp::create(builder, loc, types, fits,
+                                      /*withElseRegion=*/true);
+        if (option == 0)
+          results = ifOp.getResults();
+        else
+          scf::YieldOp::create(builder, loc, ifOp.getResults());
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(
+            builder, loc,
+            option == 0 ? dispatch.loop(single, start, tokens, accumulators)
+                        : dispatch.callAndInsert(padded[option - 1], start,
+                                                 left, accumulators));
+        builder.setInsertionPointToStart(ifOp.elseBlock());
+      }
+      scf::YieldOp::create(
+          builder, loc,
+          dispatch.callAndInsert(bySize.back(), start, left, accumulators));
+    }
+    accumulators = results;
   }
   func::ReturnOp::create(builder, loc, accumulators);
 }

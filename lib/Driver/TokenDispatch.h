@@ -7,7 +7,8 @@
 // a few batched chunk sizes -- and the function itself becomes a dispatcher
 // that runs, at run time, row chunks of the activation through them: the
 // largest chunks first, the last rows one at a time through the decode path
-// or padded with zero rows into the smallest chunk (docs/scripts.md).
+// or padded with zero rows into the smallest chunk, or the smaller chunk for
+// the last rows only, that holds them (docs/scripts.md).
 // Rows are independent in a matmul, so any split gives the same result.
 //
 //===----------------------------------------------------------------------===//

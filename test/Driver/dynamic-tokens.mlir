@@ -81,7 +81,7 @@
 // FORMS-COUNT-4: verify: {{.*}}: PASS
 
 // 4-bit weights on an Intel core (prefill-packed-int4-avx512-intel-64-rows.mlir)
-// dispatched alike.
+// dispatched alike, every batched path's nibbles looked up in tables.
 // RUN: %gen_kernel 100 3 32 --dynamic --int4 > %t.int4-intel.mlir
 // RUN: qforge-compile %t.int4-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT4-INTEL
 // INT4-INTEL-LABEL: func.func @quantized_matmul(
@@ -94,6 +94,26 @@
 // INT4-INTEL:             arith.cmpi ule, %{{.+}}, %c4
 // INT4-INTEL:               func.call @quantized_matmul_qmm0_m4(
 // INT4-INTEL:               func.call @quantized_matmul_qmm0_m8(
+// RUN: qforge-compile %t.int4-intel.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4-intel.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-intel.s | FileCheck %s --check-prefix=INT4-INTEL-ASM
+// INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m2{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
+// INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m4{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
+// INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m8{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
+// RUN: not grep vcvtdq2ps %t.int4-intel.s
+
+// A script's qforge.rows_by_decode: 2 rows left through the decode path,
+// the chunk of 4 for 3-4 (no chunk of 2); a negative count is refused.
+// RUN: sed 's/qforge.token_tile = 8 : i64}/qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64}/' %transforms/prefill-packed-avx512.mlir > %t.rows2.mlir
+// RUN: qforge-compile %t.mlir --script=%t.rows2.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=ROWS2
+// ROWS2:         arith.cmpi ule, %{{.+}}, %c2
+// ROWS2:           func.call @quantized_matmul_qmm0_m1(
+// ROWS2:           arith.cmpi ule, %{{.+}}, %c4
+// ROWS2:             func.call @quantized_matmul_qmm0_m4(
+// ROWS2:             func.call @quantized_matmul_qmm0_m8(
+// ROWS2-NOT:     @quantized_matmul_qmm0_m2(
+// RUN: sed 's/rows_by_decode = 2/rows_by_decode = -1/' %t.rows2.mlir > %t.rows-negative.mlir
+// RUN: not qforge-compile %t.mlir --script=%t.rows-negative.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-NEGATIVE
+// ROWS-NEGATIVE: error: the batched strategy '{{.*}}rows-negative.mlir' sets qforge.rows_by_decode = -1; it must be at least 0
 
 // The bench needs the run-time sizes, and only for a dynamic kernel.
 // RUN: not qforge-bench %t.mlir --time=false 2>&1 | FileCheck %s --check-prefix=NO-DIM

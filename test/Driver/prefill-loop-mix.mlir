@@ -85,7 +85,7 @@
 // INT4F32-M3: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 4, vbroadcastss 24, vfmaddps 96, vpermd 32, vpmovzxbd 16, vpsrld 16{{(, vpxord? [0-9]+)*}}{{$}}
 // M = 7 on an Intel core: one block of 7 tokens on 32 rows (the 12 x 32
 // scripts from M = 6), not two tiles of 64 rows each converting the weights
-// again: 16 conversions per 112 FMAs, 8-bit and 4-bit.
+// again: per 112 FMAs 16 conversions (8-bit), 16 lookups (4-bit).
 // RUN: %gen_kernel 128 4 128 --batch 7 > %t.m7.mlir
 // RUN: qforge-compile %t.m7.mlir --mcpu=sapphirerapids --emit=asm -o %t.m7.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.m7.s | FileCheck %s --check-prefix=F32-M7

@@ -43,7 +43,16 @@
 // INTEL: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [9, 32]
 // ZEN: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [6, 64]
 // ZEN-INT4: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [5, 64]
-// Below 8 tokens Intel keeps 64 rows (M = 4: one tile of 4 x 64).
+// Below 6 tokens Intel keeps 64 rows (M = 4: one tile of 4 x 64; M = 5:
+// 5 x 64), from 6 on it takes 32 (M = 6: 6 x 32), where Zen keeps 64.
 // RUN: %gen_kernel 100 5 64 --batch 4 > %t.4.mlir
 // RUN: qforge-compile %t.4.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INTEL-M4
 // INTEL-M4: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [4, 64]
+// RUN: %gen_kernel 100 5 64 --batch 5 > %t.5.mlir
+// RUN: qforge-compile %t.5.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INTEL-M5
+// INTEL-M5: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [5, 64]
+// RUN: %gen_kernel 100 5 64 --batch 6 > %t.6.mlir
+// RUN: qforge-compile %t.6.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INTEL-M6
+// RUN: qforge-compile %t.6.mlir --mcpu=znver4 --emit=mlir -o - | FileCheck %s --check-prefix=ZEN-M6
+// INTEL-M6: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [6, 32]
+// ZEN-M6: linalg.unpack {{.*}} inner_dims_pos = [1, 2] inner_tiles = [6, 64]
