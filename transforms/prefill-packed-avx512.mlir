@@ -17,10 +17,13 @@
 //                 (pack_balanced: M = 2 -> 2, M = 8 -> 2 tiles of 4,
 //                 M = 17 -> 3 tiles of 6). qforge.token_tile stays 8: the
 //                 dynamic token count's chunks are whole multiples of it,
-//                 each balanced like any M.
+//                 each balanced like any M. The rows they leave go into
+//                 chunks of 2, 4 or 6 (qforge.rows_left_chunks; 6: one
+//                 tile, where the chunk of 8 takes two tiles of 4 that
+//                 convert each weight twice; docs/scripts.md).
 //   k block 16, unroll 8  as every target: @prefill_packed_f32's.
 //   prefetch 1    the next group's weight tile.
-module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64} {
+module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_left_chunks = array<i64: 2, 4, 6>} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

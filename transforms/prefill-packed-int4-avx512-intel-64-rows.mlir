@@ -11,10 +11,13 @@
 //   5 tokens x 64 rows  as prefill-packed-int4-avx512.mlir (pack_balanced).
 //   k block 8, unroll 4  byte pairs, byte steps: @prefill_packed_int4_f32's.
 //   prefetch 1    the next group's weight tile.
+//   2, 4, 5       a dynamic M's chunks for the rows left after its chunks
+//                 of 8 and more (qforge.rows_left_chunks; 5: one tile
+//                 where 8 takes two; docs/scripts.md).
 //   tables        after bufferization (@x86_nibble_tables). Not on Zen,
 //                 where these tiles then spill (the generic script's
 //                 header).
-module attributes {transform.with_named_sequence} {
+module attributes {transform.with_named_sequence, qforge.rows_left_chunks = array<i64: 2, 4, 5>} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

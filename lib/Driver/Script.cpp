@@ -161,3 +161,10 @@ qforge::TransformScript::getIntegerAttribute(StringRef name) const {
     return attr.getInt();
   return std::nullopt;
 }
+
+std::optional<SmallVector<int64_t>>
+qforge::TransformScript::getIntegerArrayAttribute(StringRef name) const {
+  if (auto attr = (**module)->getAttrOfType<DenseI64ArrayAttr>(name))
+    return SmallVector<int64_t>(attr.asArrayRef());
+  return std::nullopt;
+}

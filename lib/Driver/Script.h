@@ -68,6 +68,10 @@ public:
   /// An integer attribute of the script's module (e.g. qforge.token_tile,
   /// which the driver's dispatch on a dynamic token count reads), if set.
   std::optional<int64_t> getIntegerAttribute(llvm::StringRef name) const;
+  /// An array<i64: ...> attribute of the script's module (e.g.
+  /// qforge.rows_left_chunks), if set.
+  std::optional<llvm::SmallVector<int64_t>>
+  getIntegerArrayAttribute(llvm::StringRef name) const;
 
 private:
   std::string path;

@@ -368,10 +368,12 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
 /// Module attributes of a batched strategy's script that the dispatch on a
 /// dynamic token count reads (docs/scripts.md): the rows its chunks are whole
 /// multiples of (the pack's token tile, or a multiple its balancing splits),
-/// and at most how many rows left after the chunks go one at a time through
-/// the decode path instead of padded into a chunk.
+/// at most how many rows left after the chunks go one at a time through the
+/// decode path instead of padded into a chunk, and the sizes of the smaller
+/// chunks those rows are padded into (default: halvings of the smallest).
 constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
 constexpr llvm::StringLiteral kRowsByDecodeAttr = "qforge.rows_by_decode";
+constexpr llvm::StringLiteral kRowsLeftChunksAttr = "qforge.rows_left_chunks";
 constexpr int64_t kDefaultTokenTile = 8;
 constexpr int64_t kDefaultRowsByDecode = 1;
 
@@ -432,17 +434,35 @@ LogicalResult compileDynamicTokenSite(
   if (chunkSizes.back() > smallest && smallest > 1)
     chunkSizes.push_back(smallest);
   // The rows the chunks leave, when more than go one at a time, padded into
-  // a chunk of half the smallest, a quarter, ... while that is more than
-  // those rows: M = 3 computes 4 rows, not 8 (a chunk reads all weights
-  // once, whatever its rows; with few rows, that is its cost). Not with
-  // int8 activations, whose chunks keep more than 8 rows (above; their
-  // strategies pack unlike the decode's, so a dynamic M is refused with
-  // them today).
+  // the script's smaller chunks for them, by default half the smallest, a
+  // quarter, ... while that is more than those rows: M = 3 computes 4 rows,
+  // not 8 (a chunk reads all weights once, whatever its rows; with few
+  // rows, that is its cost). A script lists its own when one token tile
+  // of its pack beats two smaller ones (prefill-packed-avx512.mlir: 6).
+  // Not by default with int8 activations, whose chunks keep more than 8
+  // rows (above; their strategies pack unlike the decode's, so a dynamic M
+  // is refused with them today).
   SmallVector<int64_t> remainderSizes;
-  if (!options.int8Activations)
+  if (std::optional<SmallVector<int64_t>> listed =
+          batched->getIntegerArrayAttribute(kRowsLeftChunksAttr)) {
+    for (int64_t size : *listed) {
+      if (size < 2 || size >= chunkSizes.back()) {
+        emitError(loc) << "the batched strategy '" << batched->getPath()
+                       << "' lists " << size << " in " << kRowsLeftChunksAttr
+                       << "; its sizes must be at least 2 and less than the "
+                          "smallest chunk ("
+                       << chunkSizes.back() << ")";
+        error = "no strategy for a quantized matmul of the module";
+        return failure();
+      }
+      if (size > rowsBySingle && !llvm::is_contained(remainderSizes, size))
+        remainderSizes.push_back(size);
+    }
+  } else if (!options.int8Activations) {
     for (int64_t size = chunkSizes.back() / 2;
          size > std::max<int64_t>(rowsBySingle, 1); size /= 2)
       remainderSizes.push_back(size);
+  }
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunkSizes);
   llvm::append_range(allSizes, remainderSizes);

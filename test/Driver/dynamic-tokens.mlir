@@ -4,8 +4,9 @@
 // strategy) -- which read one packing of the parameters, and the kernel
 // dispatches row chunks to them at run time: the largest chunks first, one
 // row left through the decode path, more padded with zero rows (0.0,
-// contributing nothing) into a chunk of 2, 4 (3-4 rows) or 8 (5-7 rows):
-// the chunks of 2 and 4 serve only the rows left.
+// contributing nothing) into a chunk of 2, 4 (3-4 rows), 6 (5-6 rows: one
+// token tile of the script's pack) or 8 (7 rows): the chunks of 2, 4 and
+// 6 serve only the rows left (the script's qforge.rows_left_chunks).
 // RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
@@ -38,20 +39,27 @@
 // CHECK:               } : tensor<1x?x3x32xf32> to tensor<1x4x3x32xf32>
 // CHECK:               func.call @quantized_matmul_qmm0_m4(
 // CHECK:             } else {
-// CHECK:               } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
-// CHECK:               func.call @quantized_matmul_qmm0_m8(
+// CHECK:               %[[SIX:.+]] = arith.cmpi ule, %{{.+}}, %c6
+// CHECK:               scf.if %[[SIX]]
+// CHECK:                 } : tensor<1x?x3x32xf32> to tensor<1x6x3x32xf32>
+// CHECK:                 func.call @quantized_matmul_qmm0_m6(
+// CHECK:               } else {
+// CHECK:                 } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
+// CHECK:                 func.call @quantized_matmul_qmm0_m8(
 
 // One packing for every path: the parent's calls the first specialization's.
 // CHECK-LABEL: func.func @quantized_matmul_pack_weights(
 // CHECK:         call @quantized_matmul_qmm0_pack_weights(
 // CHECK-NOT:     call
 // The batched paths: the prefill strategy's micro-kernel, its 6-token
-// tile balanced to the 8-token chunk (2 tiles of 4), one tile of 4 or 2
-// for the rows left.
-// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m2(
-// CHECK-SAME:    %{{.+}}: tensor<1x2x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x2x100xf32>
+// tile balanced to the 8-token chunk (2 tiles of 4), one tile of 6, 4 or
+// 2 for the rows left.
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m6(
+// CHECK:         vector<1x1x1x1x6x64xf32>
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m4(
 // CHECK-SAME:    %{{.+}}: tensor<1x4x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x4x100xf32>
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0_m2(
+// CHECK-SAME:    %{{.+}}: tensor<1x2x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x2x100xf32>
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m8(
 // CHECK-SAME:    %{{.+}}: tensor<1x8x3x32xf32>, %{{.+}}: tensor<2x3x32x64xi8>{{.*}} -> tensor<1x8x100xf32>
 // CHECK:         vector<1x1x1x1x4x64xf32>
@@ -64,8 +72,8 @@
 
 // Run: every path and tail against the scalar reference (1e-5 normalized),
 // with the host's strategies.
-// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,7,12,17,31,32,33,127,128,129,500 | FileCheck %s --check-prefix=EXEC
-// EXEC-COUNT-15: verify: {{.*}}: PASS
+// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,6,7,12,14,17,31,32,33,127,128,129,500 | FileCheck %s --check-prefix=EXEC
+// EXEC-COUNT-17: verify: {{.*}}: PASS
 
 // torch-mlir's spelling (f16 throughout, the activation 1 x ? x G*K) and
 // IREE's (bf16, ? x G x K), normalized, then dispatched the same way;
@@ -93,27 +101,45 @@
 // INT4-INTEL:             func.call @quantized_matmul_qmm0_m2(
 // INT4-INTEL:             arith.cmpi ule, %{{.+}}, %c4
 // INT4-INTEL:               func.call @quantized_matmul_qmm0_m4(
-// INT4-INTEL:               func.call @quantized_matmul_qmm0_m8(
+// INT4-INTEL:               arith.cmpi ule, %{{.+}}, %c5
+// INT4-INTEL:                 func.call @quantized_matmul_qmm0_m5(
+// INT4-INTEL:                 func.call @quantized_matmul_qmm0_m8(
 // RUN: qforge-compile %t.int4-intel.mlir --mcpu=sapphirerapids --emit=asm -o %t.int4-intel.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-intel.s | FileCheck %s --check-prefix=INT4-INTEL-ASM
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m2{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m4{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
+// INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m5{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m8{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
 // RUN: not grep vcvtdq2ps %t.int4-intel.s
 
 // A script's qforge.rows_by_decode: 2 rows left through the decode path,
-// the chunk of 4 for 3-4 (no chunk of 2); a negative count is refused.
-// RUN: sed 's/qforge.token_tile = 8 : i64}/qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64}/' %transforms/prefill-packed-avx512.mlir > %t.rows2.mlir
+// the chunk of 4 for 3-4 (its chunk of 2 dropped); without
+// qforge.rows_left_chunks, halvings of the smallest chunk (4 only, then);
+// a negative count or a listed size below 2 or not below the smallest
+// chunk is refused.
+// RUN: sed 's/qforge.token_tile = 8 : i64/qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64/' %transforms/prefill-packed-avx512.mlir > %t.rows2.mlir
 // RUN: qforge-compile %t.mlir --script=%t.rows2.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=ROWS2
 // ROWS2:         arith.cmpi ule, %{{.+}}, %c2
 // ROWS2:           func.call @quantized_matmul_qmm0_m1(
 // ROWS2:           arith.cmpi ule, %{{.+}}, %c4
 // ROWS2:             func.call @quantized_matmul_qmm0_m4(
-// ROWS2:             func.call @quantized_matmul_qmm0_m8(
+// ROWS2:             arith.cmpi ule, %{{.+}}, %c6
+// ROWS2:               func.call @quantized_matmul_qmm0_m6(
+// ROWS2:               func.call @quantized_matmul_qmm0_m8(
 // ROWS2-NOT:     @quantized_matmul_qmm0_m2(
+// RUN: sed 's/, qforge.rows_left_chunks = array<i64: 2, 4, 6>//' %t.rows2.mlir > %t.halvings.mlir
+// RUN: qforge-compile %t.mlir --script=%t.halvings.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=HALVINGS
+// HALVINGS:         arith.cmpi ule, %{{.+}}, %c2
+// HALVINGS:           arith.cmpi ule, %{{.+}}, %c4
+// HALVINGS:             func.call @quantized_matmul_qmm0_m4(
+// HALVINGS:             func.call @quantized_matmul_qmm0_m8(
+// HALVINGS-NOT:     @quantized_matmul_qmm0_m{{[26]}}(
 // RUN: sed 's/rows_by_decode = 2/rows_by_decode = -1/' %t.rows2.mlir > %t.rows-negative.mlir
 // RUN: not qforge-compile %t.mlir --script=%t.rows-negative.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-NEGATIVE
 // ROWS-NEGATIVE: error: the batched strategy '{{.*}}rows-negative.mlir' sets qforge.rows_by_decode = -1; it must be at least 0
+// RUN: sed 's/array<i64: 2, 4, 6>/array<i64: 4, 8>/' %transforms/prefill-packed-avx512.mlir > %t.rows-left-8.mlir
+// RUN: not qforge-compile %t.mlir --script=%t.rows-left-8.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-LEFT-8
+// ROWS-LEFT-8: error: the batched strategy '{{.*}}rows-left-8.mlir' lists 8 in qforge.rows_left_chunks; its sizes must be at least 2 and less than the smallest chunk (8)
 
 // The bench needs the run-time sizes, and only for a dynamic kernel.
 // RUN: not qforge-bench %t.mlir --time=false 2>&1 | FileCheck %s --check-prefix=NO-DIM
