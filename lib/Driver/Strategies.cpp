@@ -377,6 +377,71 @@ constexpr llvm::StringLiteral kRowsLeftChunksAttr = "qforge.rows_left_chunks";
 constexpr int64_t kDefaultTokenTile = 8;
 constexpr int64_t kDefaultRowsByDecode = 1;
 
+/// How a dynamic token count is cut into row chunks.
+struct TokenChunks {
+  /// Whole chunks, the largest first (the last is the smallest).
+  SmallVector<int64_t> sizes;
+  /// Smaller chunks, only for the rows the whole ones leave.
+  SmallVector<int64_t> remainderSizes;
+  /// At most this many rows left go one at a time through the M = 1 path.
+  int64_t rowsBySingle;
+};
+
+/// The chunks for the batched strategy `batched`, read off its module
+/// attributes (above); a diagnostic at `loc` when they are out of range.
+FailureOr<TokenChunks> planTokenChunks(const qforge::TransformScript &batched,
+                                       bool int8Activations, Location loc) {
+  int64_t tokenTile = std::max<int64_t>(
+      1,
+      batched.getIntegerAttribute(kTokenTileAttr).value_or(kDefaultTokenTile));
+  TokenChunks plan;
+  plan.rowsBySingle = batched.getIntegerAttribute(kRowsByDecodeAttr)
+                          .value_or(kDefaultRowsByDecode);
+  if (plan.rowsBySingle < 0) {
+    emitError(loc) << "the batched strategy '" << batched.getPath() << "' sets "
+                   << kRowsByDecodeAttr << " = " << plan.rowsBySingle
+                   << "; it must be at least 0";
+    return failure();
+  }
+  int64_t smallest = tokenTile;
+  while (int8Activations && smallest <= 8)
+    smallest += tokenTile;
+  // (A chunk of 1 row would be the decode path's specialization again.)
+  plan.sizes = {16 * tokenTile, 4 * tokenTile};
+  if (plan.sizes.back() > smallest && smallest > 1)
+    plan.sizes.push_back(smallest);
+  // The rows the chunks leave, when more than go one at a time, padded into
+  // the script's smaller chunks for them, by default half the smallest, a
+  // quarter, ... while that is more than those rows: M = 3 computes 4 rows,
+  // not 8 (a chunk reads all weights once, whatever its rows; with few
+  // rows, that is its cost). A script lists its own when one token tile
+  // of its pack beats two smaller ones (prefill-packed-avx512.mlir: 6).
+  // Not by default with int8 activations, whose chunks keep more than 8
+  // rows (above; their strategies pack unlike the decode's, so a dynamic M
+  // is refused with them today).
+  if (std::optional<SmallVector<int64_t>> listed =
+          batched.getIntegerArrayAttribute(kRowsLeftChunksAttr)) {
+    for (int64_t size : *listed) {
+      if (size < 2 || size >= plan.sizes.back()) {
+        emitError(loc) << "the batched strategy '" << batched.getPath()
+                       << "' lists " << size << " in " << kRowsLeftChunksAttr
+                       << "; its sizes must be at least 2 and less than the "
+                          "smallest chunk ("
+                       << plan.sizes.back() << ")";
+        return failure();
+      }
+      if (size > plan.rowsBySingle &&
+          !llvm::is_contained(plan.remainderSizes, size))
+        plan.remainderSizes.push_back(size);
+    }
+  } else if (!int8Activations) {
+    for (int64_t size = plan.sizes.back() / 2;
+         size > std::max<int64_t>(plan.rowsBySingle, 1); size /= 2)
+      plan.remainderSizes.push_back(size);
+  }
+  return plan;
+}
+
 /// A quantized matmul whose token count M is known only at run time
 /// (docs/scripts.md): outlined as `name`, specialized to M = 1 (the decode
 /// path, packed like the batched one) and to batched chunks of whole token
@@ -414,58 +479,15 @@ LogicalResult compileDynamicTokenSite(
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
-  int64_t tokenTile = std::max<int64_t>(
-      1,
-      batched->getIntegerAttribute(kTokenTileAttr).value_or(kDefaultTokenTile));
-  int64_t rowsBySingle = batched->getIntegerAttribute(kRowsByDecodeAttr)
-                             .value_or(kDefaultRowsByDecode);
-  if (rowsBySingle < 0) {
-    emitError(loc) << "the batched strategy '" << batched->getPath()
-                   << "' sets " << kRowsByDecodeAttr << " = " << rowsBySingle
-                   << "; it must be at least 0";
+  FailureOr<TokenChunks> chunking =
+      planTokenChunks(*batched, options.int8Activations, loc);
+  if (failed(chunking)) {
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
-  int64_t smallest = tokenTile;
-  while (options.int8Activations && smallest <= 8)
-    smallest += tokenTile;
-  // (A chunk of 1 row would be the decode path's specialization again.)
-  SmallVector<int64_t> chunkSizes = {16 * tokenTile, 4 * tokenTile};
-  if (chunkSizes.back() > smallest && smallest > 1)
-    chunkSizes.push_back(smallest);
-  // The rows the chunks leave, when more than go one at a time, padded into
-  // the script's smaller chunks for them, by default half the smallest, a
-  // quarter, ... while that is more than those rows: M = 3 computes 4 rows,
-  // not 8 (a chunk reads all weights once, whatever its rows; with few
-  // rows, that is its cost). A script lists its own when one token tile
-  // of its pack beats two smaller ones (prefill-packed-avx512.mlir: 6).
-  // Not by default with int8 activations, whose chunks keep more than 8
-  // rows (above; their strategies pack unlike the decode's, so a dynamic M
-  // is refused with them today).
-  SmallVector<int64_t> remainderSizes;
-  if (std::optional<SmallVector<int64_t>> listed =
-          batched->getIntegerArrayAttribute(kRowsLeftChunksAttr)) {
-    for (int64_t size : *listed) {
-      if (size < 2 || size >= chunkSizes.back()) {
-        emitError(loc) << "the batched strategy '" << batched->getPath()
-                       << "' lists " << size << " in " << kRowsLeftChunksAttr
-                       << "; its sizes must be at least 2 and less than the "
-                          "smallest chunk ("
-                       << chunkSizes.back() << ")";
-        error = "no strategy for a quantized matmul of the module";
-        return failure();
-      }
-      if (size > rowsBySingle && !llvm::is_contained(remainderSizes, size))
-        remainderSizes.push_back(size);
-    }
-  } else if (!options.int8Activations) {
-    for (int64_t size = chunkSizes.back() / 2;
-         size > std::max<int64_t>(rowsBySingle, 1); size /= 2)
-      remainderSizes.push_back(size);
-  }
   SmallVector<int64_t> allSizes = {1};
-  llvm::append_range(allSizes, chunkSizes);
-  llvm::append_range(allSizes, remainderSizes);
+  llvm::append_range(allSizes, chunking->sizes);
+  llvm::append_range(allSizes, chunking->remainderSizes);
   // Index arguments the caller passes the token count in: a tensor.dim of
   // a dynamic dim (the only kind there is) that other ops of the caller
   // share, so it stayed there.
@@ -553,10 +575,12 @@ LogicalResult compileDynamicTokenSite(
   }
   SmallVector<qforge::TokenPath> chunks, remainders;
   for (const qforge::TokenPath &path : llvm::drop_begin(paths))
-    (llvm::is_contained(remainderSizes, path.tokens) ? remainders : chunks)
+    (llvm::is_contained(chunking->remainderSizes, path.tokens) ? remainders
+                                                               : chunks)
         .push_back(path);
   qforge::buildTokenDispatch(dispatcher, *dims, chunks, remainders,
-                             paths.front(), rowsBySingle, argumentTypes);
+                             paths.front(), chunking->rowsBySingle,
+                             argumentTypes);
   if (failed(liftParameterPacking(dispatcher, outlined.call))) {
     error = "the weights of a quantized matmul cannot be packed ahead of "
             "calls (see above)";
