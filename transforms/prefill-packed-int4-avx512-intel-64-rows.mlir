@@ -5,11 +5,15 @@
 // the FMA latency) and a dynamic M (its chunks read the 64-row tiles its
 // M = 1 decode packs). There the conversions share the two FMA ports, and
 // the tables take 16 ops per 128 nibbles where the generic extraction takes
-// 24 (M = 2-5: 6-17% faster on an Intel Xeon, docs/benchmarks.md).
+// 24 (M = 2-5: 6-17% faster on an Intel Xeon, docs/benchmarks.md); and from
+// 8 blocks of tokens on (the dynamic M's chunks of 128) a row tile's
+// nibbles of a group are converted to f32 once, before its blocks, as in
+// the 32-row script (a chunk of 128: 32.0-32.1 -> 27.9 ms on an Intel Xeon).
 //
 // What sets the numbers:
 //   5 tokens x 64 rows  as prefill-packed-int4-avx512.mlir (pack_balanced).
 //   k block 8, unroll 4  byte pairs, byte steps: @prefill_packed_int4_f32's.
+//   8 blocks      as prefill-packed-int4-avx512-intel.mlir.
 //   prefetch 1    the next group's weight tile.
 //   2, 4, 5       a dynamic M's chunks for the rows left after its chunks
 //                 of 8 and more (qforge.rows_left_chunks; 5: one tile
@@ -19,7 +23,7 @@
 //                 header).
 module attributes {transform.with_named_sequence, qforge.rows_left_chunks = array<i64: 2, 4, 5>} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
-  transform.named_sequence @prefill_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefill_packed_int4_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
   transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly})
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
@@ -28,7 +32,7 @@ module attributes {transform.with_named_sequence, qforge.rows_left_chunks = arra
     %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
         packed_sizes = [0, 5, 64, 0, 0, 0] balance_dims = [1]
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
-    transform.include @prefill_packed_int4_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+    transform.include @prefill_packed_int4_f32_converting_weights_ahead failures(propagate) (%module, %packed, %tokens, %rows)
       : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }

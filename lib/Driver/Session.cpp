@@ -125,7 +125,8 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     if (options.int4Weights && intelPrefill)
       return folder + "prefill-packed-int4-avx512-intel.mlir";
     // The 64-row tiles on Intel, their nibbles through vpermps tables (not
-    // on Zen 5: there the tables made these tiles spill).
+    // on Zen 5: there the tables made these tiles spill) and, from 8 blocks
+    // of tokens, converted once for all blocks.
     if (options.int4Weights && intelAvx512)
       return folder + "prefill-packed-int4-avx512-intel-64-rows.mlir";
     if (options.int4Weights)
@@ -142,6 +143,10 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
                   "integer prefill strategy", vnniNeeds, dropInt8);
     if (intelPrefill)
       return folder + "prefill-packed-avx512-intel.mlir";
+    // The 64-row tiles on Intel: from 8 blocks of tokens (a dynamic M's
+    // chunks of 128) each weight converted once, not once per block.
+    if (intelAvx512)
+      return folder + "prefill-packed-avx512-intel-64-rows.mlir";
     return pickPacked("prefill-packed-avx512.mlir", "prefill-packed-avx2.mlir",
                       "prefill strategy", "pass --script");
   }

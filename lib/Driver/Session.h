@@ -44,7 +44,7 @@ namespace qforge {
 ///              prefill-packed-int4-avx512.mlir, prefill-packed-int4-vnni.mlir;
 ///              on Intel AVX-512 cores prefill-packed-avx512-intel.mlir and
 ///              prefill-packed-int4-avx512-intel.mlir (static M >= 6), else
-///              for 4-bit weights
+///              prefill-packed-avx512-intel-64-rows.mlir and
 ///              prefill-packed-int4-avx512-intel-64-rows.mlir.
 /// Empty, with `error` set, when none fits.
 std::string chooseStrategy(const StrategyOptions &options, std::string &error);

@@ -21,6 +21,12 @@
 // RUN: qforge-bench %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 8 128 --batch 100 --int4 --signed > %t.int4s.mlir
 // RUN: qforge-bench %t.int4s.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// The 64-row twins (Intel, static M < 6 and a dynamic M's chunks), M = 100:
+// 17 blocks of 6 tokens, 20 of 5 with 4-bit weights, signed, 2 threads.
+// RUN: %gen_kernel 128 8 128 --batch 100 > %t.rows64.mlir
+// RUN: qforge-bench %t.rows64.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 128 8 128 --batch 100 --int4 --signed > %t.rows64-int4.mlir
+// RUN: qforge-bench %t.rows64-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 1 512 --batch 90 > %t.pc.mlir
 // RUN: qforge-bench %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The kernel's IR holds the f32 tile written one k step at a time (8 per iteration)
@@ -31,6 +37,10 @@
 // RUN: qforge-compile %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR
 // RUN: qforge-compile %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR4
 // RUN: qforge-compile %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=PC
+// The 64-row twins alike: a 128 x 64 f32 tile (4-bit: 64 x 2 x 64), then
+// the loop over the 17 (20) blocks.
+// RUN: qforge-compile %t.rows64.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR64
+// RUN: qforge-compile %t.rows64-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR64-INT4
 
 // PASS: verify: {{.*}}: PASS
 
@@ -58,3 +68,19 @@
 // PC: scf.for %{{.*}} = %c0 to %c512 step %c128
 // PC: arith.uitofp %{{.*}} : vector<32xi8> to vector<32xf32>
 // PC: scf.forall.in_parallel
+
+// IR64-LABEL: func.func @quantized_matmul(
+// IR64: scf.forall
+// IR64: scf.for %{{.*}} = %c0 to %c128 step %c8 iter_args(%{{.*}}) -> (tensor<1x1x128x64xf32>)
+// IR64-COUNT-8: arith.uitofp %{{.*}} : vector<64xi8> to vector<64xf32>
+// IR64: scf.for %{{.*}} = %c0 to %c17 step %c1
+// IR64-NOT: arith.uitofp
+// IR64: scf.forall.in_parallel
+
+// IR64-INT4-LABEL: func.func @quantized_matmul(
+// IR64-INT4: scf.forall
+// IR64-INT4: scf.for %{{.*}} = %c0 to %c64 step %c4 iter_args(%{{.*}}) -> (tensor<1x1x64x2x64xf32>)
+// IR64-INT4-COUNT-8: arith.sitofp %{{.*}} : vector<64xi4> to vector<64xf32>
+// IR64-INT4: scf.for %{{.*}} = %c0 to %c20 step %c1
+// IR64-INT4-NOT: arith.{{u|s}}itofp
+// IR64-INT4: scf.forall.in_parallel

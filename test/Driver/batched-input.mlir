@@ -3,7 +3,7 @@
 // and matches the reference.
 // RUN: %gen_kernel 32 2 32 --batch 2 > %t.mlir
 // RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=DEFAULT
-// DEFAULT: compiling @quantized_matmul with {{.*}}prefill-packed-avx{{512|512-intel|2}}.mlir
+// DEFAULT: compiling @quantized_matmul with {{.*}}prefill-packed-avx{{512|512-intel|512-intel-64-rows|2}}.mlir
 // DEFAULT: verify: {{.*}}: PASS
 
 // The unpacked decode strategy, forced with --script, leaves n-D vectors
