@@ -3,16 +3,22 @@
 // static M below 6 (fewer tokens on 32 rows leave too few accumulators for
 // the FMA latency) and a dynamic M (its chunks read the 64-row tiles its
 // M = 1 decode packs). There the weights' widening and conversion share
-// the two FMA ports, so from 8 blocks of tokens on (the dynamic M's chunks
-// of 128) a row tile's weights of a group are converted to f32 once, before
-// its blocks, as in the 32-row script (a chunk of 128: 32.1-32.5 -> 29.1 ms
-// on an Intel Xeon, as fast as the 32-row script at M = 128;
-// docs/benchmarks.md). Fewer blocks convert in the loop, as the generic
-// script does.
+// the two FMA ports, so from 8 blocks of tokens on a row tile's weights of
+// a group are converted to f32 once, before its blocks, as in the 32-row
+// script; fewer blocks convert in the loop, as the generic script does.
 //
-// What sets the numbers: as prefill-packed-avx512.mlir (tiles, token tile
-// 8, the chunks for the rows left); 8 blocks: as
-// prefill-packed-avx512-intel.mlir.
+// What sets the numbers:
+//   6 tokens x 64 rows  as prefill-packed-avx512.mlir, but the token tile
+//                 balanced with a cost of 1 per tile (tile_overhead):
+//                 tiles of t tokens cost t + 1 each, so a chunk of 32 takes
+//                 8 tiles of 4 (32 rows, 8 blocks: the weights converted
+//                 once), not 6 of 6 (36 rows, each weight converted 6
+//                 times); 128 keeps 22 of 6, M < 6 one tile.
+//   8 blocks      as prefill-packed-avx512-intel.mlir.
+//   token tile 8, 2, 4, 6  the dynamic M's chunks: as
+//                 prefill-packed-avx512.mlir.
+// A dynamic M on an Intel Xeon, 4096 x 4096 (docs/benchmarks.md): chunks of
+// 32 8.7-9.0 -> 7.8-7.9 ms, of 128 32.9-33.6 -> 29.0-30.0 ms.
 module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_left_chunks = array<i64: 2, 4, 6>} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
@@ -21,7 +27,7 @@ module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, q
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %packed, %tokens, %rows = transform.qforge.pack_balanced %contraction
-        packed_sizes = [0, 6, 64, 0, 0] balance_dims = [1]
+        packed_sizes = [0, 6, 64, 0, 0] balance_dims = [1] {tile_overhead = 1}
       : (!transform.any_op) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
     // The f32 prefill's tiles; with 8 or more blocks of tokens each row
     // tile's group of weights converted once for all of them, since here

@@ -144,7 +144,7 @@ std::string qforge::chooseStrategy(const StrategyOptions &options,
     if (intelPrefill)
       return folder + "prefill-packed-avx512-intel.mlir";
     // The 64-row tiles on Intel: from 8 blocks of tokens (a dynamic M's
-    // chunks of 128) each weight converted once, not once per block.
+    // chunks of 32 and 128) each weight converted once, not once per block.
     if (intelAvx512)
       return folder + "prefill-packed-avx512-intel-64-rows.mlir";
     return pickPacked("prefill-packed-avx512.mlir", "prefill-packed-avx2.mlir",

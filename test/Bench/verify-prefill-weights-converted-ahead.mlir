@@ -22,11 +22,16 @@
 // RUN: %gen_kernel 64 8 128 --batch 100 --int4 --signed > %t.int4s.mlir
 // RUN: qforge-bench %t.int4s.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The 64-row twins (Intel, static M < 6 and a dynamic M's chunks), M = 100:
-// 17 blocks of 6 tokens, 20 of 5 with 4-bit weights, signed, 2 threads.
+// 17 blocks of 6 tokens, 20 of 5 with 4-bit weights, signed, 2 threads;
+// M = 32: 8 blocks of 4 (the chunk of 32).
 // RUN: %gen_kernel 128 8 128 --batch 100 > %t.rows64.mlir
 // RUN: qforge-bench %t.rows64.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 128 8 128 --batch 100 --int4 --signed > %t.rows64-int4.mlir
 // RUN: qforge-bench %t.rows64-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 128 8 128 --batch 32 > %t.rows64-32.mlir
+// RUN: qforge-bench %t.rows64-32.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %gen_kernel 128 8 128 --batch 32 --int4 > %t.rows64-32-int4.mlir
+// RUN: qforge-bench %t.rows64-32-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 1 512 --batch 90 > %t.pc.mlir
 // RUN: qforge-bench %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The kernel's IR holds the f32 tile written one k step at a time (8 per iteration)

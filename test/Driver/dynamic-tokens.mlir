@@ -88,18 +88,20 @@
 // RUN: qforge-bench %t.int4.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
 // FORMS-COUNT-4: verify: {{.*}}: PASS
 
-// On an Intel core (prefill-packed-avx512-intel-64-rows.mlir) the chunk of
-// 128 (22 blocks of 6 tokens) converts a row tile's weights of a group
-// once, before its blocks, whose FMAs read f32 (vmovaps), no widening or
-// conversion; the chunk of 32 (6 blocks) converts in the blocks' loop.
+// On an Intel core (prefill-packed-avx512-intel-64-rows.mlir) the chunks of
+// 32 (8 blocks of 4 tokens) and 128 (22 blocks of 6) convert a row tile's
+// weights of a group once, before its blocks, whose FMAs read f32
+// (vmovaps), no widening or conversion; the chunk of 8 (2 blocks of 4)
+// converts in the blocks' loop.
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=asm -o %t.intel.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.intel.s | FileCheck %s --check-prefix=INTEL-ASM
-// INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m32..omp_par .LBB{{.*}}; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 48, vcvtdq2ps 32, vfmaddps 192, vpmovzxbd 32{{$}}
+// INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m8..omp_par .LBB{{.*}}; addq 1, cmpq 1, jb 1, prefetcht0 8, subq 1, vbroadcastss 32, vcvtdq2ps 32, vfmaddps 128, vpmovzxbd 32{{$}}
+// INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m32..omp_par .LBB{{.*}}; addq 2, cmpq 1, jb 1, subq 1, vbroadcastss 32, vfmaddps 128, vmovaps 32{{$}}
 // INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m128..omp_par .LBB{{.*}}; addq 3, cmpq 1, jb 1, vbroadcastss 48, vfmaddps 192, vmovaps 32{{$}}
 
 // 4-bit weights on an Intel core (prefill-packed-int4-avx512-intel-64-rows.mlir)
 // dispatched alike, every batched path's nibbles looked up in tables, the
-// chunk of 128's converted once per group as above.
+// chunks of 32 and 128 converted once per group as above.
 // RUN: %gen_kernel 100 3 32 --dynamic --int4 > %t.int4-intel.mlir
 // RUN: qforge-compile %t.int4-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT4-INTEL
 // INT4-INTEL-LABEL: func.func @quantized_matmul(
@@ -120,6 +122,7 @@
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m4{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m5{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m8{{[^ ]*}} .LBB{{.*}} vfmaddps {{[0-9]+}}, vpermd
+// INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m32..omp_par .LBB{{.*}}; addq 2, cmpq 1, jb 1, subq 1, vbroadcastss 32, vfmaddps 128, vmovaps 32{{$}}
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m128..omp_par .LBB{{.*}}; addq 3, cmpq 1, jb 1, vbroadcastss 40, vfmaddps 160, vmovaps 32{{$}}
 // RUN: not grep vcvtdq2ps %t.int4-intel.s
 
