@@ -59,7 +59,10 @@ struct TokenPath {
 /// specializations, any order; may be empty), `remainders` (smaller batched
 /// specializations, any order, only for the rows the chunks leave; may be
 /// empty) and `single` (M = 1): rows in chunks of the largest size while
-/// they last, then of the next; then the remaining rows one at a time
+/// they last -- and when the rows left fill one more to within both the
+/// smallest chunk and an eighth of its size, those padded into it, which
+/// ends the dispatch -- then of the next; then the remaining rows one at a
+/// time
 /// through `single` when there are at most `rowsBySingle` of them, else
 /// padded with zero rows into the smallest chunk or remainder that holds
 /// them. The function takes `argumentTypes` (the specializations' types

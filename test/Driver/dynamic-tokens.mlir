@@ -6,7 +6,11 @@
 // row left through the decode path, more padded with zero rows (0.0,
 // contributing nothing) into a chunk of 2, 4 (3-4 rows), 6 (5-6 rows: one
 // token tile of the script's pack) or 8 (7 rows): the chunks of 2, 4 and
-// 6 serve only the rows left (the script's qforge.rows_left_chunks).
+// 6 serve only the rows left (the script's qforge.rows_left_chunks). After
+// the whole chunks of 128 (32), at least 121 (28) rows left -- filling one
+// more to within the smallest chunk and an eighth of its size -- go padded
+// into one more chunk of 128 (32), which ends the dispatch: M = 31 is one
+// call of 32, not three of 8 and a fourth for the 7 left.
 // RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
@@ -17,10 +21,21 @@
 // CHECK:         scf.for {{.*}} step %c128
 // CHECK:           tensor.extract_slice %[[X]]{{.*}} to tensor<1x128x3x32xf32>
 // CHECK:           func.call @quantized_matmul_qmm0_m128(
+// CHECK:         %[[NEAR128:.+]] = arith.cmpi uge, %{{.+}}, %c121 :
+// CHECK:         scf.if %[[NEAR128]]
+// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x128x3x32xf32>
+// CHECK:           func.call @quantized_matmul_qmm0_m128(
+// CHECK:         } else {
 // CHECK:         scf.for {{.*}} step %c32
 // CHECK:           func.call @quantized_matmul_qmm0_m32(
+// CHECK:         %[[NEAR32:.+]] = arith.cmpi uge, %{{.+}}, %c28 :
+// CHECK:         scf.if %[[NEAR32]]
+// CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x32x3x32xf32>
+// CHECK:           func.call @quantized_matmul_qmm0_m32(
+// CHECK:         } else {
 // CHECK:         scf.for {{.*}} step %c8
 // CHECK:           func.call @quantized_matmul_qmm0_m8(
+// CHECK-NOT:     arith.cmpi uge
 // CHECK:         %[[ONE:.+]] = arith.cmpi ule, %{{.+}}, %c1{{(_[0-9]+)?}} :
 // CHECK:         scf.if %[[ONE]]
 // CHECK:           scf.for {{.*}} to %[[M]] step %c1
@@ -72,8 +87,8 @@
 
 // Run: every path and tail against the scalar reference (1e-5 normalized),
 // with the host's strategies.
-// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,6,7,12,14,17,31,32,33,127,128,129,500 | FileCheck %s --check-prefix=EXEC
-// EXEC-COUNT-17: verify: {{.*}}: PASS
+// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,6,7,12,14,17,27,28,31,32,33,120,121,127,128,129,156,500 | FileCheck %s --check-prefix=EXEC
+// EXEC-COUNT-22: verify: {{.*}}: PASS
 
 // torch-mlir's spelling (f16 throughout, the activation 1 x ? x G*K) and
 // IREE's (bf16, ? x G x K), normalized, then dispatched the same way;
