@@ -12,8 +12,12 @@
 // 12 broadcasts, 2 loads per k step). The f32 peak is measured alike, 24
 // independent FMA chains without loads.
 //
+// With -DCONVERT the weights are bytes, widened and converted in the k
+// loop (vpmovzxbd, vcvtdq2ps) as a prefill whose blocks convert them does
+// (fewer than 8 blocks of tokens, or the generic scripts).
+//
 //   /usr/lib/llvm-22/bin/clang -O2 -march=sapphirerapids -DTOKENS=12 \
-//       -DVECTORS=2 scripts/micro/prefill-f32-tiles.c -o /tmp/tiles
+//       -DVECTORS=2 [-DCONVERT] scripts/micro/prefill-f32-tiles.c -o /tmp/tiles
 //   /tmp/tiles BLOCKS
 //
 // BLOCKS   distinct activation blocks the calls rotate over (6 KiB each for
@@ -35,6 +39,8 @@
 enum { kSteps = 128, kLanes = 16 };
 
 static float weights[kSteps * kLanes * VECTORS] __attribute__((aligned(64)));
+static unsigned char bytes[kSteps * kLanes * VECTORS]
+    __attribute__((aligned(64)));
 static float result[TOKENS * kLanes * VECTORS] __attribute__((aligned(64)));
 
 static double seconds(void) {
@@ -52,7 +58,12 @@ __attribute__((noinline)) static void block(const float *activation,
   for (int k = 0; k < kSteps; ++k) {
     __m512 row[VECTORS];
     for (int v = 0; v < VECTORS; ++v)
+#ifdef CONVERT
+      row[v] = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_load_si128(
+          (const __m128i *)(bytes + (k * VECTORS + v) * kLanes))));
+#else
       row[v] = _mm512_load_ps(w + (k * VECTORS + v) * kLanes);
+#endif
     for (int t = 0; t < TOKENS; ++t) {
       __m512 x = _mm512_set1_ps(activation[k * TOKENS + t]);
       for (int v = 0; v < VECTORS; ++v)
@@ -86,7 +97,7 @@ int main(int argc, char **argv) {
   float *activation =
       aligned_alloc(64, ((blocks * blockFloats * 4 + 63) / 64) * 64);
   for (long i = 0; i < kSteps * kLanes * VECTORS; ++i)
-    weights[i] = i * 1e-3f;
+    weights[i] = i * 1e-3f, bytes[i] = (unsigned char)(i * 7);
   for (long i = 0; i < blocks * blockFloats; ++i)
     activation[i] = i * 1e-4f;
   for (int round = 0; round < 3; ++round) {
