@@ -62,10 +62,9 @@ struct TokenPath {
 /// they last -- and when the rows left fill one more to within both the
 /// smallest chunk and an eighth of its size, those padded into it, which
 /// ends the dispatch -- then of the next; then the remaining rows one at a
-/// time
-/// through `single` when there are at most `rowsBySingle` of them, else
-/// padded with zero rows into the smallest chunk or remainder that holds
-/// them. The function takes `argumentTypes` (the specializations' types
+/// time through `single` when there are at most `rowsBySingle` of them,
+/// else padded with zero rows into the smallest chunk or remainder that
+/// holds them. The function takes `argumentTypes` (the specializations' types
 /// where they are static, e.g. packed parameters; the token dims stay
 /// dynamic).
 void buildTokenDispatch(mlir::func::FuncOp function, const TokenDims &dims,
