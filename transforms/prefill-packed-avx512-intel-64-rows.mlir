@@ -17,9 +17,12 @@
 //   8 blocks      as prefill-packed-avx512-intel.mlir.
 //   token tile 8, 2, 4, 6  the dynamic M's chunks: as
 //                 prefill-packed-avx512.mlir.
+//   pad_nearly_full_chunks  rows left that fill a chunk of 32 (128) to
+//                 within 4 (7) rows go padded into it, one call: the
+//                 chunk's tiles of 4 then pad nothing more (docs/scripts.md).
 // A dynamic M on an Intel Xeon, 4096 x 4096 (docs/benchmarks.md): chunks of
-// 32 8.7-9.0 -> 7.8-7.9 ms, of 128 32.9-33.6 -> 29.0-30.0 ms.
-module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_left_chunks = array<i64: 2, 4, 6>} {
+// 32 8.7-9.0 -> 7.8-7.9 ms, of 128 32.9-33.6 -> 29.7-30.0 ms.
+module attributes {transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_left_chunks = array<i64: 2, 4, 6>, qforge.pad_nearly_full_chunks} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

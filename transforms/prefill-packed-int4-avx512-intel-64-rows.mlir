@@ -21,12 +21,14 @@
 //   2, 4, 5       a dynamic M's chunks for the rows left after its chunks
 //                 of 8 and more (qforge.rows_left_chunks; 5: one tile
 //                 where 8 takes two; docs/scripts.md).
+//   pad_nearly_full_chunks  rows left that fill a chunk of 32 (128) to
+//                 within 4 (7) rows go padded into it, one call.
 //   tables        after bufferization (@x86_nibble_tables). Not on Zen,
 //                 where these tiles then spill (the generic script's
 //                 header).
 // A dynamic M on an Intel Xeon, 4096 x 4096 (docs/benchmarks.md): chunks of
 // 32 8.4-8.5 -> 6.8-7.0 ms, of 128 32.3-33.3 -> 26.8-28.8 ms.
-module attributes {transform.with_named_sequence, qforge.rows_left_chunks = array<i64: 2, 4, 5>} {
+module attributes {transform.with_named_sequence, qforge.rows_left_chunks = array<i64: 2, 4, 5>, qforge.pad_nearly_full_chunks} {
   transform.named_sequence @match_and_simplify_dequant(%root: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op)
   transform.named_sequence @prefill_packed_int4_f32_converting_weights_ahead(%module: !transform.any_op {transform.readonly}, %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @prefetch_next_group(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})

@@ -162,6 +162,10 @@ qforge::TransformScript::getIntegerAttribute(StringRef name) const {
   return std::nullopt;
 }
 
+bool qforge::TransformScript::hasAttribute(StringRef name) const {
+  return (**module)->hasAttr(name);
+}
+
 std::optional<SmallVector<int64_t>>
 qforge::TransformScript::getIntegerArrayAttribute(StringRef name) const {
   if (auto attr = (**module)->getAttrOfType<DenseI64ArrayAttr>(name))

@@ -68,6 +68,9 @@ public:
   /// An integer attribute of the script's module (e.g. qforge.token_tile,
   /// which the driver's dispatch on a dynamic token count reads), if set.
   std::optional<int64_t> getIntegerAttribute(llvm::StringRef name) const;
+  /// Whether the script's module has the attribute (e.g. the unit attribute
+  /// qforge.pad_nearly_full_chunks).
+  bool hasAttribute(llvm::StringRef name) const;
   /// An array<i64: ...> attribute of the script's module (e.g.
   /// qforge.rows_left_chunks), if set.
   std::optional<llvm::SmallVector<int64_t>>

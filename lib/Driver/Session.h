@@ -42,8 +42,10 @@ namespace qforge {
 ///              prefill-packed-int4-avx2.mlir),
 ///              prefill-packed-int8-vnni.mlir (M > 8),
 ///              prefill-packed-int4-avx512.mlir, prefill-packed-int4-vnni.mlir;
-///              on Intel AVX-512 cores prefill-packed-avx512-intel.mlir and
+///              on Intel AVX-512 cores, with f32 activations,
+///              prefill-packed-avx512-intel.mlir and
 ///              prefill-packed-int4-avx512-intel.mlir (static M >= 6), else
+///              (static M < 6 or a dynamic M)
 ///              prefill-packed-avx512-intel-64-rows.mlir and
 ///              prefill-packed-int4-avx512-intel-64-rows.mlir.
 /// Empty, with `error` set, when none fits.

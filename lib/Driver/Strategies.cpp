@@ -370,10 +370,13 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
 /// multiples of (the pack's token tile, or a multiple its balancing splits),
 /// at most how many rows left after the chunks go one at a time through the
 /// decode path instead of padded into a chunk, and the sizes of the smaller
-/// chunks those rows are padded into (default: halvings of the smallest).
+/// chunks those rows are padded into (default: halvings of the smallest);
+/// and whether rows left that nearly fill a larger chunk go padded into it.
 constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
 constexpr llvm::StringLiteral kRowsByDecodeAttr = "qforge.rows_by_decode";
 constexpr llvm::StringLiteral kRowsLeftChunksAttr = "qforge.rows_left_chunks";
+constexpr llvm::StringLiteral kPadNearlyFullChunksAttr =
+    "qforge.pad_nearly_full_chunks";
 constexpr int64_t kDefaultTokenTile = 8;
 constexpr int64_t kDefaultRowsByDecode = 1;
 
@@ -385,6 +388,8 @@ struct TokenChunks {
   SmallVector<int64_t> remainderSizes;
   /// At most this many rows left go one at a time through the M = 1 path.
   int64_t rowsBySingle;
+  /// Rows left that nearly fill a larger chunk go padded into it.
+  bool padNearlyFullChunks;
 };
 
 /// The chunks for the batched strategy `batched`, read off its module
@@ -397,6 +402,10 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::TransformScript &batched,
   TokenChunks plan;
   plan.rowsBySingle = batched.getIntegerAttribute(kRowsByDecodeAttr)
                           .value_or(kDefaultRowsByDecode);
+  // Measured on Intel only, with chunks of 32 in tiles of 4 (the -intel-64-
+  // rows scripts set it): a chunk whose tiles pad (6 x 6 for 32 rows) would
+  // compute more rows for the one read of the weights it saves.
+  plan.padNearlyFullChunks = batched.hasAttribute(kPadNearlyFullChunksAttr);
   if (plan.rowsBySingle < 0) {
     emitError(loc) << "the batched strategy '" << batched.getPath() << "' sets "
                    << kRowsByDecodeAttr << " = " << plan.rowsBySingle
@@ -580,7 +589,7 @@ LogicalResult compileDynamicTokenSite(
         .push_back(path);
   qforge::buildTokenDispatch(dispatcher, *dims, chunks, remainders,
                              paths.front(), chunking->rowsBySingle,
-                             argumentTypes);
+                             chunking->padNearlyFullChunks, argumentTypes);
   if (failed(liftParameterPacking(dispatcher, outlined.call))) {
     error = "the weights of a quantized matmul cannot be packed ahead of "
             "calls (see above)";

@@ -254,6 +254,7 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
                                 ArrayRef<TokenPath> chunks,
                                 ArrayRef<TokenPath> remainders,
                                 TokenPath single, int64_t rowsBySingle,
+                                bool padNearlyFullChunks,
                                 ArrayRef<Type> argumentTypes) {
   Location loc = function.getLoc();
   Block &body = function.getBody().front();
@@ -279,13 +280,14 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
         dim >= 0 ? ValueRange{tokens} : ValueRange{}));
   }
 
-  // Whole chunks, the largest first. After those of a size that is not the
-  // smallest, rows left that fill one more to within both the smallest
-  // chunk and an eighth of its size go padded into it, one call: M = 31
-  // with chunks of 32 and 8 is one padded 32, not three 8s and a fourth
-  // call for the 7 left (15% faster on an Intel Xeon; from 26 rows, 2-5%
-  // slower, hence the eighth; docs/benchmarks.md). The rest of the
-  // dispatch runs in the else block of that test.
+  // Whole chunks, the largest first. With padNearlyFullChunks, after those
+  // of a size that is not the smallest, rows left that fill one more to
+  // within both the smallest chunk and an eighth of its size go padded into
+  // it, one call: M = 31 with chunks of 32 and 8 is one padded 32, not
+  // three 8s and a fourth call for the 7 left (10-15% faster on an Intel
+  // Xeon; 25-26 rows padded into 32 were 2-5% slower, hence the eighth;
+  // docs/benchmarks.md). The rest of the dispatch runs in the else block of
+  // that test.
   SmallVector<TokenPath> bySize(chunks);
   llvm::sort(bySize, [](const TokenPath &a, const TokenPath &b) {
     return a.tokens > b.tokens;
@@ -301,7 +303,8 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
     accumulators = dispatch.loop(chunk, start, end, accumulators);
     start = end;
     int64_t mostPadding = std::min(bySize.back().tokens - 1, chunk.tokens / 8);
-    if (chunk.tokens == bySize.back().tokens || mostPadding < 1)
+    if (!padNearlyFullChunks || chunk.tokens == bySize.back().tokens ||
+        mostPadding < 1)
       continue;
     Value rest = arith::SubIOp::create(builder, loc, tokens, start);
     Value nearlyFull =

@@ -59,18 +59,19 @@ struct TokenPath {
 /// specializations, any order; may be empty), `remainders` (smaller batched
 /// specializations, any order, only for the rows the chunks leave; may be
 /// empty) and `single` (M = 1): rows in chunks of the largest size while
-/// they last -- and when the rows left fill one more to within both the
-/// smallest chunk and an eighth of its size, those padded into it, which
-/// ends the dispatch -- then of the next; then the remaining rows one at a
-/// time through `single` when there are at most `rowsBySingle` of them,
-/// else padded with zero rows into the smallest chunk or remainder that
-/// holds them. The function takes `argumentTypes` (the specializations' types
+/// they last -- and, with `padNearlyFullChunks`, when the rows left fill
+/// one more to within both the smallest chunk and an eighth of its size,
+/// those padded into it, which ends the dispatch -- then of the next; then
+/// the remaining rows one at a time through `single` when there are at most
+/// `rowsBySingle` of them, else padded with zero rows into the smallest
+/// chunk or remainder that holds them. The function takes `argumentTypes`
+/// (the specializations' types
 /// where they are static, e.g. packed parameters; the token dims stay
 /// dynamic).
 void buildTokenDispatch(mlir::func::FuncOp function, const TokenDims &dims,
                         llvm::ArrayRef<TokenPath> chunks,
                         llvm::ArrayRef<TokenPath> remainders, TokenPath single,
-                        int64_t rowsBySingle,
+                        int64_t rowsBySingle, bool padNearlyFullChunks,
                         llvm::ArrayRef<mlir::Type> argumentTypes);
 
 } // namespace qforge

@@ -6,11 +6,13 @@
 // row left through the decode path, more padded with zero rows (0.0,
 // contributing nothing) into a chunk of 2, 4 (3-4 rows), 6 (5-6 rows: one
 // token tile of the script's pack) or 8 (7 rows): the chunks of 2, 4 and
-// 6 serve only the rows left (the script's qforge.rows_left_chunks). After
-// the whole chunks of 128 (32), at least 121 (28) rows left -- filling one
-// more to within the smallest chunk and an eighth of its size -- go padded
-// into one more chunk of 128 (32), which ends the dispatch: M = 31 is one
-// call of 32, not three of 8 and a fourth for the 7 left.
+// 6 serve only the rows left (the script's qforge.rows_left_chunks). With
+// qforge.pad_nearly_full_chunks (the Intel 64-row scripts), after the whole
+// chunks of 128 (32), at least 121 (28) rows left -- filling one more to
+// within the smallest chunk and an eighth of its size -- go padded into one
+// more chunk of 128 (32), which ends the dispatch: M = 31 is one call of
+// 32, not three of 8 and a fourth for the 7 left. The smaller chunks run in
+// the else block, whose result the kernel returns.
 // RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
@@ -22,14 +24,14 @@
 // CHECK:           tensor.extract_slice %[[X]]{{.*}} to tensor<1x128x3x32xf32>
 // CHECK:           func.call @quantized_matmul_qmm0_m128(
 // CHECK:         %[[NEAR128:.+]] = arith.cmpi uge, %{{.+}}, %c121 :
-// CHECK:         scf.if %[[NEAR128]]
+// CHECK:         %[[OUT:[0-9a-z_]+]] = scf.if %[[NEAR128]]
 // CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x128x3x32xf32>
 // CHECK:           func.call @quantized_matmul_qmm0_m128(
 // CHECK:         } else {
 // CHECK:         scf.for {{.*}} step %c32
 // CHECK:           func.call @quantized_matmul_qmm0_m32(
 // CHECK:         %[[NEAR32:.+]] = arith.cmpi uge, %{{.+}}, %c28 :
-// CHECK:         scf.if %[[NEAR32]]
+// CHECK:         %[[IN:[0-9a-z_]+]] = scf.if %[[NEAR32]]
 // CHECK:             } : tensor<1x?x3x32xf32> to tensor<1x32x3x32xf32>
 // CHECK:           func.call @quantized_matmul_qmm0_m32(
 // CHECK:         } else {
@@ -61,6 +63,8 @@
 // CHECK:               } else {
 // CHECK:                 } : tensor<1x?x3x32xf32> to tensor<1x8x3x32xf32>
 // CHECK:                 func.call @quantized_matmul_qmm0_m8(
+// CHECK:           scf.yield %[[IN]] :
+// CHECK:         return %[[OUT]] :
 
 // One packing for every path: the parent's calls the first specialization's.
 // CHECK-LABEL: func.func @quantized_matmul_pack_weights(
@@ -87,8 +91,8 @@
 
 // Run: every path and tail against the scalar reference (1e-5 normalized),
 // with the host's strategies.
-// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,6,7,12,14,17,27,28,31,32,33,120,121,127,128,129,156,500 | FileCheck %s --check-prefix=EXEC
-// EXEC-COUNT-22: verify: {{.*}}: PASS
+// RUN: qforge-bench %t.mlir --verify --time=false --dim=M=1,2,3,4,5,6,7,12,14,17,27,28,31,32,33,120,121,127,128,129,156,159,255,500 | FileCheck %s --check-prefix=EXEC
+// EXEC-COUNT-24: verify: {{.*}}: PASS
 
 // torch-mlir's spelling (f16 throughout, the activation 1 x ? x G*K) and
 // IREE's (bf16, ? x G x K), normalized, then dispatched the same way;
@@ -184,10 +188,14 @@
 // The chunk sizes follow the batched script's token tile (its module's
 // qforge.token_tile; qforge.rows_by_decode, default 1, sets how many rows
 // left over go one at a time): AVX2's 6-token tile gives chunks of 96, 24
-// and 6 rows, and of 3 for the rows left.
+// and 6 rows, and of 3 for the rows left; its script does not set
+// qforge.pad_nearly_full_chunks, so no chunk takes the rows left but the
+// chain's (and none on Zen, the generic script).
 // RUN: qforge-compile %t.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=AVX2
+// RUN: qforge-compile %t.mlir --mcpu=znver5 --emit=mlir -o - | FileCheck %s --check-prefix=NO-NEAR
 // AVX2-LABEL: func.func @quantized_matmul(
 // AVX2-SAME:    tensor<7x3x32x16xi8>
+// AVX2-NOT:     arith.cmpi uge
 // AVX2:         func.call @quantized_matmul_qmm0_m96(
 // AVX2:         func.call @quantized_matmul_qmm0_m24(
 // AVX2:         func.call @quantized_matmul_qmm0_m6(
@@ -197,6 +205,10 @@
 // AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x3x3x32xf32>
 // AVX2:         func.call @quantized_matmul_qmm0_m3(
 // AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x6x3x32xf32>
+// AVX2-NOT:     arith.cmpi uge
+// NO-NEAR-LABEL: func.func @quantized_matmul(
+// NO-NEAR-NOT:   arith.cmpi uge
+// NO-NEAR:       func.call @quantized_matmul_qmm0_m1(
 // (Run for AVX2 in test/Bench/verify-packed-avx2.mlir.)
 
 // A whole block with a dynamic token count (gen_decoder_layer.py
