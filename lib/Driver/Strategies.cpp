@@ -402,9 +402,9 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::TransformScript &batched,
   TokenChunks plan;
   plan.rowsBySingle = batched.getIntegerAttribute(kRowsByDecodeAttr)
                           .value_or(kDefaultRowsByDecode);
-  // Measured on Intel only, with chunks of 32 in tiles of 4 (the -intel-64-
-  // rows scripts set it): a chunk whose tiles pad (6 x 6 for 32 rows) would
-  // compute more rows for the one read of the weights it saves.
+  // Measured on Intel only, with chunks of 32 in tiles of 4 (the Intel
+  // 64-row scripts set it): a chunk whose tiles pad (6 x 6 for 32 rows)
+  // would compute more rows for the one read of the weights it saves.
   plan.padNearlyFullChunks = batched.hasAttribute(kPadNearlyFullChunksAttr);
   if (plan.rowsBySingle < 0) {
     emitError(loc) << "the batched strategy '" << batched.getPath() << "' sets "

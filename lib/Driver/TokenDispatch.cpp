@@ -292,30 +292,31 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
   llvm::sort(bySize, [](const TokenPath &a, const TokenPath &b) {
     return a.tokens > b.tokens;
   });
+  // Rows [start, M) are still to do; `left` is their count.
   Value start = dispatch.index(0);
+  Value left = arith::SubIOp::create(builder, loc, tokens, start);
   SmallVector<scf::IfOp> paddedIntoLarger;
   for (const TokenPath &chunk : bySize) {
     Value size = dispatch.index(chunk.tokens);
-    Value left = arith::SubIOp::create(builder, loc, tokens, start);
     Value count = arith::DivUIOp::create(builder, loc, left, size);
     Value end = arith::AddIOp::create(
         builder, loc, start, arith::MulIOp::create(builder, loc, count, size));
     accumulators = dispatch.loop(chunk, start, end, accumulators);
     start = end;
+    left = arith::SubIOp::create(builder, loc, tokens, start);
     int64_t mostPadding = std::min(bySize.back().tokens - 1, chunk.tokens / 8);
     if (!padNearlyFullChunks || chunk.tokens == bySize.back().tokens ||
         mostPadding < 1)
       continue;
-    Value rest = arith::SubIOp::create(builder, loc, tokens, start);
     Value nearlyFull =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, rest,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, left,
                               dispatch.index(chunk.tokens - mostPadding));
     auto ifOp =
         scf::IfOp::create(builder, loc, ValueRange(accumulators).getTypes(),
                           nearlyFull, /*withElseRegion=*/true);
     builder.setInsertionPointToStart(ifOp.thenBlock());
     scf::YieldOp::create(
-        builder, loc, dispatch.callAndInsert(chunk, start, rest, accumulators));
+        builder, loc, dispatch.callAndInsert(chunk, start, left, accumulators));
     builder.setInsertionPointToStart(ifOp.elseBlock());
     paddedIntoLarger.push_back(ifOp);
   }
@@ -323,7 +324,6 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
   // The rows left: one at a time, or padded into the smallest chunk or
   // remainder that holds them, as a chain of ifs on their count (the
   // smallest bound first).
-  Value left = arith::SubIOp::create(builder, loc, tokens, start);
   if (bySize.empty()) {
     accumulators = dispatch.loop(single, start, tokens, accumulators);
   } else {

@@ -65,9 +65,8 @@ struct TokenPath {
 /// the remaining rows one at a time through `single` when there are at most
 /// `rowsBySingle` of them, else padded with zero rows into the smallest
 /// chunk or remainder that holds them. The function takes `argumentTypes`
-/// (the specializations' types
-/// where they are static, e.g. packed parameters; the token dims stay
-/// dynamic).
+/// (the specializations' types where they are static, e.g. packed
+/// parameters; the token dims stay dynamic).
 void buildTokenDispatch(mlir::func::FuncOp function, const TokenDims &dims,
                         llvm::ArrayRef<TokenPath> chunks,
                         llvm::ArrayRef<TokenPath> remainders, TokenPath single,
