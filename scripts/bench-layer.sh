@@ -8,7 +8,7 @@
 # int8 activations). Writes
 # build/bench/layer.jsonl (one line per run, with "matmuls" = how many of
 # the layer's matmuls have that shape) and prints the per-layer totals;
-# scripts/plot-layer.py turns the JSON into docs/layer.svg.
+# scripts/plot-layer.py turns the JSON into an SVG (docs/measurements/data/).
 #
 #   scripts/bench-layer.sh            # 1 thread
 #   THREADS=2 scripts/bench-layer.sh

@@ -2,7 +2,7 @@
 """Draws the LLaMA-7B layer benchmark (scripts/bench-layer.sh's JSON lines)
 as an SVG bar chart, without plotting libraries:
 
-  plot-layer.py build/bench/layer.jsonl docs/layer.svg
+  plot-layer.py build/bench/layer.jsonl docs/measurements/data/DATE-MACHINE-layer.svg
 
 Left panel: batch 1 (decode), cold µs per call of each weight shape, one bar
 per strategy (8-bit weights: f32, packed, int8; 4-bit: int4, int4-int8). Right panel: batch 128 (prefill), GFLOP/s of each shape.
