@@ -7,7 +7,7 @@
 #   scripts/ab.sh SCRIPT.mlir ...
 #       the seed-form kernel of shape N x G x K (default the seed,
 #       4096 x 32 x 128) compiled with each transform script, e.g. edited
-#       copies of transforms/decode-packed-avx512.mlir;
+#       copies of transforms/decode-packed-f32.mlir;
 #   scripts/ab.sh --kernels KERNEL.mlir ...
 #       each kernel file compiled by the driver's own strategy choice with
 #       FLAGS (e.g. FLAGS=--packed-weights): the same matmul written in
@@ -18,7 +18,7 @@
 #
 # Timing only: qforge-bench --verify checks each kernel's results.
 #
-#   scripts/ab.sh transforms/decode-packed-avx512.mlir my-variant.mlir
+#   scripts/ab.sh transforms/decode-packed-f32.mlir my-variant.mlir
 #   N=4096 G=86 OMP_NUM_THREADS=2 scripts/ab.sh a.mlir b.mlir
 #   N=11008 FLAGS=--int8-activations scripts/ab.sh --kernels seed.mlir iree.mlir
 set -euo pipefail

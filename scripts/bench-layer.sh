@@ -32,10 +32,10 @@ configs=(
   "1 int8 int8 --int8-activations --verify --tolerance=1e-2"
   "1 int4 int4 --verify --tolerance=1e-5"
   "1 int4 int4-int8 --int8-activations --verify --tolerance=1e-2"
-  "128 int8 prefill --script=$repo_root/transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --min-time-ms=2000"
-  "128 int4 prefill-int4 --script=$repo_root/transforms/prefill-packed-int4-avx512.mlir --verify --tolerance=1e-5 --min-time-ms=2000"
-  "128 int8 prefill-int8 --script=$repo_root/transforms/prefill-packed-int8-vnni.mlir --verify --tolerance=1e-2 --min-time-ms=2000"
-  "128 int4 prefill-int4-int8 --script=$repo_root/transforms/prefill-packed-int4-vnni.mlir --verify --tolerance=1e-2 --min-time-ms=2000"
+  "128 int8 prefill --strategy-row=prefill-f32/avx512 --verify --tolerance=1e-5 --min-time-ms=2000"
+  "128 int4 prefill-int4 --strategy-row=prefill-int4-f32/avx512 --verify --tolerance=1e-5 --min-time-ms=2000"
+  "128 int8 prefill-int8 --strategy-row=prefill-int8/vnni --verify --tolerance=1e-2 --min-time-ms=2000"
+  "128 int4 prefill-int4-int8 --strategy-row=prefill-int4-int8/vnni --verify --tolerance=1e-2 --min-time-ms=2000"
 )
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

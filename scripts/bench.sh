@@ -50,13 +50,13 @@ flags_for() {
     packed-int8) echo --packed-weights --int8-activations --verify --tolerance=1e-2 ;;
     int4) echo --verify --tolerance=1e-5 ;;
     int4-int8) echo --int8-activations --verify --tolerance=1e-2 ;;
-    prefill) echo --script="$repo_root/transforms/prefill-packed-avx512.mlir" \
+    prefill) echo --strategy-row=prefill-f32/avx512 \
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
-    prefill-int4) echo --script="$repo_root/transforms/prefill-packed-int4-avx512.mlir" \
+    prefill-int4) echo --strategy-row=prefill-int4-f32/avx512 \
                   --verify --tolerance=1e-5 --min-time-ms=2000 ;;
-    prefill-int8) echo --script="$repo_root/transforms/prefill-packed-int8-vnni.mlir" \
+    prefill-int8) echo --strategy-row=prefill-int8/vnni \
                   --verify --tolerance=1e-2 --min-time-ms=2000 ;;
-    prefill-int4-int8) echo --script="$repo_root/transforms/prefill-packed-int4-vnni.mlir" \
+    prefill-int4-int8) echo --strategy-row=prefill-int4-int8/vnni \
                   --verify --tolerance=1e-2 --min-time-ms=2000 ;;
   esac
 }

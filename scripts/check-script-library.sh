@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Checks that the shipped strategies (transforms/*.mlir, with the script
-# library transforms/lib/) produce the same IR as those of a reference git
-# revision:
+# library transforms/lib/ and the strategy table, whose row for the script
+# and target gives its numbers) produce the same IR as those of a reference
+# git revision with the same script names (for a change of the strategy
+# wing itself, scripts/check-strategy-choice.sh compares through the
+# driver's own choice):
 #
 #   scripts/check-script-library.sh REV [--keep DIR]
 #
@@ -80,27 +83,31 @@ $prod iree 4096 32 128 --batch 32 > "$k/prefill/iree.mlir"
 $prod torch 4096 32 128 --batch 32 > "$k/prefill/torch.mlir"
 $prod iree 4096 32 128 --batch 32 --int4 > "$k/prefill-int4/iree.mlir"
 
-# Strategy -> kind of kernel (and the target it is meant for).
+# Strategy -> kind of kernel, and the target (its row in the table).
 strategies=(
   "loops decode"
   "match-and-simplify-dequant decode"
-  "decode-factored-avx512 decode"
-  "decode-factored-avx2 decode --mcpu=haswell"
-  "decode-int8-vnni decode"
-  "decode-int8-avxvnni decode --mcpu=alderlake"
-  "decode-packed-avx512 decode"
-  "decode-packed-avx2 decode --mcpu=haswell"
-  "decode-factored-avx512-zen decode --mcpu=znver4"
-  "decode-packed-int8-vnni decode"
-  "decode-packed-int4-avx512 int4"
-  "decode-packed-int4-avx2 int4 --mcpu=haswell"
-  "decode-packed-int4-vnni int4"
-  "prefill-packed-avx512 prefill"
-  "prefill-packed-avx2 prefill --mcpu=haswell"
-  "prefill-packed-int8-vnni prefill"
-  "prefill-packed-int4-avx512 prefill-int4"
-  "prefill-packed-int4-avx2 prefill-int4 --mcpu=haswell"
-  "prefill-packed-int4-vnni prefill-int4"
+  "decode-f32 decode --mcpu=znver5"
+  "decode-f32 decode --mcpu=znver4"
+  "decode-f32 decode --mcpu=haswell"
+  "decode-int8 decode --mcpu=sapphirerapids"
+  "decode-int8 decode --mcpu=znver5"
+  "decode-int8 decode --mcpu=alderlake"
+  "decode-packed-f32 decode --mcpu=znver5"
+  "decode-packed-f32 decode --mcpu=haswell"
+  "decode-packed-int8 decode --mcpu=znver5"
+  "decode-packed-int4-f32 int4 --mcpu=znver5"
+  "decode-packed-int4-f32 int4 --mcpu=haswell"
+  "decode-packed-int4-int8 int4 --mcpu=znver5"
+  "prefill-f32 prefill --mcpu=znver5"
+  "prefill-f32 prefill --mcpu=sapphirerapids"
+  "prefill-f32 prefill --mcpu=haswell"
+  "prefill-int8 prefill --mcpu=znver5"
+  "prefill-int8 prefill --mcpu=sapphirerapids"
+  "prefill-int4-f32 prefill-int4 --mcpu=znver5"
+  "prefill-int4-f32 prefill-int4 --mcpu=sapphirerapids"
+  "prefill-int4-f32 prefill-int4 --mcpu=haswell"
+  "prefill-int4-int8 prefill-int4 --mcpu=znver5"
 )
 
 # One line per compile: side, strategy, kernel file, emit, extra options.
@@ -123,7 +130,8 @@ compile_one() {
   shift 6
   local dir
   if [[ "$side" == ref ]]; then dir="$work/ref/transforms"; else dir="$repo_root/transforms"; fi
-  local out="$work/out/$side/$strategy.$(basename "$kernel" .mlir).$emit"
+  local tag="${*//[^a-z0-9]/_}"
+  local out="$work/out/$side/$strategy$tag.$(basename "$kernel" .mlir).$emit"
   if ! QFORGE_TRANSFORMS_DIR="$dir" "$work/bin/qforge-compile" "$kernel" \
       --script="$dir/$strategy.mlir" --emit="$emit" "$@" -o "$out" \
       2> "$out.stderr"; then

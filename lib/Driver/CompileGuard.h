@@ -38,7 +38,7 @@ public:
   CompileGuard(const CompileGuard &) = delete;
   CompileGuard &operator=(const CompileGuard &) = delete;
 
-  /// Names what runs from now on, e.g. "applying decode-packed-avx512.mlir
+  /// Names what runs from now on, e.g. "applying decode-packed-f32.mlir
   /// to @matmul": the diagnostic names it when a bound is passed.
   void setPhase(llvm::StringRef phase);
 

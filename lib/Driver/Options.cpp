@@ -28,6 +28,11 @@ cl::opt<bool> packedWeights(
              "kernel takes weights, scales and zero-points packed once by "
              "<f>_pack_weights (docs/abi.md)"),
     cl::cat(qforge::optionCategory()), cl::init(false));
+cl::opt<std::string> strategyRow(
+    "strategy-row",
+    cl::desc("the strategy table's row 'family/row' (docs/strategy-table.md), "
+             "whatever the target: its script with its numbers"),
+    cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<std::string> cpuName("mcpu",
                              cl::desc("target CPU ('native': the host)"),
                              cl::cat(qforge::optionCategory()),
@@ -37,6 +42,11 @@ cl::opt<std::string> cpuAttrs("mattr", cl::desc("extra target features"),
 } // namespace
 
 qforge::StrategyOptions qforge::getStrategyOptions() {
-  return {scriptFile, int8Activations, packedWeights,
-          /*int4Weights=*/false, TargetChoice{cpuName, cpuAttrs}};
+  StrategyOptions options;
+  options.script = scriptFile;
+  options.row = strategyRow;
+  options.int8Activations = int8Activations;
+  options.packedWeights = packedWeights;
+  options.target = TargetChoice{cpuName, cpuAttrs};
+  return options;
 }

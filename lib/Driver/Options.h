@@ -19,6 +19,9 @@ namespace qforge {
 
 struct StrategyOptions {
   std::string script; ///< empty: the shipped strategy for the target
+  /// --strategy-row=family/row: that row of the table, whatever the target
+  /// (its family's flags follow from it).
+  std::string row;
   bool int8Activations = false;
   bool packedWeights = false; ///< the packed strategy: <f> + <f>_pack_weights
   /// The kernel has i4 weights stored as byte pairs (set from the kernel,
@@ -37,6 +40,9 @@ struct StrategyOptions {
   /// A chunk of a dynamic token count's dispatch (set by the driver): its
   /// batched strategy must pack the weights as the M = 1 one does.
   bool dynamicTokens = false;
+  /// The M = 1 path of a dynamic token count's dispatch (set by the driver):
+  /// a forced --strategy-row (a batched one) does not apply to it.
+  bool dynamicDecodePath = false;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

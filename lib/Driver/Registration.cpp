@@ -1,6 +1,7 @@
 //===- Registration.cpp - what qforge's tools can parse and translate -----===//
 
 #include "Driver/Pipelines.h"
+#include "Driver/SelectStrategy.h"
 #include "Quant/Passes.h"
 #include "TransformOps/QForgeTransformOps.h"
 
@@ -16,6 +17,7 @@ void qforge::registerCompilerDialects(mlir::DialectRegistry &registry) {
   // The passes are looked up by name when the pipelines are parsed.
   mlir::registerAllPasses();
   qforge::registerQForgePasses();
+  qforge::registerSelectStrategyPass();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerBuiltinDialectTranslation(registry);

@@ -9,7 +9,9 @@
 
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
+#include "Driver/StrategyTable.h"
 #include "Driver/Target.h"
+#include "Driver/TargetInfo.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -19,36 +21,38 @@
 #include <memory>
 #include <string>
 
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
 namespace qforge {
 
-/// The shipped decode strategy (a file in transforms/; $QFORGE_TRANSFORMS_DIR
-/// overrides the folder) for a target:
-///   f32 path:  AVX-512F -> decode-factored-avx512.mlir (AMD Zen, rows of
-///              at most 48 groups: decode-factored-avx512-zen.mlir),
-///              AVX2 + FMA -> decode-factored-avx2.mlir;
-///   int8 path (opt-in, changes numerics): AVX512-VNNI + AVX512BW ->
-///              decode-int8-vnni.mlir;
-///   packed weights (opt-in, changes the kernel's arguments, docs/abi.md):
-///              AVX-512F -> decode-packed-avx512.mlir, AVX2 + FMA ->
-///              decode-packed-avx2.mlir; with int8
-///              activations, AVX512-VNNI + AVX512BW ->
-///              decode-packed-int8-vnni.mlir;
-///   int4 weights: decode-packed-int4-avx512.mlir (AVX2 + FMA:
-///              decode-packed-int4-avx2.mlir), with int8 activations
-///              decode-packed-int4-vnni.mlir (AVX-VNNI CPUs without
-///              AVX512-VNNI: decode-int8-avxvnni.mlir for 8-bit weights);
-///   M > 1 activation rows (options.tokens): prefill-packed-avx512.mlir
-///              (AVX2 + FMA: prefill-packed-avx2.mlir, with int4 weights
-///              prefill-packed-int4-avx2.mlir),
-///              prefill-packed-int8-vnni.mlir (M > 8),
-///              prefill-packed-int4-avx512.mlir, prefill-packed-int4-vnni.mlir;
-///              on Intel AVX-512 cores, with f32 activations,
-///              prefill-packed-avx512-intel.mlir and
-///              prefill-packed-int4-avx512-intel.mlir (static M >= 6), else
-///              (static M < 6 or a dynamic M)
-///              prefill-packed-avx512-intel-64-rows.mlir and
-///              prefill-packed-int4-avx512-intel-64-rows.mlir.
-/// Empty, with `error` set, when none fits.
+/// The target's description for `choice`, computed once per process and
+/// target (null, with `error` set, for an unknown CPU or feature).
+const TargetInfo *getTargetInfo(const TargetChoice &choice, std::string &error);
+
+/// What the strategy table reads of `options`.
+StrategyRequest getStrategyRequest(const StrategyOptions &options);
+
+/// The strategy table's row for `options` (transforms/strategy-table.json,
+/// docs/strategy-table.md): the first row of the family the flags and the
+/// token count ask for whose condition holds on the target. None, with
+/// `error` saying what is missing, when no row does.
+std::optional<StrategySelection> selectStrategy(const StrategyOptions &options,
+                                                std::string &error);
+
+/// With --strategy-row: checks it names a row and no --script or flag is
+/// given, and sets the flags from the row's family.
+mlir::LogicalResult applyRowFlags(StrategyOptions &options, std::string &error);
+
+/// Records on `function` the params of the row `options` select
+/// (qforge.strategy_params, read by transform.qforge.strategy_param); with
+/// --script too, so that a copy of a family script reads its target's
+/// numbers. Records nothing when no row fits.
+void recordStrategyParams(mlir::func::FuncOp function,
+                          const StrategyOptions &options);
+
+/// The selected row's script path ("" with `error` set when none).
 std::string chooseStrategy(const StrategyOptions &options, std::string &error);
 
 class Session {

@@ -2,6 +2,7 @@
 
 #include "Driver/Strategies.h"
 #include "Driver/Abi.h"
+#include "Driver/SelectStrategy.h"
 #include "Driver/Session.h"
 #include "Driver/TokenDispatch.h"
 
@@ -30,47 +31,9 @@ std::string qforge::StrategyPlan::describe() const {
   return llvm::join(paths, ", ");
 }
 
+using qforge::MatmulSite;
+
 namespace {
-
-/// A quantized matmul of the module: its contraction and where it lives.
-struct MatmulSite {
-  linalg::GenericOp contraction;
-  int64_t tokens;
-  /// G, the groups of a weight row (0 when unknown): in the canonical form
-  /// (1, M, N, G, K), and in 4-bit byte pairs' (1, M, N, G, K/2, K%2),
-  /// loop 3.
-  int64_t groups = 0;
-  /// The weights of a group: loop 4, times 2 for byte pairs (0: unknown).
-  int64_t groupSize = 0;
-  /// N, the weight rows: loop 2 (0: unknown).
-  int64_t weightRows = 0;
-};
-
-/// `options` for one site: the shape its strategy is chosen by.
-void setSiteShape(qforge::StrategyOptions &options, const MatmulSite &site) {
-  options.tokens = site.tokens;
-  options.groups = site.groups;
-  options.groupSize = site.groupSize;
-  options.weightRows = site.weightRows;
-}
-
-SmallVector<MatmulSite> findQuantizedMatmuls(ModuleOp module) {
-  SmallVector<MatmulSite> sites;
-  module.walk([&](linalg::GenericOp op) {
-    if (std::optional<int64_t> tokens = qforge::countTokens(op)) {
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      MatmulSite site{op, *tokens};
-      if (ranges.size() >= 5 && !ShapedType::isDynamic(ranges[3]) &&
-          !ShapedType::isDynamic(ranges[4])) {
-        site.groups = ranges[3];
-        site.groupSize = ranges.size() == 6 ? 2 * ranges[4] : ranges[4];
-        site.weightRows = ShapedType::isDynamic(ranges[2]) ? 0 : ranges[2];
-      }
-      sites.push_back(site);
-    }
-  });
-  return sites;
-}
 
 /// Whether `op` reshapes or transposes a function argument, directly or
 /// through other such ops: how a normalized form reads N x G or G x N
@@ -365,20 +328,31 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
   return print(a) == print(b);
 }
 
-/// Module attributes of a batched strategy's script that the dispatch on a
-/// dynamic token count reads (docs/scripts.md): the rows its chunks are whole
-/// multiples of (the pack's token tile, or a multiple its balancing splits),
-/// at most how many rows left after the chunks go one at a time through the
-/// decode path instead of padded into a chunk, and the sizes of the smaller
-/// chunks those rows are padded into (default: halvings of the smallest);
-/// and whether rows left that nearly fill a larger chunk go padded into it.
+/// Module attributes by which a user's batched script (--script) states its
+/// own chunk plan, over the defaults (docs/scripts.md); the shipped
+/// strategies' plans are their rows' in the strategy table.
 constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
 constexpr llvm::StringLiteral kRowsByDecodeAttr = "qforge.rows_by_decode";
 constexpr llvm::StringLiteral kRowsLeftChunksAttr = "qforge.rows_left_chunks";
 constexpr llvm::StringLiteral kPadNearlyFullChunksAttr =
     "qforge.pad_nearly_full_chunks";
-constexpr int64_t kDefaultTokenTile = 8;
-constexpr int64_t kDefaultRowsByDecode = 1;
+
+/// `numbers` with what the script `batched` states over them.
+qforge::DynamicTokenPlan
+withScriptAttributes(qforge::DynamicTokenPlan numbers,
+                     const qforge::TransformScript &batched) {
+  if (std::optional<int64_t> tile = batched.getIntegerAttribute(kTokenTileAttr))
+    numbers.tokenTile = *tile;
+  if (std::optional<int64_t> rows =
+          batched.getIntegerAttribute(kRowsByDecodeAttr))
+    numbers.rowsByDecode = *rows;
+  if (std::optional<SmallVector<int64_t>> listed =
+          batched.getIntegerArrayAttribute(kRowsLeftChunksAttr))
+    numbers.rowsLeftChunks = *listed;
+  if (batched.hasAttribute(kPadNearlyFullChunksAttr))
+    numbers.padNearlyFullChunks = true;
+  return numbers;
+}
 
 /// How a dynamic token count is cut into row chunks.
 struct TokenChunks {
@@ -392,20 +366,19 @@ struct TokenChunks {
   bool padNearlyFullChunks;
 };
 
-/// The chunks for the batched strategy `batched`, read off its module
-/// attributes (above); a diagnostic at `loc` when they are out of range.
-FailureOr<TokenChunks> planTokenChunks(const qforge::TransformScript &batched,
+/// The chunks for the batched strategy `batched` from `numbers` (its table
+/// row's, with a script's attributes over them); a diagnostic at `loc` when
+/// they are out of range.
+FailureOr<TokenChunks> planTokenChunks(const qforge::DynamicTokenPlan &numbers,
+                                       const qforge::TransformScript &batched,
                                        bool int8Activations, Location loc) {
-  int64_t tokenTile = std::max<int64_t>(
-      1,
-      batched.getIntegerAttribute(kTokenTileAttr).value_or(kDefaultTokenTile));
+  int64_t tokenTile = std::max<int64_t>(1, numbers.tokenTile);
   TokenChunks plan;
-  plan.rowsBySingle = batched.getIntegerAttribute(kRowsByDecodeAttr)
-                          .value_or(kDefaultRowsByDecode);
+  plan.rowsBySingle = numbers.rowsByDecode;
   // Measured on Intel only, with chunks of 32 in tiles of 4 (the Intel
-  // 64-row scripts set it): a chunk whose tiles pad (6 x 6 for 32 rows)
+  // 64-row rows set it): a chunk whose tiles pad (6 x 6 for 32 rows)
   // would compute more rows for the one read of the weights it saves.
-  plan.padNearlyFullChunks = batched.hasAttribute(kPadNearlyFullChunksAttr);
+  plan.padNearlyFullChunks = numbers.padNearlyFullChunks;
   if (plan.rowsBySingle < 0) {
     emitError(loc) << "the batched strategy '" << batched.getPath() << "' sets "
                    << kRowsByDecodeAttr << " = " << plan.rowsBySingle
@@ -424,12 +397,12 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::TransformScript &batched,
   // quarter, ... while that is more than those rows: M = 3 computes 4 rows,
   // not 8 (a chunk reads all weights once, whatever its rows; with few
   // rows, that is its cost). A script lists its own when one token tile
-  // of its pack beats two smaller ones (prefill-packed-avx512.mlir: 6).
+  // of its pack beats two smaller ones (prefill-f32.mlir: 6).
   // Not by default with int8 activations, whose chunks keep more than 8
   // rows (above; their strategies pack unlike the decode's, so a dynamic M
   // is refused with them today).
-  if (std::optional<SmallVector<int64_t>> listed =
-          batched.getIntegerArrayAttribute(kRowsLeftChunksAttr)) {
+  if (const std::optional<SmallVector<int64_t>> &listed =
+          numbers.rowsLeftChunks) {
     for (int64_t size : *listed) {
       if (size < 2 || size >= plan.sizes.back()) {
         emitError(loc) << "the batched strategy '" << batched.getPath()
@@ -488,8 +461,28 @@ LogicalResult compileDynamicTokenSite(
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
+  // The table row's numbers: the chosen row's, or with --script the row of
+  // that script when it is a shipped one; a script's attributes go over
+  // them (a user's script states its own over the defaults).
+  qforge::DynamicTokenPlan numbers;
+  const qforge::StrategyRow *row = nullptr;
+  if (batchedOptions.script.empty() || !batchedOptions.row.empty()) {
+    std::optional<qforge::StrategySelection> selection =
+        qforge::selectStrategy(batchedOptions, why);
+    row = selection ? selection->row : nullptr;
+  } else if (const qforge::StrategyTable *table =
+                 qforge::StrategyTable::getActive(why)) {
+    qforge::StrategyRequest request =
+        qforge::getStrategyRequest(batchedOptions);
+    if (const qforge::TargetInfo *target =
+            qforge::getTargetInfo(batchedOptions.target, why))
+      row = table->findRowOfScript(batchedOptions.script, target, &request);
+  }
+  if (row && row->dynamicTokens)
+    numbers = *row->dynamicTokens;
   FailureOr<TokenChunks> chunking =
-      planTokenChunks(*batched, options.int8Activations, loc);
+      planTokenChunks(withScriptAttributes(numbers, *batched), *batched,
+                      options.int8Activations, loc);
   if (failed(chunking)) {
     error = "no strategy for a quantized matmul of the module";
     return failure();
@@ -523,6 +516,7 @@ LogicalResult compileDynamicTokenSite(
     // its own, reading the parameters packed as the batched one does.
     qforge::StrategyOptions decodeOptions = options;
     decodeOptions.tokens = 1;
+    decodeOptions.dynamicDecodePath = true;
     if (decodeOptions.script.empty())
       decodeOptions.packedWeights = true;
     FailureOr<qforge::TransformScript> loaded =
@@ -535,6 +529,11 @@ LogicalResult compileDynamicTokenSite(
     }
     const qforge::TransformScript &script =
         scripts.try_emplace(loaded->getPath(), *loaded).first->second;
+    // A user's --script is one strategy at every M: the batched row's
+    // numbers throughout.
+    qforge::recordStrategyParams(
+        *specialized,
+        tokens == 1 && options.script.empty() ? decodeOptions : batchedOptions);
     if (failed(applyToFunction(script, *specialized,
                                qforge::TransformScript::kMainEntry))) {
       emitError(loc) << "the strategy '" << script.getPath()
@@ -617,7 +616,9 @@ LogicalResult compileDynamicTokenSite(
 FailureOr<qforge::StrategyPlan>
 qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
                         StrategyOptions options, std::string &error) {
-  SmallVector<MatmulSite> sites = findQuantizedMatmuls(module);
+  if (failed(applyRowFlags(options, error)))
+    return failure();
+  SmallVector<MatmulSite> sites = qforge::findQuantizedMatmuls(module);
   options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
   StrategyPlan plan;
 
@@ -662,10 +663,15 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   if (sites.empty() ||
       (sites.size() == 1 && !dynamicTokens && isAlone(sites.front()))) {
     if (sites.size() == 1)
-      setSiteShape(options, sites.front());
+      options = qforge::getSiteOptions(options, sites.front());
+    // The kernel's weights, as before the site's function was known.
+    options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
     FailureOr<TransformScript> script = session.loadStrategy(options, error);
     if (failed(script))
       return failure();
+    if (sites.size() == 1)
+      recordStrategyParams(
+          sites.front().contraction->getParentOfType<func::FuncOp>(), options);
     if (failed(script->apply(module))) {
       error = "the transform script '" + script->getPath().str() +
               "' failed (see above)";
@@ -684,9 +690,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     Location loc = site.contraction.getLoc();
-    StrategyOptions siteOptions = options;
-    setSiteShape(siteOptions, site);
-    siteOptions.int4Weights = parent->hasAttr(kInt4BytePairsAttrName);
+    StrategyOptions siteOptions = qforge::getSiteOptions(options, site);
     unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
     if (ShapedType::isDynamic(site.tokens)) {
@@ -706,6 +710,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     const TransformScript &script =
         scripts.try_emplace(loaded->getPath(), *loaded).first->second;
     Outlined outlined = outline(site.contraction, name);
+    recordStrategyParams(outlined.function, siteOptions);
     if (failed(applyToFunction(script, outlined.function,
                                TransformScript::kMainEntry))) {
       emitError(loc) << "the strategy '" << script.getPath()

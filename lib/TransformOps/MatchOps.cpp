@@ -81,3 +81,62 @@ transform::GetInitProducersOp::apply(transform::TransformRewriter &rewriter,
   results.set(cast<OpResult>(getProducers()), producers);
   return DiagnosedSilenceableFailure::success();
 }
+
+/// The integer `name` of the qforge.strategy_params dictionary on `op`, or
+/// null when `op` has none or it does not name `name`.
+static Attribute findStrategyParam(Operation *op, StringRef name) {
+  auto params = op->getAttrOfType<DictionaryAttr>("qforge.strategy_params");
+  return params ? params.get(name) : Attribute();
+}
+
+DiagnosedSilenceableFailure
+transform::StrategyParamOp::apply(transform::TransformRewriter &rewriter,
+                                  transform::TransformResults &results,
+                                  transform::TransformState &state) {
+  Attribute found;
+  Operation *foundOn = nullptr;
+  auto consider = [&](Operation *op) -> LogicalResult {
+    Attribute value = findStrategyParam(op, getName());
+    if (!value)
+      return success();
+    if (found && found != value)
+      return failure();
+    found = value;
+    foundOn = op;
+    return success();
+  };
+  for (Operation *root : state.getPayloadOps(getRoot())) {
+    Attribute before = found;
+    for (Operation *op = root; op; op = op->getParentOp())
+      if (failed(consider(op)))
+        return emitDefiniteFailure()
+               << "two strategy parameter dictionaries disagree on '"
+               << getName() << "'";
+    if (found && found != before)
+      continue;
+    WalkResult walk = root->walk([&](Operation *op) {
+      return failed(consider(op)) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return emitDefiniteFailure()
+             << "two strategy parameter dictionaries disagree on '" << getName()
+             << "'";
+  }
+  auto integer = dyn_cast_or_null<IntegerAttr>(found);
+  if (!integer) {
+    DiagnosedDefiniteFailure diag =
+        emitDefiniteFailure()
+        << "no strategy parameter '" << getName()
+        << "' (qforge.strategy_params, recorded by strategy selection from "
+           "the table's row); a script run by hand writes the number with "
+           "transform.param.constant";
+    if (found)
+      diag.attachNote(foundOn->getLoc()) << "it is not an integer here";
+    return diag;
+  }
+  results.setParams(
+      cast<OpResult>(getParam()),
+      {IntegerAttr::get(IntegerType::get(getContext(), 64), integer.getInt())});
+  return DiagnosedSilenceableFailure::success();
+}

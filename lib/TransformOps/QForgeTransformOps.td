@@ -439,6 +439,34 @@ def GetInitProducersOp : Op<Transform_Dialect, "qforge.get_init_producers",
       "$target attr-dict `:` functional-type(operands, results)";
 }
 
+def StrategyParamOp : Op<Transform_Dialect, "qforge.strategy_param",
+    [NavigationTransformOpTrait, MemoryEffectsOpInterface,
+     DeclareOpInterfaceMethods<TransformOpInterface>]> {
+  let summary = "A number of the strategy table's row, as a param";
+  let description = [{
+    Returns as a `!transform.param<i64>` the integer `name` of the
+    `qforge.strategy_params` dictionary that strategy selection records on
+    the function a quantized matmul lives in (the row's `params` in
+    `transforms/strategy-table.json`; `qforge-compile` records it before a
+    script runs, `qforge-select-strategy` for `qforge-opt`). One entry
+    script per family then reads its target's numbers -- lanes, token
+    tile, prefetch distance, which library sequence -- from the row that
+    chose it, instead of one twin script per target.
+
+    The dictionary is looked up on each payload op of `root`, then its
+    ancestors, then the ops nested in it; every dictionary found must agree
+    on `name`. A script run by hand on IR without one writes the number
+    with `transform.param.constant` instead.
+
+    Fails definitely when no dictionary names `name`, when its value is not
+    an integer, or when two dictionaries disagree.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$root, StrAttr:$name);
+  let results = (outs TransformParamTypeInterface:$param);
+  let assemblyFormat =
+      "$name `in` $root attr-dict `:` functional-type(operands, results)";
+}
+
 def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
     [TransformOpInterface, TransformEachOpTrait,
      DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {

@@ -5,7 +5,7 @@
 // Bad arguments get a diagnostic and a non-zero exit.
 // REQUIRES: avx512f
 // RUN: %gen_kernel 256 4 128 > %t.mlir
-// RUN: qforge-compile %t.mlir --script=%transforms/decode-packed-avx512.mlir --emit=shared -o %t.a.so
+// RUN: qforge-compile %t.mlir --strategy-row=decode-packed-f32/avx512 --emit=shared -o %t.a.so
 // RUN: cp %t.a.so %t.b.so
 // RUN: env OMP_NUM_THREADS=1 qforge-ab 256 4 128 %t.a.so %t.b.so | FileCheck %s
 // CHECK: 256x4x128, {{[0-9]+}} copies ({{[0-9]+}} MiB), 600 calls each; read pass: median {{[0-9.]+}} GB/s, best {{[0-9.]+}} GB/s

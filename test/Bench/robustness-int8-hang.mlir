@@ -7,7 +7,7 @@
 // object is left.
 // The target is given: the script is the AVX-512 one, on any host.
 // RUN: %gen_kernel 64 1 64 --batch 4 --no-zero-point | sed 's/%%zero = arith.constant 0.000000e+00 : f32/%%zero = arith.constant 1.000000e+00 : f32/' > %t.mlir
-// RUN: not qforge-compile %t.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --compile-timeout=3 --emit=obj -o %t.o 2>&1 | FileCheck %s
+// RUN: not qforge-compile %t.mlir --strategy-row=decode-int8/16-lanes --mcpu=sapphirerapids --compile-timeout=3 --emit=obj -o %t.o 2>&1 | FileCheck %s
 // CHECK: {{.*}}.mlir:25:13: error: vector lowering did not converge (the script leaves vector forms the fixed lowering cannot reduce to rank 1; docs/lowering.md); here a 'vector<4x1x64xf32>' is left
 // CHECK-NEXT: %matvec = linalg.generic
 // CHECK-NOT: did not finish within

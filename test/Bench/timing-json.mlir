@@ -17,7 +17,7 @@
 // CHECK: arithmetic peak, same run: f32 multiply-add {{[0-9.]+}} GFLOP/s, int8 dot product {{[0-9.]+}} GOP/s (0: not on this CPU)
 // CHECK: {"func":"quantized_matmul","threads":1,"verified":true,"max_abs_err":{{[0-9.e+-]+}},"max_rel_err":{{[0-9.e+-]+}},"us_hot_min":{{[0-9.e+-]+}},"us_hot_median":{{[0-9.e+-]+}},"us_cold_min":{{[0-9.e+-]+}},"us_cold_median":{{[0-9.e+-]+}},"bytes_per_call":36864,"gbps_hot":{{[0-9.e+-]+}},"gbps_cold":{{[0-9.e+-]+}},"gbps_cold_best":{{[0-9.e+-]+}},"mem_read_gbps":{{[0-9.e+-]+}},"bw_fraction_cold":{{[0-9.e+-]+}},"rotate_bytes":{{[0-9]+}},"llc_bytes":{{[0-9]+}},"flops_per_call":65536,"gflops_hot":{{[0-9.e+-]+}},"gflops_cold":{{[0-9.e+-]+}},"fma_peak_gflops":{{[0-9.e+-]+}},"int8_dot_peak_gops":{{[0-9.e+-]+}},"keep_freed_memory":true}
 
-// PROGRESS: qforge-bench: compiling @quantized_matmul with {{.*}}decode-factored-avx{{512(-zen)?|2}}.mlir
+// PROGRESS: qforge-bench: compiling @quantized_matmul with {{.*}}decode-f32.mlir
 // PROGRESS: qforge-bench: timing, hot
 // PROGRESS: qforge-bench: note: rotating over less than 4x the last-level cache ({{[0-9]+}} MiB): the cold figures are not DRAM-bound
 // PROGRESS: qforge-bench: timing, cold

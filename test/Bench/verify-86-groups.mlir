@@ -11,7 +11,7 @@
 // RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false --threads=1 --save-results=%t.one --json | FileCheck %s --check-prefixes=CHECK,ONE
 // RUN: qforge-bench %t.mlir --verify --tolerance=1e-5 --time=false --threads=2 --save-results=%t.two --json | FileCheck %s --check-prefixes=CHECK,TWO
 // RUN: cmp %t.one %t.two
-// RUN: qforge-bench %t.mlir --script=%transforms/decode-factored-avx2.mlir --verify --tolerance=1e-5 --time=false --threads=2 --json | FileCheck %s --check-prefixes=CHECK,TWO
+// RUN: qforge-bench %t.mlir --strategy-row=decode-f32/8-lanes --verify --tolerance=1e-5 --time=false --threads=2 --json | FileCheck %s --check-prefixes=CHECK,TWO
 
 // CHECK: verify: max_abs_err {{.*}}, normalized {{.*}} (max |ref| {{.*}}, tolerance 1e-05): PASS
 // ONE: {"func":"quantized_matmul","threads":1,"verified":true,

@@ -1,5 +1,5 @@
 // Execution test of the 4-bit decode strategy with f32 activations
-// (transforms/decode-packed-int4-avx512.mlir, picked by the driver for i4
+// (transforms/decode-packed-int4-f32.mlir, picked by the driver for i4
 // weights) against the scalar reference of the same kernel, normalized
 // error within 1e-5: unsigned and signed nibbles; one row tile; 100 rows
 // (padded to 128: the bubbled dequant's nibble index must survive the
@@ -20,9 +20,9 @@
 // RUN: qforge-bench %t.86x128.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 4096 32 128 --int4 > %t.seed.mlir
 // RUN: qforge-bench %t.seed.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
-// RUN: qforge-bench %t.86x128.mlir --script=%transforms/decode-packed-int4-avx512.mlir --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
-// RUN: qforge-bench %t.100.mlir --script=%transforms/decode-packed-int4-avx512.mlir --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.86x128.mlir --strategy-row=decode-packed-int4-f32/avx512 --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.100.mlir --strategy-row=decode-packed-int4-f32/avx512 --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 
-// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int4-avx512.mlir
+// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int4-f32.mlir
 // CHECK: packing the parameters once with @quantized_matmul_pack_weights
 // CHECK: verify: {{.*}}: PASS

@@ -1,5 +1,5 @@
 // Execution test of the 4-bit decode strategy with int8 activations
-// (transforms/decode-packed-int4-vnni.mlir: two vpdpbusd per 64-byte line,
+// (transforms/decode-packed-int4-int8.mlir: two vpdpbusd per 64-byte line,
 // one per nibble) against the f32 reference, tolerance 1e-2 (the int8
 // activations' error, ~3e-3-4e-3 here): unsigned nibbles; signed ones (sign
 // bit flipped, the offset taken back with the zero-point); signed without
@@ -23,6 +23,6 @@
 // RUN: %gen_kernel 4096 32 128 --int4 --signed > %t.seed.mlir
 // RUN: qforge-bench %t.seed.mlir --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 
-// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int4-vnni.mlir
+// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int4-int8.mlir
 // CHECK: packing the parameters once with @quantized_matmul_pack_weights
 // CHECK: verify: {{.*}}: PASS

@@ -1,5 +1,5 @@
 // Execution test of the 256-bit integer decode strategy
-// (transforms/decode-int8-avxvnni.mlir, picked for AVX-VNNI targets without
+// (transforms/decode-int8.mlir, picked for AVX-VNNI targets without
 // AVX-512: --mcpu=alderlake) on 1 and 2 threads, 8 and 86 groups. The bench
 // draws activations the per-group int8 quantization represents exactly, so
 // the kernel owes the f32 reference's sums (tolerance 1e-5); on random

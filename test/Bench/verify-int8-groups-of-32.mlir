@@ -6,5 +6,5 @@
 // REQUIRES: avx512vnni
 // RUN: %gen_kernel 96 128 32 > %t.mlir
 // RUN: qforge-bench %t.mlir --int8-activations --threads=2 --verify --time=false 2>&1 | FileCheck %s
-// CHECK: compiling @quantized_matmul with {{.*}}decode-int8-avxvnni.mlir
+// CHECK: compiling @quantized_matmul with {{.*}}decode-int8.mlir
 // CHECK: verify: max_abs_err {{.*}}, normalized {{.*}} (max |ref| {{.*}}, tolerance 1e-05): PASS

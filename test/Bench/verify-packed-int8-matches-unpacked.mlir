@@ -5,7 +5,7 @@
 // REQUIRES: avx2
 // RUN: %gen_kernel 48 3 64 > %t.64.mlir
 // RUN: qforge-bench %t.64.mlir --script=%S/Inputs/pack-and-factor-int8.mlir --verify --tolerance=1e-2 --time=false --save-results=%t.packed.bin | FileCheck %s
-// RUN: qforge-bench %t.64.mlir --script=%transforms/decode-int8-vnni.mlir --verify --tolerance=1e-2 --time=false --save-results=%t.unpacked.bin | FileCheck %s
+// RUN: qforge-bench %t.64.mlir --strategy-row=decode-int8/16-lanes --verify --tolerance=1e-2 --time=false --save-results=%t.unpacked.bin | FileCheck %s
 // RUN: %python -c "import struct,sys; a=open('%t.packed.bin','rb').read(); b=open('%t.unpacked.bin','rb').read(); fa=struct.unpack('%%df' %% (len(a)//4),a); fb=struct.unpack('%%df' %% (len(b)//4),b); d=max(abs(x-y) for x,y in zip(fa,fb))/max(abs(y) for y in fb); print('packed vs unpacked int8: %%.2e' %% d); sys.exit(d > 1e-6)"
 
 // CHECK: verify: {{.*}}: PASS

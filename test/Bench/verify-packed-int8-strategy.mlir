@@ -1,5 +1,5 @@
 // Execution test of the packed int8 decode strategy
-// (transforms/decode-packed-int8-vnni.mlir, vpdpbusd) against the f32
+// (transforms/decode-packed-int8.mlir, vpdpbusd) against the f32
 // reference, tolerance 1e-2 (the int8 activations' error, ~3e-3-5e-3 here):
 // one row tile (16 rows: the unit-dim fold must not drop the row tile's
 // loop), 40 rows (padded to 48), 86 groups, groups of 6 (k padded to 8),
@@ -20,7 +20,7 @@
 // RUN: %gen_kernel 40 3 6 > %t.6.mlir
 // RUN: qforge-bench %t.6.mlir --packed-weights --int8-activations --verify --tolerance=1e-2 --time=false 2>&1 | FileCheck %s
 
-// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int8-vnni.mlir
+// CHECK: compiling @quantized_matmul with {{.*}}decode-packed-int8.mlir
 // CHECK: packing the parameters once with @quantized_matmul_pack_weights
 // CHECK: verify: {{.*}}: PASS
 
@@ -28,7 +28,7 @@
 // RUN: qforge-bench %t.batch.mlir --packed-weights --int8-activations --verify --time=false 2>&1 | FileCheck %s --check-prefix=BATCH
 // A batch of 2 rows picks the integer prefill (one block of 8 tokens),
 // verified on activations int8 represents exactly at the f32 tolerance.
-// BATCH: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni{{(-intel)?}}.mlir
+// BATCH: compiling @quantized_matmul with {{.*}}prefill-int8.mlir
 // BATCH: verify: {{.*}}tolerance 1e-05): PASS
 
 // Rows that 16 does not divide: the result's unpack (padded rows cut) is

@@ -6,10 +6,10 @@
 // host's compile of these 512-bit vectors takes minutes: AVX-512 hosts
 // only; verify-packed-avx2.mlir is its AVX2 twin.)
 // REQUIRES: avx512f
-// RUN: qforge-bench %examples/seed_decode_4096x32x128.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+// RUN: qforge-bench %examples/seed_decode_4096x32x128.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false | FileCheck %s
 // RUN: %gen_kernel 4100 32 128 > %t.4100.mlir
-// RUN: qforge-bench %t.4100.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+// RUN: qforge-bench %t.4100.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false | FileCheck %s
 // RUN: %gen_kernel 4096 86 128 > %t.86.mlir
-// RUN: qforge-bench %t.86.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false | FileCheck %s
+// RUN: qforge-bench %t.86.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false | FileCheck %s
 
 // CHECK: verify: max_abs_err {{.*}}, normalized {{[0-9.]+e-0[6-9]}} (max |ref| {{.*}}, tolerance 1e-05): PASS

@@ -1,5 +1,5 @@
 // Execution test of the packed decode strategy
-// (transforms/decode-packed-avx512.mlir): qforge-bench packs the random raw
+// (transforms/decode-packed-f32.mlir): qforge-bench packs the random raw
 // parameters once with @quantized_matmul_pack_weights, runs the kernel on
 // the packed ones, and compares with the scalar reference of the unpacked
 // kernel; normalized error within 1e-5. Shapes:
@@ -13,14 +13,14 @@
 // The padded rows' results are cut by the unpack: a wrong padding would not
 // show here (test/Driver/packed-strategy-ir.mlir checks it is zeros).
 // RUN: %gen_kernel 37 3 16 --signed > %t.37.mlir
-// RUN: qforge-bench %t.37.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.37.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 100 5 64 > %t.100.mlir
-// RUN: qforge-bench %t.100.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.100.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 // RUN: %gen_kernel 70 86 16 > %t.70.mlir
-// RUN: qforge-bench %t.70.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
-// RUN: qforge-bench %t.100.mlir --script=%transforms/decode-packed-avx512.mlir --threads=2 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.70.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
+// RUN: qforge-bench %t.100.mlir --strategy-row=decode-packed-f32/avx512 --threads=2 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s
 
-// CHECK: qforge-bench: compiling @quantized_matmul with {{.*}}decode-packed-avx512.mlir
+// CHECK: qforge-bench: compiling @quantized_matmul with {{.*}}decode-packed-f32.mlir
 // CHECK: qforge-bench: packing the parameters once with @quantized_matmul_pack_weights
 // CHECK: verify: max_abs_err {{.*}}, normalized {{.*}} (max |ref| {{.*}}, tolerance 1e-05): PASS
 
@@ -33,7 +33,7 @@
 //   activation   1x1x5x64 f32     1280 bytes
 //   total                        47360 bytes
 // (the raw inputs would be 32000 + 2000 + 2000 + 1280 = 37280).
-// RUN: qforge-bench %t.100.mlir --script=%transforms/decode-packed-avx512.mlir --verify --tolerance=1e-5 --time=false --json 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: qforge-bench %t.100.mlir --strategy-row=decode-packed-f32/avx512 --verify --tolerance=1e-5 --time=false --json 2>&1 | FileCheck %s --check-prefix=JSON
 
 // JSON: qforge-bench: packing the parameters once with @quantized_matmul_pack_weights
 // JSON: verify: {{.*}}: PASS

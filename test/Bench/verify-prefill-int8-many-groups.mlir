@@ -9,5 +9,5 @@
 // RUN: qforge-bench %t.mlir --int8-activations --verify --time=false --compile-timeout=30 2>&1 | FileCheck %s
 // RUN: %gen_kernel 64 448 32 --batch 16 --int4 > %t.int4.mlir
 // RUN: qforge-bench %t.int4.mlir --int8-activations --verify --time=false --compile-timeout=30 2>&1 | FileCheck %s
-// CHECK: compiling @quantized_matmul with {{.*}}prefill-packed-int{{4|8}}-vnni{{(-intel)?}}.mlir
+// CHECK: compiling @quantized_matmul with {{.*}}prefill-int{{4-int8|8}}.mlir
 // CHECK: verify: {{.*}} (max |ref| {{.*}}, tolerance 1e-05): PASS

@@ -10,14 +10,14 @@
 // integer prefill's fills.
 // RUN: %gen_kernel 32 448 32 --batch 80 > %t.many.mlir
 // RUN: qforge-bench %t.many.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
-// RUN: qforge-bench %t.many.mlir --script=%transforms/prefill-packed-avx512.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
-// RUN: qforge-bench %t.many.mlir --script=%transforms/prefill-packed-avx2.mlir --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.many.mlir --strategy-row=prefill-f32/avx512 --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.many.mlir --strategy-row=prefill-f32/avx2 --mcpu=haswell --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 32 448 32 --batch 80 --int4 > %t.int4.mlir
-// RUN: qforge-bench %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.int4.mlir --strategy-row=prefill-int4-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // In the IR, both fills are a 12-lane (a block's tokens) and a 12 x 32 (a
 // block's tokens x a row tile) store inside loops over the blocks; no fill
 // of every block remains.
-// RUN: qforge-compile %t.many.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=FILLS
+// RUN: qforge-compile %t.many.mlir --strategy-row=prefill-f32/intel-12x32 --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=FILLS
 // And the shape that first failed, to the LLVM dialect (no vector too long).
 // RUN: %gen_kernel 4096 112 128 --batch 516 > %t.big.mlir
 // RUN: qforge-compile %t.big.mlir --mcpu=sapphirerapids --emit=lowered -o /dev/null

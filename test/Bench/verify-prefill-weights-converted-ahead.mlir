@@ -10,42 +10,42 @@
 // group per row, whose chunk loop inside the blocks keeps the conversion in
 // place.
 // RUN: %gen_kernel 64 8 128 --batch 100 > %t.g128.mlir
-// RUN: qforge-bench %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
-// RUN: qforge-bench %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.g128.mlir --strategy-row=prefill-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.g128.mlir --strategy-row=prefill-f32/intel-12x32 --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 96 16 32 --batch 100 > %t.g32.mlir
-// RUN: qforge-bench %t.g32.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.g32.mlir --strategy-row=prefill-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 8 128 --batch 100 --signed > %t.signed.mlir
-// RUN: qforge-bench %t.signed.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.signed.mlir --strategy-row=prefill-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 8 128 --batch 100 --int4 > %t.int4.mlir
-// RUN: qforge-bench %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
-// RUN: qforge-bench %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.int4.mlir --strategy-row=prefill-int4-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.int4.mlir --strategy-row=prefill-int4-f32/intel-12x32 --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 8 128 --batch 100 --int4 --signed > %t.int4s.mlir
-// RUN: qforge-bench %t.int4s.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.int4s.mlir --strategy-row=prefill-int4-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The 64-row twins (Intel, static M < 6 and a dynamic M's chunks), M = 100:
 // 17 blocks of 6 tokens, 20 of 5 with 4-bit weights, signed, 2 threads;
 // M = 32: 8 blocks of 4 (the chunk of 32).
 // RUN: %gen_kernel 128 8 128 --batch 100 > %t.rows64.mlir
-// RUN: qforge-bench %t.rows64.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.rows64.mlir --strategy-row=prefill-f32/intel-64-rows --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 128 8 128 --batch 100 --int4 --signed > %t.rows64-int4.mlir
-// RUN: qforge-bench %t.rows64-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.rows64-int4.mlir --strategy-row=prefill-int4-f32/intel-64-rows --verify --tolerance=1e-5 --time=false --threads=2 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 128 8 128 --batch 32 > %t.rows64-32.mlir
-// RUN: qforge-bench %t.rows64-32.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.rows64-32.mlir --strategy-row=prefill-f32/intel-64-rows --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 128 8 128 --batch 32 --int4 > %t.rows64-32-int4.mlir
-// RUN: qforge-bench %t.rows64-32-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.rows64-32-int4.mlir --strategy-row=prefill-int4-f32/intel-64-rows --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %gen_kernel 64 1 512 --batch 90 > %t.pc.mlir
-// RUN: qforge-bench %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: qforge-bench %t.pc.mlir --strategy-row=prefill-f32/intel-12x32 --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PASS
 // The kernel's IR holds the f32 tile written one k step at a time (8 per iteration)
 // inside the group loop, then the loop over the 9 blocks, in which no
 // weight byte is converted; 4-bit: a 64 x 2 x 32 tile (byte step, nibble,
 // rows), 4 byte steps of both nibbles per iteration; one group per row: the
 // conversions inside the blocks' loop, as before.
-// RUN: qforge-compile %t.g128.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR
-// RUN: qforge-compile %t.int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR4
-// RUN: qforge-compile %t.pc.mlir --script=%transforms/prefill-packed-avx512-intel.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=PC
+// RUN: qforge-compile %t.g128.mlir --strategy-row=prefill-f32/intel-12x32 --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR
+// RUN: qforge-compile %t.int4.mlir --strategy-row=prefill-int4-f32/intel-12x32 --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR4
+// RUN: qforge-compile %t.pc.mlir --strategy-row=prefill-f32/intel-12x32 --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=PC
 // The 64-row twins alike: a 128 x 64 f32 tile (4-bit: 64 x 2 x 64), then
 // the loop over the 17 (20) blocks.
-// RUN: qforge-compile %t.rows64.mlir --script=%transforms/prefill-packed-avx512-intel-64-rows.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR64
-// RUN: qforge-compile %t.rows64-int4.mlir --script=%transforms/prefill-packed-int4-avx512-intel-64-rows.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR64-INT4
+// RUN: qforge-compile %t.rows64.mlir --strategy-row=prefill-f32/intel-64-rows --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR64
+// RUN: qforge-compile %t.rows64-int4.mlir --strategy-row=prefill-int4-f32/intel-64-rows --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=IR64-INT4
 
 // PASS: verify: {{.*}}: PASS
 

@@ -55,9 +55,9 @@
 // RUN: qforge-bench %t.sym.mlir --int8-activations --verify --tolerance=1e-2 --time=false | FileCheck %s
 
 // CHECK: verify: {{.*}}: PASS
-// PREFILL: compiling @quantized_matmul with {{.*}}prefill-packed-avx512{{(-intel)?}}.mlir
+// PREFILL: compiling @quantized_matmul with {{.*}}prefill-f32.mlir
 // PREFILL: verify: {{.*}}: PASS
-// PREFILL-INT8: compiling @quantized_matmul with {{.*}}prefill-packed-int8-vnni{{(-intel)?}}.mlir
+// PREFILL-INT8: compiling @quantized_matmul with {{.*}}prefill-int8.mlir
 // PREFILL-INT8: verify: {{.*}}: PASS
-// PREFILL-INT4: compiling @quantized_matmul with {{.*}}prefill-packed-int4-avx512{{(-intel)?}}.mlir
+// PREFILL-INT4: compiling @quantized_matmul with {{.*}}prefill-int4-f32.mlir
 // PREFILL-INT4: verify: {{.*}}: PASS

@@ -37,7 +37,7 @@
 // sequence that holds it, and the driver names the script.
 // RUN: not qforge-compile %t/plain.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=SCRIPT
 // SCRIPT: transforms/lib/common.mlir:{{[0-9]+}}:{{[0-9]+}}: error: found no dequantization generic
-// SCRIPT: qforge-compile: error: the transform script '{{.*}}decode-factored-avx{{512|2}}.mlir' failed (see above)
+// SCRIPT: qforge-compile: error: the transform script '{{.*}}decode-f32.mlir' failed (see above)
 
 // A script that does not exist, and one that does not parse.
 // RUN: not qforge-compile %t/kernel.mlir --script=%t/missing.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=MISSING
@@ -77,7 +77,7 @@
 
 // The strategy flags pick a shipped script: with --script they would be
 // silently ignored.
-// RUN: not qforge-compile %t/kernel.mlir --packed-weights --script=%transforms/decode-factored-avx512.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=FLAGS
+// RUN: not qforge-compile %t/kernel.mlir --packed-weights --strategy-row=decode-f32/16-lanes -o %t/out.o 2>&1 | FileCheck %s --check-prefix=FLAGS
 // FLAGS: qforge-compile: error: --packed-weights picks a shipped strategy; with --script the script decides (drop one of them)
 
 // A script that makes the kernel private (it would have no C interface,
@@ -93,8 +93,8 @@
 // A script that emits vpdpbusd, for a target with neither VNNI nor AVX2 (to
 // split or expand it into): refused at the kernel op the call came from,
 // not an abort in LLVM's instruction selection.
-// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=x86-64-v2 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
-// RUN: not qforge-compile %t/kernel.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --mattr=-avx512vnni,-avx2 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// RUN: not qforge-compile %t/kernel.mlir --strategy-row=decode-int8/16-lanes --mcpu=x86-64-v2 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
+// RUN: not qforge-compile %t/kernel.mlir --strategy-row=decode-int8/16-lanes --mcpu=sapphirerapids --mattr=-avx512vnni,-avx2 -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-VNNI
 // NO-VNNI: kernel.mlir:{{[0-9]+}}:{{[0-9]+}}: error: llvm.x86.avx512.vpdpbusd.512 (from the transform script) needs AVX512-VNNI, AVX-VNNI or AVX2, which the target (CPU '{{x86-64-v2'|sapphirerapids' with --mattr=-avx512vnni,-avx2}}) lacks; use a script without it, or another --mcpu/--mattr
 
 // A tile_using_forall with every tile size 0 (MLIR 22 crashes on it) is

@@ -3,7 +3,7 @@
 // packing function, run once, gathers whole bytes.
 // RUN: %gen_kernel 64 4 128 --int4 > %t.mlir
 
-// f32 activations (decode-packed-int4-avx512.mlir): per 64-byte line, 4
+// f32 activations (decode-packed-int4-f32.mlir): per 64-byte line, 4
 // widenings of 16 bytes from memory; each widened vector looked up in the
 // table of the 16 nibble values (vpermps / vpermd, which read the low 4
 // bits of a lane: the low nibble) for 4 FMAs, then shifted by 4 and looked
@@ -26,7 +26,7 @@
 // lookup is the conversion it stands for, (byte & 15) to f32, in ymm
 // registers -- not an abort in LLVM's instruction selection
 // (test/Bench/verify-int4-strategy.mlir runs it).
-// RUN: qforge-compile %t.mlir --script=%transforms/decode-packed-int4-avx512.mlir --mcpu=haswell --emit=asm -o %t.avx2.s
+// RUN: qforge-compile %t.mlir --strategy-row=decode-packed-int4-f32/avx512 --mcpu=haswell --emit=asm -o %t.avx2.s
 // RUN: not grep -q zmm %t.avx2.s
 // RUN: FileCheck %s --check-prefix=AVX2 < %t.avx2.s
 // AVX2-LABEL: quantized_matmul:
@@ -35,7 +35,7 @@
 // AVX2:         vfmadd{{[0-9]+}}ps {{.*}}%ymm
 // AVX2-LABEL: _mlir_ciface_quantized_matmul:
 
-// int8 activations (decode-packed-int4-vnni.mlir): per 64-byte line, two
+// int8 activations (decode-packed-int4-int8.mlir): per 64-byte line, two
 // vpdpbusd on the masked low and shifted high nibbles against broadcast
 // activation bytes (a group's in 4 independent sums, so consecutive ones
 // into different accumulators); no per-weight widening.

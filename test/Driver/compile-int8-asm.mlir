@@ -3,7 +3,7 @@
 // int-to-float convert of the i32 partial sums, the zero-point term and the
 // scale as two FMAs -- no per-weight zero-extension or convert.
 // RUN: %gen_kernel 64 4 128 > %t.mlir
-// RUN: qforge-compile %t.mlir --script=%transforms/decode-int8-vnni.mlir --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s
+// RUN: qforge-compile %t.mlir --strategy-row=decode-int8/16-lanes --mcpu=sapphirerapids --emit=asm -o - | FileCheck %s
 
 // CHECK-LABEL: quantized_matmul..omp_par:
 // CHECK:         vpdpbusd {{.*}}%zmm[[ACC:[0-9]+]]

@@ -6,7 +6,7 @@
 // in caller-allocated result0..2. N = 100 pads to two row tiles of 64.
 // RUN: %gen_kernel 100 5 64 > %t.mlir
 // RUN: rm -f %t.o %t.h
-// RUN: qforge-compile %t.mlir --script=%transforms/decode-packed-avx512.mlir --mcpu=skylake-avx512 --emit=obj -o %t.o --header=%t.h
+// RUN: qforge-compile %t.mlir --strategy-row=decode-packed-f32/avx512 --mcpu=skylake-avx512 --emit=obj -o %t.o --header=%t.h
 // RUN: llvm-nm --defined-only %t.o | FileCheck %s --check-prefix=SYMBOLS
 // RUN: FileCheck %s --check-prefix=HEADER < %t.h
 

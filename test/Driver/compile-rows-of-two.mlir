@@ -11,6 +11,6 @@
 // RUN:   %t.transforms/lib/decode.mlir
 // RUN: grep -q '%%rows tile_sizes \[2\]' %t.transforms/lib/decode.mlir
 // RUN: env QFORGE_TRANSFORMS_DIR=%t.transforms qforge-bench %t.mlir \
-// RUN:   --script=%t.transforms/decode-factored-avx512.mlir --verify --time=false | FileCheck %s
+// RUN:   --strategy-row=decode-f32/16-lanes --verify --time=false | FileCheck %s
 
 // CHECK: verify: {{.*}}: PASS

@@ -9,7 +9,7 @@
 // f32 (default): per group of 128 weights and row, 8 x (widen 16 bytes,
 // convert, multiply-add) as four partial sums (3 adds), then the group's
 // zero-point and scale (one broadcast, two FMAs); a prefetch per 64-byte
-// line of the row after next (decode-factored-avx512.mlir).
+// line of the row after next (decode-f32.mlir).
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --emit=asm -o %t.f32.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.f32.s | FileCheck %s --check-prefix=F32
 // F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vaddps 3, vbroadcastss 1, vcvtdq2ps 8, vfmaddps 6, vfnmaddps 1, vmulps 3, vpmovzxbd 8{{$}}
@@ -30,7 +30,7 @@
 
 // int8: two vpdpbusd per group of 128 weight bytes, no widening of weights;
 // the group's float epilogue; the next row prefetched into L1 on Zen
-// (decode-int8-vnni-zen.mlir), into L2 elsewhere, where only the weights'
+// (decode-int8.mlir), into L2 elsewhere, where only the weights'
 // two lines are prefetched, not the group's scale and zero-point. The
 // activation's per-lane sums (for the zero-point term) are vpdpbusd with
 // bytes of 1, not a scalar add per byte (vaddss would sort between vaddps
@@ -43,7 +43,7 @@
 // Elsewhere two groups per iteration, into two partial sums
 // (@split_group_sums; test/Transforms/lib-decode.mlir checks they are two).
 // INT8-SPR: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht1 4, vbroadcastss 4, vcvtdq2ps 2, vfmaddps 2, vfnmaddps 2, vmovdqu64 4, vmulss 4, vpdpbusd 4, vpxor 1, vxorps 1{{$}}
-// Groups of 32 (decode-int8-avxvnni.mlir, 8 lanes): four groups per
+// Groups of 32 (decode-int8.mlir, 8 lanes): four groups per
 // iteration, one 256-bit vpdpbusd each.
 // RUN: %gen_kernel 256 128 32 > %t.g32.mlir
 // RUN: qforge-compile %t.g32.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-g32.s

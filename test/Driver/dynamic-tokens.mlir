@@ -107,7 +107,7 @@
 // RUN: qforge-bench %t.int4.mlir --verify --time=false --dim=M=1,3,17,129 | FileCheck %s --check-prefix=FORMS
 // FORMS-COUNT-4: verify: {{.*}}: PASS
 
-// On an Intel core (prefill-packed-avx512-intel-64-rows.mlir) the chunks of
+// On an Intel core (prefill-f32.mlir) the chunks of
 // 32 (8 blocks of 4 tokens) and 128 (22 blocks of 6) convert a row tile's
 // weights of a group once, before its blocks, whose FMAs read f32
 // (vmovaps), no widening or conversion; the chunk of 8 (2 blocks of 4)
@@ -118,7 +118,7 @@
 // INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m32..omp_par .LBB{{.*}}; addq 2, cmpq 1, jb 1, subq 1, vbroadcastss 32, vfmaddps 128, vmovaps 32{{$}}
 // INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m128..omp_par .LBB{{.*}}; addq 3, cmpq 1, jb 1, vbroadcastss 48, vfmaddps 192, vmovaps 32{{$}}
 
-// 4-bit weights on an Intel core (prefill-packed-int4-avx512-intel-64-rows.mlir)
+// 4-bit weights on an Intel core (prefill-int4-f32.mlir)
 // dispatched alike, every batched path's nibbles looked up in tables, the
 // chunks of 32 and 128 converted once per group as above.
 // RUN: %gen_kernel 100 3 32 --dynamic --int4 > %t.int4-intel.mlir
@@ -145,12 +145,14 @@
 // INT4-INTEL-ASM-DAG: {{^}}quantized_matmul_qmm0_m128..omp_par .LBB{{.*}}; addq 3, cmpq 1, jb 1, vbroadcastss 40, vfmaddps 160, vmovaps 32{{$}}
 // RUN: not grep vcvtdq2ps %t.int4-intel.s
 
-// A script's qforge.rows_by_decode: 2 rows left through the decode path,
+// A user's script states its own chunk plan in module attributes, over the
+// defaults (a shipped script keeps its table row's): qforge.rows_by_decode:
+// 2 rows left through the decode path,
 // the chunk of 4 for 3-4 (its chunk of 2 dropped); without
 // qforge.rows_left_chunks, halvings of the smallest chunk (4 only, then);
 // a negative count or a listed size below 2 or not below the smallest
 // chunk is refused.
-// RUN: sed 's/qforge.token_tile = 8 : i64/qforge.token_tile = 8 : i64, qforge.rows_by_decode = 2 : i64/' %transforms/prefill-packed-avx512.mlir > %t.rows2.mlir
+// RUN: sed 's/{transform.with_named_sequence}/{transform.with_named_sequence, qforge.token_tile = 8 : i64, qforge.rows_left_chunks = array<i64: 2, 4, 6>, qforge.rows_by_decode = 2 : i64}/' %transforms/prefill-f32.mlir > %t.rows2.mlir
 // RUN: qforge-compile %t.mlir --script=%t.rows2.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=ROWS2
 // ROWS2:         arith.cmpi ule, %{{.+}}, %c2
 // ROWS2:           func.call @quantized_matmul_qmm0_m1(
@@ -170,7 +172,7 @@
 // RUN: sed 's/rows_by_decode = 2/rows_by_decode = -1/' %t.rows2.mlir > %t.rows-negative.mlir
 // RUN: not qforge-compile %t.mlir --script=%t.rows-negative.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-NEGATIVE
 // ROWS-NEGATIVE: error: the batched strategy '{{.*}}rows-negative.mlir' sets qforge.rows_by_decode = -1; it must be at least 0
-// RUN: sed 's/array<i64: 2, 4, 6>/array<i64: 4, 8>/' %transforms/prefill-packed-avx512.mlir > %t.rows-left-8.mlir
+// RUN: sed 's/{transform.with_named_sequence}/{transform.with_named_sequence, qforge.rows_left_chunks = array<i64: 4, 8>}/' %transforms/prefill-f32.mlir > %t.rows-left-8.mlir
 // RUN: not qforge-compile %t.mlir --script=%t.rows-left-8.mlir --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-LEFT-8
 // ROWS-LEFT-8: error: the batched strategy '{{.*}}rows-left-8.mlir' lists 8 in qforge.rows_left_chunks; its sizes must be at least 2 and less than the smallest chunk (8)
 
@@ -185,11 +187,11 @@
 // RUN: not qforge-bench %t.static.mlir --time=false --dim=M=3 2>&1 | FileCheck %s --check-prefix=STATIC
 // STATIC: qforge-bench: error: --dim gives run-time sizes, but @quantized_matmul has static shapes only
 
-// The chunk sizes follow the batched script's token tile (its module's
-// qforge.token_tile; qforge.rows_by_decode, default 1, sets how many rows
-// left over go one at a time): AVX2's 6-token tile gives chunks of 96, 24
-// and 6 rows, and of 3 for the rows left; its script does not set
-// qforge.pad_nearly_full_chunks, so no chunk takes the rows left but the
+// The chunk sizes follow the batched row's token tile (its token_tile in
+// transforms/strategy-table.json; rows_by_decode, default 1, sets how many
+// rows left over go one at a time): AVX2's 6-token tile gives chunks of 96,
+// 24 and 6 rows, and of 3 for the rows left; its row does not set
+// pad_nearly_full_chunks, so no chunk takes the rows left but the
 // chain's (and none on Zen, the generic script).
 // RUN: qforge-compile %t.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=AVX2
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --emit=mlir -o - | FileCheck %s --check-prefix=NO-NEAR

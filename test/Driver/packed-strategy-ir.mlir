@@ -1,4 +1,4 @@
-// The packed decode strategy (transforms/decode-packed-avx512.mlir) on two
+// The packed decode strategy (transforms/decode-packed-f32.mlir) on two
 // small kernels of the seed's form, one whose N divides the 64-row tile
 // (512 = 8 x 64) and one that is padded (484 -> 8 x 64). Checked on the IR
 // after the script:
@@ -23,14 +23,14 @@
 //   is confined to the packing function (SAFE), the only function with
 //   packs.
 // RUN: %gen_kernel 512 4 32 > %t.512.mlir
-// RUN: qforge-compile %t.512.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.512.out.mlir
+// RUN: qforge-compile %t.512.mlir --strategy-row=decode-packed-f32/avx512 --emit=mlir -o %t.512.out.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,EXACT < %t.512.out.mlir
 // RUN: FileCheck %s --check-prefix=SAFE < %t.512.out.mlir
 // After bufferization (the script's prefetch step; --emit=lowered): each
 // weight line's prefetch, in the k loop, picks past the end of the group
 // the first lines of the next group (into_parent_loop): a select of the
 // k step and one of the group on "past the end and a next group exists".
-// RUN: qforge-compile %t.512.mlir --script=%transforms/decode-packed-avx512.mlir --emit=lowered -o - | FileCheck %s --check-prefix=LOWERED
+// RUN: qforge-compile %t.512.mlir --strategy-row=decode-packed-f32/avx512 --emit=lowered -o - | FileCheck %s --check-prefix=LOWERED
 // LOWERED:      %[[BEYOND:.+]] = llvm.icmp "sge"
 // LOWERED-NEXT: %[[HASNEXT:.+]] = llvm.icmp "slt"
 // LOWERED-NEXT: %[[PAST:.+]] = llvm.and %[[BEYOND]], %[[HASNEXT]] : i1
@@ -41,7 +41,7 @@
 // divides them (transform.qforge.dividing_tile_size), so every iteration has
 // static shapes and the three tiles' sums are the k loop's vectors.
 // RUN: %gen_kernel 384 4 32 > %t.384.mlir
-// RUN: qforge-compile %t.384.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o - | FileCheck %s --check-prefix=THREE
+// RUN: qforge-compile %t.384.mlir --strategy-row=decode-packed-f32/avx512 --emit=mlir -o - | FileCheck %s --check-prefix=THREE
 // THREE-LABEL: func.func @quantized_matmul(
 // THREE:         scf.forall (%{{.+}}) in (2)
 // THREE-NOT:     tensor<?x
@@ -49,7 +49,7 @@
 // THREE-NOT:     tensor<?x
 // THREE:       } {qforge.weight_rows}
 // RUN: %gen_kernel 484 4 32 > %t.484.mlir
-// RUN: qforge-compile %t.484.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir -o %t.484.out.mlir
+// RUN: qforge-compile %t.484.mlir --strategy-row=decode-packed-f32/avx512 --emit=mlir -o %t.484.out.mlir
 // RUN: FileCheck %s --check-prefixes=CHECK,PAD < %t.484.out.mlir
 // RUN: FileCheck %s --check-prefix=SAFE < %t.484.out.mlir
 

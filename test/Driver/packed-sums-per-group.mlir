@@ -7,8 +7,8 @@
 // sums read a vector<32xf32> per group inside an scf.for over the groups,
 // never the whole vector<448x32xf32>.
 // RUN: %gen_kernel 64 448 32 > %t.mlir
-// RUN: qforge-compile %t.mlir --script=%transforms/decode-packed-avx2.mlir --emit=mlir | FileCheck %s
-// RUN: qforge-compile %t.mlir --script=%transforms/decode-packed-avx512.mlir --emit=mlir | FileCheck %s
+// RUN: qforge-compile %t.mlir --strategy-row=decode-packed-f32/avx2 --emit=mlir | FileCheck %s
+// RUN: qforge-compile %t.mlir --strategy-row=decode-packed-f32/avx512 --emit=mlir | FileCheck %s
 // CHECK-LABEL: func.func @quantized_matmul(
 // CHECK-NOT: vector<448x32xf32>
 // CHECK: scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step

@@ -19,7 +19,7 @@
 // INT8-PACKS:     vpdpbusd
 // INT8-PACKS-NOT: {{movzbl|movb|callq}}
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 2, cmpq 1, jne 1, prefetcht0 4, vmovdqu64 4, vpbroadcastd 18, vpdpbusd 36{{$}}
-// On Intel AVX-512 cores (prefill-packed-int8-vnni-intel.mlir) the same
+// On Intel AVX-512 cores (prefill-int8.mlir) the same
 // loop prefetches the next group's weight lines into L2 (prefetcht1), not
 // into L1 as on Zen (and LLVM leaves the k loop one step per iteration).
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --int8-activations --emit=asm -o %t.int8-intel.s
@@ -76,7 +76,7 @@
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.m3.s | FileCheck %s --check-prefix=F32-M3
 // F32-M3: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 8, vbroadcastss 24, vcvtdq2ps 32, vfmaddps 96, vpmovzxbd 32{{$}}
 // 4-bit weights at M = 3 on an Intel core: the same 64-row tiles, their
-// nibbles looked up in tables (prefill-packed-int4-avx512-intel-64-rows.mlir):
+// nibbles looked up in tables (prefill-int4-f32.mlir):
 // 16 lookups, 8 widenings and 8 shifts per 48 FMAs, no conversion or
 // extract (the generic script's mix: INT4F32 below).
 // RUN: %gen_kernel 128 4 128 --batch 3 --int4 > %t.int4-m3.mlir
@@ -99,8 +99,8 @@
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4f32.s | FileCheck %s --check-prefix=INT4F32
 // INT4F32: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 3, cmpq 1, jb 1, prefetcht0 4, vbroadcastss 40, vcvtdq2ps 32, vextracti128 {{[0-9]+}}, vextracti32x4 {{[0-9]+}}, vextracti64x4 8, vfmaddps 160, vgf2p8affineqb 4, vmovdqu64 4, vpandq 4, vpmovzxbd 32{{$}}
 
-// Intel AVX-512 cores (prefill-packed-avx512-intel.mlir,
-// prefill-packed-int4-avx512-intel.mlir): 12 tokens x 32 rows, per 8 k
+// Intel AVX-512 cores (prefill-f32.mlir,
+// prefill-int4-f32.mlir): 12 tokens x 32 rows, per 8 k
 // steps 16 conversions (half the 6 x 64 tile's) for the same 192 FMAs into
 // 24 accumulators, one broadcast per token and k step, no spill. That is
 // the loop of fewer than 8 blocks of tokens (M = 48: 4).

@@ -7,9 +7,9 @@
 // (5 activation rows x 64 weight rows), and the result's unpack cuts the
 // padding. M = 2 is one block of 2 rows: no padded rows computed.
 // RUN: %gen_kernel 100 5 64 --batch 13 > %t.mlir
-// RUN: qforge-compile %t.mlir --script=%transforms/prefill-packed-avx512.mlir --emit=mlir -o - | FileCheck %s
+// RUN: qforge-compile %t.mlir --strategy-row=prefill-f32/avx512 --emit=mlir -o - | FileCheck %s
 // RUN: %gen_kernel 100 5 64 --batch 2 > %t.2.mlir
-// RUN: qforge-compile %t.2.mlir --script=%transforms/prefill-packed-avx512.mlir --emit=mlir -o - | FileCheck %s --check-prefix=M2
+// RUN: qforge-compile %t.2.mlir --strategy-row=prefill-f32/avx512 --emit=mlir -o - | FileCheck %s --check-prefix=M2
 
 // CHECK-LABEL: func.func @quantized_matmul(
 // CHECK-SAME:    tensor<2x5x64x64xi8>
@@ -29,7 +29,7 @@
 // M2:         scf.for {{.*}} -> (vector<1x1x1x1x2x64xf32>)
 
 // The driver's choice by CPU, static M = 17: Intel AVX-512 cores take
-// prefill-packed-avx512-intel.mlir, 12 tokens x 32 rows balanced to two
+// prefill-f32.mlir, 12 tokens x 32 rows balanced to two
 // tiles of 9 (their conversions share the FMA ports: a weight vector must
 // feed more tokens); AMD Zen keeps 6 x 64 (three tiles of 6), as does a
 // dynamic M on any CPU (test/Driver/dynamic-tokens.mlir: its chunks read the

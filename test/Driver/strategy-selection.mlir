@@ -100,7 +100,7 @@
 // PACKED-NO-VNNI: qforge-compile: error: the packed int8 decode strategy needs AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2, which the target (CPU 'x86-64-v2') lacks; drop --int8-activations or pass --script
 
 // RUN: not qforge-compile %t.mlir --mcpu=core2 -o %t.o 2>&1 | FileCheck %s --check-prefix=OLD-CPU
-// OLD-CPU: qforge-compile: error: no shipped decode strategy for the target (CPU 'core2'): they need AVX2 and FMA; pass --script
+// OLD-CPU: qforge-compile: error: the decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'core2') lacks; pass --script
 
 // 4-bit weights (stored as byte pairs, docs/abi.md) always get a packed
 // strategy, with or without --packed-weights: f32 activations by default,

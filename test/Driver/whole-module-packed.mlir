@@ -33,14 +33,14 @@
 // 4-bit weights always take a packed strategy.
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 64 --int4 > %t.int4.mlir
 // RUN: qforge-bench %t.int4.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=INT4
-// INT4: compiling @decoder_layer with {{.*}}decode-packed-int4-avx512.mlir
+// INT4: compiling @decoder_layer with {{.*}}decode-packed-int4-f32.mlir
 // INT4: verify: {{.*}}: PASS
 // RUN: qforge-bench %t.int4.mlir --int8-activations --verify --tolerance=5e-2 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
 
 // M = 16 tokens: the prefill strategies, chosen by M.
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 64 --tokens 16 > %t.prefill.mlir
 // RUN: qforge-bench %t.prefill.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=PREFILL
-// PREFILL: compiling @decoder_layer with {{.*}}prefill-packed-avx512{{(-intel)?}}.mlir
+// PREFILL: compiling @decoder_layer with {{.*}}prefill-f32.mlir
 // PREFILL: verify: {{.*}}: PASS
 // RUN: qforge-bench %t.prefill.mlir --int8-activations --verify --tolerance=5e-2 --time=false 2>&1 | FileCheck %s --check-prefix=VERIFY
 

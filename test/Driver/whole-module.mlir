@@ -28,7 +28,7 @@
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 16 --mlp-only --name mlp16 > %t.mlp16.mlir
 // RUN: not qforge-compile %t.mlp16.mlir --mcpu=sapphirerapids --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=STEP
 // STEP: {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}}: error: cannot factor: the group size (16) is not a multiple of lanes (16) x 4 bytes per lane
-// STEP: mlp16.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the strategy '{{.*}}decode-int8-vnni.mlir' failed on this quantized matmul (outlined as @mlp16_qmm0)
+// STEP: mlp16.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the strategy '{{.*}}decode-int8.mlir' failed on this quantized matmul (outlined as @mlp16_qmm0)
 // With groups of 32 (the 8-lane strategy on AVX512-VNNI) and of 64 it runs;
 // three int8-quantized activations in a chain (down reads silu(gate) * up)
 // verify at 5e-2 (docs/numerics.md).
@@ -39,7 +39,7 @@
 // The whole layer: q, k, v, o, gate, up, down, residual adds; four results.
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 32 > %t.layer.mlir
 // RUN: qforge-bench %t.layer.mlir --verify --tolerance=1e-5 --time=false 2>&1 | FileCheck %s --check-prefix=LAYER
-// LAYER: compiling @decoder_layer with {{.*}}decode-factored-avx512{{(-zen)?}}.mlir
+// LAYER: compiling @decoder_layer with {{.*}}decode-f32.mlir
 // LAYER: verify: {{.*}}: PASS
 
 // Strategies that pack the weights (--packed-weights, 4-bit weights,

@@ -351,7 +351,7 @@ module attributes {transform.with_named_sequence} {
 // lanes = 8 (AVX2-width / vpdpbusd.256): q stays 4 bytes per lane, so
 // K = 128 splits as j = 4 steps of l = 8 lanes x q = 4 bytes. The dequant
 // body is the one fold_int_to_float_casts leaves (a bare uitofp of the i8),
-// as in transforms/decode-int8-vnni.mlir.
+// as in transforms/decode-int8.mlir.
 
 // CHECK-LABEL: func.func @lanes_8
 // CHECK-SAME:    (%[[W:[a-z0-9_]+]]: tensor<8x4x128xi8>, %[[S:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[Z:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[X:[a-z0-9_]+]]: tensor<1x1x4x128xf32>)

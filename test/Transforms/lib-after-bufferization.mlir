@@ -36,7 +36,7 @@
 // UNPACKED:       vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
 
 // @x86_nibble_tables, 4-bit decode with f32 activations
-// (decode-packed-int4-avx512.mlir): each 64-byte line widened to 32-bit
+// (decode-packed-int4-f32.mlir): each 64-byte line widened to 32-bit
 // lanes, its low nibbles looked up directly and its high ones after a shift
 // by 4, 16 lanes per vpermps, in the table of the 16 nibble values; no
 // nibble is converted with uitofp any more (implicit check).
@@ -73,7 +73,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_packed_int4_f32(%module: !transform.any_op {transform.readonly}, %rows: !transform.param<i64> {transform.readonly}, %unpack_rows: !transform.param<i64> {transform.readonly})
   transform.named_sequence @x86_nibble_tables(%module: !transform.any_op {transform.readonly})
 
-  // The unpacked integer decode strategy (decode-int8-vnni.mlir), then
+  // The unpacked integer decode strategy (decode-int8.mlir), then
   // the sequence.
   transform.named_sequence @test_x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) {
     transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
@@ -82,7 +82,7 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The packed integer decode strategy (decode-packed-int8-vnni.mlir),
+  // The packed integer decode strategy (decode-packed-int8.mlir),
   // then the sequence.
   transform.named_sequence @test_x86_int8_dot_products_and_reductions_packed(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
@@ -104,7 +104,7 @@ module attributes {transform.with_named_sequence} {
   }
 
   // The 4-bit decode strategy with f32 activations
-  // (decode-packed-int4-avx512.mlir), then the sequence.
+  // (decode-packed-int4-f32.mlir), then the sequence.
   transform.named_sequence @test_x86_nibble_tables(%module: !transform.any_op {transform.readonly}) {
     %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
     transform.include @decode_packed_int4_f32 failures(propagate) (%module, %rows, %rows)

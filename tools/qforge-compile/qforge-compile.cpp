@@ -16,6 +16,7 @@
 #include "Driver/CompileGuard.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
+#include "Driver/SelectStrategy.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
 #include "Driver/Target.h"
@@ -38,8 +39,8 @@ namespace {
 enum class Emit { MLIR, Lowered, LLVM, Asm, Obj, Shared };
 
 cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<input .mlir/.mlirbc>"), cl::Required,
-                               cl::cat(qforge::optionCategory()));
+                               cl::desc("<input .mlir/.mlirbc>"),
+                               cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<std::string> entryName("entry", cl::desc("kernel function name"),
                                cl::cat(qforge::optionCategory()), cl::init(""));
 cl::opt<Emit> emitKind(
@@ -55,6 +56,16 @@ cl::opt<Emit> emitKind(
 cl::opt<std::string> outputFile("o", cl::desc("output file ('-' for stdout)"),
                                 cl::cat(qforge::optionCategory()),
                                 cl::init(""));
+cl::opt<bool> printStrategy(
+    "print-strategy",
+    cl::desc("print each quantized matmul's strategy (family, table row, "
+             "script and why) and stop; nothing is compiled"),
+    cl::cat(qforge::optionCategory()), cl::init(false));
+cl::opt<bool> printStrategyTable(
+    "print-strategy-table",
+    cl::desc("print the strategy table (with --strategy-table merged) as "
+             "Markdown and stop"),
+    cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("also write the kernel's C header"),
                                 cl::cat(qforge::optionCategory()),
@@ -71,6 +82,46 @@ std::string defaultOutput() {
 int fail(const llvm::Twine &message) {
   llvm::errs() << "qforge-compile: error: " << message << "\n";
   return 1;
+}
+
+/// --print-strategy: the table's choice for each quantized matmul, or the
+/// user's script. Exits non-zero when one has none (its diagnostic says
+/// why).
+int printStrategies(ModuleOp module) {
+  qforge::StrategyOptions options = qforge::getStrategyOptions();
+  SmallVector<qforge::MatmulSite> sites = qforge::findQuantizedMatmuls(module);
+  if (sites.empty())
+    llvm::outs() << "no quantized matmul recognised: the script sees the "
+                    "whole module\n";
+  if (!options.script.empty()) {
+    llvm::outs() << "every quantized matmul: --script=" << options.script
+                 << "\n";
+    return 0;
+  }
+  std::string error;
+  const qforge::TargetInfo *target =
+      qforge::getTargetInfo(options.target, error);
+  if (!target)
+    return fail(error);
+  const qforge::StrategyTable *table = qforge::StrategyTable::getActive(error);
+  if (!table)
+    return fail(error);
+  llvm::StringRef cpuClass = table->getCpuClass(target->getCpu());
+  llvm::outs() << "target: " << target->getDescription() << ", class "
+               << (cpuClass.empty() ? "(none: rows by features only)"
+                                    : cpuClass)
+               << "\n";
+  int status = 0;
+  for (const qforge::MatmulSite &site : sites) {
+    std::optional<qforge::SiteStrategy> choice =
+        qforge::selectSiteStrategy(options, site);
+    if (!choice) {
+      status = 1;
+      continue;
+    }
+    qforge::printSiteStrategy(llvm::outs(), site, *choice);
+  }
+  return status;
 }
 
 /// Links a PIC object into a shared library with LLVM 22's lld.
@@ -101,6 +152,17 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(qforge::optionCategory());
   cl::ParseCommandLineOptions(argc, argv, "qforge kernel compiler\n");
+  if (printStrategyTable) {
+    std::string error;
+    const qforge::StrategyTable *table =
+        qforge::StrategyTable::getActive(error);
+    if (!table)
+      return fail(error);
+    table->printMarkdown(llvm::outs());
+    return 0;
+  }
+  if (inputFile.empty())
+    return fail("no input file (qforge-compile KERNEL.mlir ...; --help)");
 
   // Bounded time and memory from here to the written output.
   qforge::CompileGuard guard("qforge-compile", inputFile);
@@ -113,6 +175,9 @@ int main(int argc, char **argv) {
   FailureOr<func::FuncOp> kernel = qforge::findKernel(*module, entryName);
   if (failed(kernel))
     return 1;
+
+  if (printStrategy)
+    return printStrategies(*module);
 
   std::string output = outputFile.empty() ? defaultOutput() : outputFile;
   // Open the output before the work so an unwritable path fails fast.

@@ -3,11 +3,13 @@
 // Every upstream dialect, pass and extension (as in mlir-opt) plus the
 // transform.qforge.* ops, so transform scripts run with
 // `qforge-opt --transform-interpreter`, and qforge's passes
-// (--qforge-normalize-quant-storage, --qforge-lower-quant).
+// (--qforge-normalize-quant-storage, --qforge-lower-quant,
+// --qforge-select-strategy).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver/Script.h"
+#include "Driver/SelectStrategy.h"
 #include "Driver/ToolRegistry.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -49,6 +51,9 @@ static bool preloadLibrariesMerge(int argc, char **argv,
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   qforge::registerToolEverything(registry);
+  // The strategy table's choice, recorded without compiling
+  // (test/Driver/select-strategy.mlir).
+  qforge::registerSelectStrategyPass();
   if (!preloadLibrariesMerge(argc, argv, registry))
     return 1;
   return mlir::asMainReturnCode(

@@ -1,5 +1,5 @@
 // Script library: the unpacked decode strategies (batch-1 matvec on the
-// seed's layout), f32 (decode-factored-*) and int8 activations
+// seed's layout), f32 (decode-f32.mlir) and int8 activations
 // (decode-int8-*): scale and zero-point factored out of the k sum, k split
 // as (j, l) with l the vector lanes; one weight row per iteration of an
 // scf.forall. The lane count, an attribute of the factoring, fixes the

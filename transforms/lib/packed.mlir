@@ -1,5 +1,5 @@
 // Script library: the packed strategies (data tiling: decode-packed-*,
-// prefill-packed-*): pack the contraction, move the packs up to the
+// prefill-*.mlir): pack the contraction, move the packs up to the
 // quantized parameters and pack those once per model (docs/abi.md), factor
 // scale and zero-point out of the k sum on the packed layout, tile row
 // tiles (scf.forall, the threads), groups and k steps, vectorize. Tile
@@ -726,6 +726,132 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     transform.include @prefill_f32_k_steps failures(propagate) (%partials_f32) : (!transform.any_op) -> ()
     transform.include @vectorize_prefill_f32 failures(propagate) (%kernel) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The packed integer decode whole (decode-packed-int8.mlir): packs of 16
+  // rows x 4 k (one vpdpbusd's 64-byte line), the activation quantized per
+  // group, the row tiles and groups folded, the group's k steps unrolled
+  // (up to 32) and vectorized.
+  transform.named_sequence @decode_packed_int8(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4]
+      : (!transform.any_op) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    // The result's unpack (16 does not divide N: padded rows cut) one row
+    // tile at a time: vectorized whole, it is one N-wide vector the
+    // lowering takes over a minute on (N = 4100).
+    %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    transform.foreach %unpack : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %folded = transform.include @tile_row_tiles_and_fold failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %k_loop = transform.include @tile_int8_decode_k_steps failures(propagate) (%folded)
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.unroll_dividing %k_loop {at_most = 32} : !transform.any_op
+    transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The same for 4-bit weights (decode-packed-int4-int8.mlir): byte pairs,
+  // the activation's pack tiled in k blocks of 4 steps, byte steps unrolled.
+  transform.named_sequence @decode_packed_int4_int8(%module: !transform.any_op {transform.readonly}) {
+    %activation_tiles = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4, 0]
+      : (!transform.any_op) -> !transform.any_op
+    %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
+    transform.include @tile_in_k_blocks failures(propagate) (%activation_pack, %activation_tiles)
+      : (!transform.any_op, !transform.param<i64>) -> ()
+    // The result's unpack (16 does not divide N: padded rows cut) one row
+    // tile at a time: vectorized whole, it is one N-wide vector the
+    // lowering takes over a minute on (N = 4100).
+    %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    transform.foreach %unpack : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
+    %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %folded = transform.include @tile_row_tiles_and_fold failures(propagate) (%partials, %groups)
+      : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    %byte_loop = transform.include @tile_int8_decode_byte_steps failures(propagate) (%folded)
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.unroll_dividing %byte_loop {at_most = 32} : !transform.any_op
+    transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // The prefill's pack, balanced to M, for an entry script that reads its
+  // row's numbers (transform.qforge.strategy_param): %overhead 0 packs
+  // with as many token tiles as %tokens gives, 1 with
+  // {tile_overhead = 1} (transform.qforge.pack_balanced); 8-bit weights
+  // (5 loops) and 4-bit byte pairs (6 loops).
+  transform.named_sequence @pack_prefill(%contraction: !transform.any_op {transform.readonly},
+      %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly},
+      %overhead: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>) {
+    %packed, %t, %r = transform.tune.alternatives<"tile_overhead"> selected_region = %overhead : !transform.param<i64>
+        -> !transform.any_op, !transform.param<i64>, !transform.param<i64> {
+      %p0, %t0, %r0 = transform.qforge.pack_balanced %contraction packed_sizes = [0, %tokens, %rows, 0, 0] balance_dims = [1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      transform.yield %p0, %t0, %r0 : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    }, {
+      %p1, %t1, %r1 = transform.qforge.pack_balanced %contraction packed_sizes = [0, %tokens, %rows, 0, 0] balance_dims = [1] {tile_overhead = 1}
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      transform.yield %p1, %t1, %r1 : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    }
+    transform.yield %packed, %t, %r : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+  }
+  transform.named_sequence @pack_prefill_int4(%contraction: !transform.any_op {transform.readonly},
+      %tokens: !transform.param<i64> {transform.readonly}, %rows: !transform.param<i64> {transform.readonly},
+      %overhead: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>) {
+    %packed, %t, %r = transform.tune.alternatives<"tile_overhead"> selected_region = %overhead : !transform.param<i64>
+        -> !transform.any_op, !transform.param<i64>, !transform.param<i64> {
+      %p0, %t0, %r0 = transform.qforge.pack_balanced %contraction packed_sizes = [0, %tokens, %rows, 0, 0, 0] balance_dims = [1]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      transform.yield %p0, %t0, %r0 : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    }, {
+      %p1, %t1, %r1 = transform.qforge.pack_balanced %contraction packed_sizes = [0, %tokens, %rows, 0, 0, 0] balance_dims = [1] {tile_overhead = 1}
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
+      transform.yield %p1, %t1, %r1 : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+    }
+    transform.yield %packed, %t, %r : !transform.any_op, !transform.param<i64>, !transform.param<i64>
+  }
+
+  // The f32 prefill whole, %ahead 1 converting the weights ahead
+  // (@prefill_packed_f32_converting_weights_ahead), 0 not
+  // (@prefill_packed_f32); 4-bit weights likewise.
+  transform.named_sequence @prefill_packed_f32_choosing(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}, %ahead: !transform.param<i64> {transform.readonly}) {
+    transform.tune.alternatives<"convert_ahead"> selected_region = %ahead : !transform.param<i64> {
+      transform.include @prefill_packed_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }, {
+      transform.include @prefill_packed_f32_converting_weights_ahead failures(propagate) (%module, %packed, %tokens, %rows)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }
+    transform.yield
+  }
+  transform.named_sequence @prefill_packed_int4_f32_choosing(%module: !transform.any_op {transform.readonly},
+      %packed: !transform.any_op {transform.readonly}, %tokens: !transform.param<i64> {transform.readonly},
+      %rows: !transform.param<i64> {transform.readonly}, %ahead: !transform.param<i64> {transform.readonly}) {
+    transform.tune.alternatives<"convert_ahead"> selected_region = %ahead : !transform.param<i64> {
+      transform.include @prefill_packed_int4_f32 failures(propagate) (%module, %packed, %tokens, %rows)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }, {
+      transform.include @prefill_packed_int4_f32_converting_weights_ahead failures(propagate) (%module, %packed, %tokens, %rows)
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }
     transform.yield
   }
 

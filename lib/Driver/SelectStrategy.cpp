@@ -1,0 +1,227 @@
+//===- SelectStrategy.cpp - the strategy of each quantized matmul ---------===//
+
+#include "Driver/SelectStrategy.h"
+
+#include "Abi/AbiAttributes.h"
+#include "Analysis/ProducerForms.h"
+#include "Driver/Session.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+llvm::SmallVector<qforge::MatmulSite>
+qforge::findQuantizedMatmuls(ModuleOp module) {
+  SmallVector<MatmulSite> sites;
+  module.walk([&](linalg::GenericOp op) {
+    std::optional<int64_t> tokens = countTokens(op);
+    if (!tokens)
+      return;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    MatmulSite site{op, *tokens};
+    if (ranges.size() >= 5 && !ShapedType::isDynamic(ranges[3]) &&
+        !ShapedType::isDynamic(ranges[4])) {
+      site.groups = ranges[3];
+      site.groupSize = ranges.size() == 6 ? 2 * ranges[4] : ranges[4];
+      site.weightRows = ShapedType::isDynamic(ranges[2]) ? 0 : ranges[2];
+    }
+    auto parent = op->getParentOfType<func::FuncOp>();
+    site.int4Weights = parent && parent->hasAttr(kInt4BytePairsAttrName);
+    sites.push_back(site);
+  });
+  return sites;
+}
+
+qforge::StrategyOptions qforge::getSiteOptions(StrategyOptions options,
+                                               const MatmulSite &site) {
+  options.tokens = site.tokens;
+  options.groups = site.groups;
+  options.groupSize = site.groupSize;
+  options.weightRows = site.weightRows;
+  options.int4Weights = site.int4Weights;
+  return options;
+}
+
+std::optional<qforge::SiteStrategy>
+qforge::selectSiteStrategy(const StrategyOptions &options,
+                           const MatmulSite &site) {
+  StrategyOptions siteOptions = getSiteOptions(options, site);
+  std::string error;
+  auto refuse = [&](StringRef what) -> std::optional<SiteStrategy> {
+    linalg::GenericOp contraction = site.contraction;
+    contraction.emitError() << what << error;
+    return std::nullopt;
+  };
+  if (!ShapedType::isDynamic(site.tokens)) {
+    std::optional<StrategySelection> only = selectStrategy(siteOptions, error);
+    if (!only)
+      return refuse("no strategy for this quantized matmul: ");
+    return SiteStrategy{*only, std::nullopt};
+  }
+  // A dynamic M: chunks of the batched strategy (asked for as M = 16 that
+  // packs as the decode does), and the M = 1 path, packed alike.
+  StrategyOptions batchedOptions = siteOptions;
+  batchedOptions.tokens = 16;
+  batchedOptions.dynamicTokens = true;
+  std::optional<StrategySelection> batched =
+      selectStrategy(batchedOptions, error);
+  if (!batched)
+    return refuse("no batched strategy for this quantized matmul (its token "
+                  "count is dynamic): ");
+  StrategyOptions decodeOptions = siteOptions;
+  decodeOptions.tokens = 1;
+  decodeOptions.packedWeights = true;
+  decodeOptions.dynamicDecodePath = true;
+  std::optional<StrategySelection> decode =
+      selectStrategy(decodeOptions, error);
+  if (!decode)
+    return refuse("no strategy for this quantized matmul at M = 1 (its token "
+                  "count is dynamic): ");
+  return SiteStrategy{*batched, *decode};
+}
+
+/// A table script as the table names it (a file of transforms/), a tuning
+/// file's as its path.
+static std::string scriptName(const qforge::StrategySelection &selection) {
+  return selection.row->script;
+}
+
+DictionaryAttr qforge::getStrategyAttr(MLIRContext *context,
+                                       const SiteStrategy &choice) {
+  Builder builder(context);
+  SmallVector<NamedAttribute> entries;
+  const StrategySelection &main = choice.batchedOrOnly;
+  entries.push_back(
+      builder.getNamedAttr("family", builder.getStringAttr(main.family->name)));
+  entries.push_back(
+      builder.getNamedAttr("row", builder.getStringAttr(main.row->name)));
+  entries.push_back(
+      builder.getNamedAttr("script", builder.getStringAttr(scriptName(main))));
+  entries.push_back(
+      builder.getNamedAttr("why", builder.getStringAttr(main.why)));
+  if (choice.decode) {
+    entries.push_back(builder.getNamedAttr(
+        "decode_row", builder.getStringAttr(choice.decode->getRowName())));
+    entries.push_back(builder.getNamedAttr(
+        "decode_script", builder.getStringAttr(scriptName(*choice.decode))));
+    DynamicTokenPlan plan =
+        main.row->dynamicTokens.value_or(DynamicTokenPlan());
+    entries.push_back(builder.getNamedAttr(
+        "token_tile", builder.getI64IntegerAttr(plan.tokenTile)));
+    entries.push_back(builder.getNamedAttr(
+        "rows_by_decode", builder.getI64IntegerAttr(plan.rowsByDecode)));
+    if (plan.rowsLeftChunks)
+      entries.push_back(builder.getNamedAttr(
+          "rows_left_chunks",
+          builder.getDenseI64ArrayAttr(*plan.rowsLeftChunks)));
+    if (plan.padNearlyFullChunks)
+      entries.push_back(builder.getNamedAttr("pad_nearly_full_chunks",
+                                             builder.getUnitAttr()));
+  }
+  return builder.getDictionaryAttr(entries);
+}
+
+void qforge::printSiteStrategy(llvm::raw_ostream &os, const MatmulSite &site,
+                               const SiteStrategy &choice) {
+  auto parent = site.contraction->getParentOfType<func::FuncOp>();
+  linalg::GenericOp contraction = site.contraction;
+  os << "@" << (parent ? parent.getSymName() : StringRef("?")) << " at "
+     << contraction.getLoc() << ": M = ";
+  if (ShapedType::isDynamic(site.tokens))
+    os << "dynamic";
+  else
+    os << site.tokens;
+  os << ", G = " << site.groups << ", group size " << site.groupSize
+     << (site.int4Weights ? ", 4-bit weights" : "") << "\n";
+  auto printOne = [&](StringRef what, const StrategySelection &selection) {
+    os << "  " << what << selection.getRowName() << " ("
+       << scriptName(selection) << ")\n    because " << selection.why << "\n";
+    for (const std::string &skipped : selection.passedOver)
+      os << "    not " << skipped << "\n";
+  };
+  printOne(choice.decode ? "chunks: " : "", choice.batchedOrOnly);
+  if (choice.decode)
+    printOne("M = 1:  ", *choice.decode);
+}
+
+namespace {
+using namespace qforge;
+
+struct SelectStrategyPass
+    : public PassWrapper<SelectStrategyPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SelectStrategyPass)
+
+  SelectStrategyPass() = default;
+  SelectStrategyPass(const SelectStrategyPass &other) : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "qforge-select-strategy"; }
+  StringRef getDescription() const final {
+    return "Records on each quantized matmul's contraction the strategy the "
+           "table chooses for the target (qforge.strategy); no transform";
+  }
+
+  void runOnOperation() override {
+    StrategyOptions options;
+    options.target.cpu = cpu;
+    options.target.attrs = attrs;
+    options.int8Activations = int8Activations;
+    options.packedWeights = packedWeights;
+    options.row = row;
+    std::string error;
+    if (!qforge::getTargetInfo(options.target, error) ||
+        failed(applyRowFlags(options, error))) {
+      getOperation().emitError() << error;
+      return signalPassFailure();
+    }
+    bool failed = false;
+    SmallVector<MatmulSite> sites = findQuantizedMatmuls(getOperation());
+    for (const MatmulSite &site : sites) {
+      std::optional<SiteStrategy> choice = selectSiteStrategy(options, site);
+      if (!choice) {
+        failed = true;
+        continue;
+      }
+      site.contraction->setAttr(kStrategyAttrName,
+                                getStrategyAttr(&getContext(), *choice));
+      // The row's numbers where a family script reads them: on the
+      // function, when it holds no other quantized matmul.
+      auto parent = site.contraction->getParentOfType<func::FuncOp>();
+      if (parent &&
+          llvm::count_if(sites, [&](const MatmulSite &other) {
+            return other.contraction->getParentOfType<func::FuncOp>() == parent;
+          }) == 1)
+        recordStrategyParams(parent, getSiteOptions(options, site));
+    }
+    if (failed)
+      signalPassFailure();
+  }
+
+  Option<std::string> cpu{*this, "mcpu",
+                          llvm::cl::desc("target CPU ('native': the host)"),
+                          llvm::cl::init("native")};
+  Option<std::string> attrs{*this, "mattr",
+                            llvm::cl::desc("extra target features"),
+                            llvm::cl::init("")};
+  Option<bool> int8Activations{*this, "int8-activations",
+                               llvm::cl::desc("the int8-activation strategies"),
+                               llvm::cl::init(false)};
+  Option<std::string> row{
+      *this, "row",
+      llvm::cl::desc("the table's row 'family/row', whatever the target"),
+      llvm::cl::init("")};
+  Option<bool> packedWeights{*this, "packed-weights",
+                             llvm::cl::desc("the packed strategies"),
+                             llvm::cl::init(false)};
+};
+} // namespace
+
+std::unique_ptr<Pass> qforge::createSelectStrategyPass() {
+  return std::make_unique<SelectStrategyPass>();
+}
+
+void qforge::registerSelectStrategyPass() {
+  PassRegistration<SelectStrategyPass>();
+}

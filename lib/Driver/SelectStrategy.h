@@ -1,0 +1,79 @@
+//===- SelectStrategy.h - the strategy of each quantized matmul -*- C++ -*-===//
+//
+// Finds the quantized matmuls of a module (their contractions, in the
+// canonical form the normalization reaches) and chooses each one's strategy
+// from the table (Driver/StrategyTable.h). The pass qforge-select-strategy
+// records the choice on the contraction as `qforge.strategy`, so a choice
+// is tested with qforge-opt and FileCheck, without compiling
+// (test/Driver/select-strategy.mlir); qforge-compile --print-strategy says
+// it in words. The driver makes the same choice (Driver/Strategies.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_DRIVER_SELECTSTRATEGY_H
+#define QFORGE_DRIVER_SELECTSTRATEGY_H
+
+#include "Driver/Options.h"
+#include "Driver/StrategyTable.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace qforge {
+
+/// A quantized matmul of the module: its contraction and its shape.
+struct MatmulSite {
+  mlir::linalg::GenericOp contraction;
+  /// M (ShapedType::kDynamic when known only at run time).
+  int64_t tokens;
+  /// G, the groups of a weight row (0 when unknown): in the canonical form
+  /// (1, M, N, G, K), and in 4-bit byte pairs' (1, M, N, G, K/2, K%2),
+  /// loop 3.
+  int64_t groups = 0;
+  /// The weights of a group: loop 4, times 2 for byte pairs (0: unknown).
+  int64_t groupSize = 0;
+  /// N, the weight rows: loop 2 (0: unknown).
+  int64_t weightRows = 0;
+  /// The weights are 4-bit byte pairs (the function holding it is marked).
+  bool int4Weights = false;
+};
+
+/// The quantized matmuls of `module`, in walk order.
+llvm::SmallVector<MatmulSite> findQuantizedMatmuls(mlir::ModuleOp module);
+
+/// `options` for one site: the shape (and weight width) its strategy is
+/// chosen by.
+StrategyOptions getSiteOptions(StrategyOptions options, const MatmulSite &site);
+
+/// The choice for one site: for a dynamic M, `batched` is the chunks' row
+/// and `decode` the M = 1 path's.
+struct SiteStrategy {
+  StrategySelection batchedOrOnly;
+  std::optional<StrategySelection> decode;
+};
+
+/// Selects the site's strategy (no --script); a diagnostic at the
+/// contraction says why none fits.
+std::optional<SiteStrategy> selectSiteStrategy(const StrategyOptions &options,
+                                               const MatmulSite &site);
+
+/// The dictionary recorded as `qforge.strategy` on a site's contraction.
+mlir::DictionaryAttr getStrategyAttr(mlir::MLIRContext *context,
+                                     const SiteStrategy &choice);
+
+/// Prints, per site, its function, family, row, script and why.
+void printSiteStrategy(llvm::raw_ostream &os, const MatmulSite &site,
+                       const SiteStrategy &choice);
+
+/// The pass: options --mcpu, --mattr, --int8-activations,
+/// --packed-weights, as qforge-compile's.
+std::unique_ptr<mlir::Pass> createSelectStrategyPass();
+void registerSelectStrategyPass();
+
+inline constexpr llvm::StringLiteral kStrategyAttrName = "qforge.strategy";
+
+} // namespace qforge
+
+#endif // QFORGE_DRIVER_SELECTSTRATEGY_H

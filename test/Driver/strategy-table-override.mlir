@@ -1,0 +1,43 @@
+// --strategy-table=FILE merges a tuning file over the shipped table
+// (docs/adding-a-target.md): a CPU name joins a class (x86-64-v4, which
+// the shipped table does not name, becomes an Intel core and gets Intel's
+// rows), a row of the same name is replaced field by field (the AVX-512
+// prefill reads another script and token tile), and a new row goes first in
+// its family. A tuning file's mistakes are located errors.
+//
+// RUN: %gen_kernel 32 4 128 > %t.d.mlir
+// RUN: %gen_kernel 32 4 128 --batch 8 > %t.m8.mlir
+// RUN: %gen_kernel 32 4 128 --dynamic > %t.dyn.mlir
+
+// Without the file, x86-64-v4 is in no class: features only.
+// RUN: qforge-opt %t.m8.mlir --qforge-select-strategy=mcpu=x86-64-v4 | FileCheck %s --check-prefix=SHIPPED
+// SHIPPED: qforge.strategy = {family = "prefill-f32", row = "avx512", script = "prefill-f32.mlir"
+// RUN: qforge-opt %t.m8.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=x86-64-v4 | FileCheck %s --check-prefix=CLASS
+// CLASS: qforge.strategy = {family = "prefill-f32", row = "intel-12x32", script = "prefill-f32.mlir", why = "has avx512f, CPU 'x86-64-v4' is in class intel, M = 8 >= 6"}
+
+// The replaced row: its script resolved in the tuning file's folder, its
+// chunk plan the file's.
+// RUN: qforge-opt %t.dyn.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=znver4 | FileCheck %s --check-prefix=ROW
+// ROW: qforge.strategy = {decode_row = "decode-packed-f32/avx512", {{.*}}family = "prefill-f32", row = "avx512", rows_by_decode = 1 : i64, script = "{{.*}}Inputs{{/|\\}}my-prefill.mlir", token_tile = 4 : i64
+
+// The new row goes first: it wins on Zen 5, not elsewhere.
+// RUN: qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=NEW
+// NEW: qforge.strategy = {family = "decode-f32", row = "zen5-first", script = "{{.*}}my-decode.mlir", why = "CPU 'znver5' is in class zen5"}
+// RUN: qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=znver4 | FileCheck %s --check-prefix=NOT-NEW
+// NOT-NEW: qforge.strategy = {family = "decode-f32", row = "zen4-one-block"
+
+// qforge-compile says the choice in words, from the same table.
+// RUN: qforge-compile %t.m8.mlir --mcpu=x86-64-v4 --strategy-table=%S/Inputs/tuning-novalake.json --print-strategy | FileCheck %s --check-prefix=PRINT
+// PRINT: target: CPU 'x86-64-v4', class intel
+// PRINT: @quantized_matmul at {{.*}}: M = 8, G = 4, group size 128
+// PRINT-NEXT:   prefill-f32/intel-12x32 (prefill-f32.mlir)
+// PRINT-NEXT:     because has avx512f, CPU 'x86-64-v4' is in class intel, M = 8 >= 6
+
+// Mistakes: an unknown key (a misspelt condition would otherwise make a
+// row that always applies), a new row without a script, a missing file.
+// RUN: not qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-bad-key.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=BAD-KEY
+// BAD-KEY: error: {{.*}}tuning-bad-key.json: families[0].rows[0].when: unknown key 'cpu_klass' (known: features, any_features, lacking_one_of, cpu_class, min_static_tokens, max_row_elements, group_size_multiple_of, group_size_not_multiple_of)
+// RUN: not qforge-compile %t.d.mlir --strategy-table=%S/Inputs/tuning-no-script.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-SCRIPT
+// NO-SCRIPT: error: {{.*}}the strategy table merged in adds the row 'decode-f32/new-row' without a script
+// RUN: not qforge-compile %t.d.mlir --strategy-table=%t.missing.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: {{.*}}cannot read the strategy table '{{.*}}missing.json'

@@ -1,0 +1,29 @@
+// Decode (M = 1) with int8 activations on 4-bit weights (byte pairs,
+// docs/abi.md) packed once by <f>_pack_weights: 16 rows x 4 bytes of byte
+// pairs per 64-byte line; each nibble meets its activation byte in a
+// vpdpbusd on the bytes masked to that nibble; the activation quantized per
+// group (docs/numerics.md). One row of the table (family
+// decode-packed-int4-int8): the numbers are written here (4 k steps of the
+// activation's pack per block, byte steps unrolled up to 32, the group loop
+// prefetched 4 iterations ahead). Steps: lib/packed.mlir
+// (@decode_packed_int4_int8), lib/after-bufferization.mlir.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @decode_packed_int4_int8(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    transform.include @decode_packed_int4_int8 failures(propagate) (%module) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // After bufferization: the prefetch, then one vpdpbusd per nibble of a
+  // byte step (on the bytes masked to that nibble) and the reductions.
+  transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %group_loop = transform.structured.match ops{["scf.for"]} attributes{qforge.weight_groups} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.qforge.prefetch_reads_ahead %group_loop {iterations = 4, line_bytes = 64, min_read_bytes = 64}
+      : !transform.any_op
+    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
