@@ -2,6 +2,7 @@
 
 #include "Driver/Pipelines.h"
 #include "Driver/SelectStrategy.h"
+#include "Driver/Surgery.h"
 #include "Quant/Passes.h"
 #include "TransformOps/QForgeTransformOps.h"
 
@@ -9,6 +10,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -18,10 +20,17 @@ void qforge::registerCompilerDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllPasses();
   qforge::registerQForgePasses();
   qforge::registerSelectStrategyPass();
+  qforge::registerSurgeryPasses();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerOpenMPDialectTranslation(registry);
   qforge::registerTransformExtension(registry);
+}
+
+void qforge::registerSurgeryPasses() {
+  mlir::registerPass(createOutlineQuantizedMatmulsPass);
+  mlir::registerPass(createVectorizeElementwisePass);
+  mlir::registerPass(createSpecializeTokenCountPass);
 }

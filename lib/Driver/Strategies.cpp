@@ -4,6 +4,7 @@
 #include "Driver/Abi.h"
 #include "Driver/SelectStrategy.h"
 #include "Driver/Session.h"
+#include "Driver/Surgery.h"
 #include "Driver/TokenDispatch.h"
 
 #include "Abi/AbiAttributes.h"
@@ -31,123 +32,13 @@ std::string qforge::StrategyPlan::describe() const {
   return llvm::join(paths, ", ");
 }
 
+using qforge::liftParameterPacking;
 using qforge::MatmulSite;
+using qforge::Outlined;
+using qforge::outlineQuantizedMatmul;
+using qforge::vectorizeElementwiseOps;
 
 namespace {
-
-/// Whether `op` reshapes or transposes a function argument, directly or
-/// through other such ops: how a normalized form reads N x G or G x N
-/// parameters as N x G x 1.
-bool isArgumentView(Operation *op) {
-  if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-                       linalg::TransposeOp>(op))
-    return false;
-  Value source = op->getOperand(0);
-  return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
-}
-
-/// Whether `op` computes an input of `contraction` from integers: its
-/// dequantization (the other generics around a matmul -- an f16
-/// activation's conversion, a bias -- stay with the parent, to be
-/// vectorized there).
-bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic->getNumResults() != 1 ||
-      !llvm::is_contained(contraction.getDpsInputs(), generic->getResult(0)))
-    return false;
-  return llvm::any_of(generic.getDpsInputs(), [](Value input) {
-    return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
-  });
-}
-
-/// Moves the contraction, its dequantization and the fills, empties, dims (a
-/// dynamic token count's) and reshapes (a normalized form's N x G ->
-/// N x G x 1) only they use into a
-/// private function `name` placed after the parent;
-/// the contraction's result becomes the call's. Constants are cloned in,
-/// every other value the ops read becomes an argument.
-struct Outlined {
-  func::FuncOp function;
-  func::CallOp call;
-};
-Outlined outline(linalg::GenericOp contraction, StringRef name) {
-  Block *block = contraction->getBlock();
-  llvm::SetVector<Operation *> moved;
-  moved.insert(contraction);
-  SmallVector<Operation *> worklist = {contraction};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      // Reshapes (and a G x N parameter's transpose) move only when they
-      // read an argument (the parameters a packed strategy packs): a
-      // reshape of a computed activation stays, and with it what computes
-      // it (e.g. silu * up).
-      bool argumentReshape = isArgumentView(def);
-      if (!def || def->getBlock() != block || moved.contains(def) ||
-          !(isa<linalg::FillOp, tensor::EmptyOp, tensor::DimOp>(def) ||
-            argumentReshape || isDequantizationOf(def, contraction)))
-        continue;
-      bool onlyUsedByMoved =
-          llvm::all_of(def->getUsers(),
-                       [&](Operation *user) { return moved.contains(user); });
-      if (!onlyUsedByMoved)
-        continue;
-      moved.insert(def);
-      worklist.push_back(def);
-    }
-  }
-  SmallVector<Operation *> ordered(moved.begin(), moved.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-
-  // What the moved ops read from outside -- their operands and the values
-  // their bodies capture: constants, or arguments.
-  llvm::SetVector<Value> external;
-  for (Operation *op : ordered) {
-    external.insert(op->operand_begin(), op->operand_end());
-    getUsedValuesDefinedAbove(op->getRegions(), external);
-  }
-  external.remove_if([&](Value value) {
-    Operation *def = value.getDefiningOp();
-    return def && moved.contains(def);
-  });
-  SmallVector<Value> arguments;
-  SmallVector<Type> argumentTypes;
-  for (Value value : external)
-    if (!value.getDefiningOp<arith::ConstantOp>()) {
-      arguments.push_back(value);
-      argumentTypes.push_back(value.getType());
-    }
-
-  auto parent = contraction->getParentOfType<func::FuncOp>();
-  OpBuilder builder(parent);
-  builder.setInsertionPointAfter(parent);
-  auto function = func::FuncOp::create(
-      builder, contraction.getLoc(), name,
-      builder.getFunctionType(argumentTypes, contraction->getResultTypes()));
-  function.setPrivate();
-  Block *body = function.addEntryBlock();
-  builder.setInsertionPointToStart(body);
-  IRMapping mapping;
-  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
-    mapping.map(value, argument);
-  for (Value value : external)
-    if (auto constant = value.getDefiningOp<arith::ConstantOp>())
-      mapping.map(value, builder.clone(*constant)->getResult(0));
-  for (Operation *op : ordered)
-    builder.clone(*op, mapping);
-  func::ReturnOp::create(builder, contraction.getLoc(),
-                         mapping.lookup(contraction.getResult(0)));
-
-  builder.setInsertionPoint(contraction);
-  auto call =
-      func::CallOp::create(builder, contraction.getLoc(), function, arguments);
-  contraction.getResult(0).replaceAllUsesWith(call.getResult(0));
-  for (Operation *op : llvm::reverse(ordered))
-    op->erase();
-  return {function, call};
-}
 
 /// Runs `entry` of `script` on `function` alone: in a module of its own,
 /// so that the script's matches see only this matmul. Functions the script
@@ -171,147 +62,6 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
       op.moveBefore(parentBlock, parentBlock->end());
   }
   return result;
-}
-
-/// After a strategy split the parameter packing off the outlined matmul
-/// `outlined` (called once, from `call`): the parent function takes the
-/// packed tensors where it took the raw ones, and its own
-/// `<parent>_pack_weights` (created on first use, public) calls the
-/// matmul's, which becomes private. Each packed argument must be an
-/// argument of the parent that only this matmul reads.
-LogicalResult liftParameterPacking(func::FuncOp outlined, func::CallOp call) {
-  func::FuncOp matmulPack = qforge::getPackWeightsFunction(outlined);
-  if (!matmulPack)
-    return success();
-  auto parent = call->getParentOfType<func::FuncOp>();
-  ArrayRef<int64_t> positions =
-      matmulPack
-          ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
-          .asArrayRef();
-  SmallVector<BlockArgument> raw;
-  for (int64_t position : positions) {
-    auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
-    if (!argument || argument.getOwner() != &parent.getBody().front() ||
-        !argument.hasOneUse())
-      return call.emitError()
-             << "the strategy packs operand #" << position << " of @"
-             << outlined.getSymName()
-             << " once, ahead of calls; that needs it to be an argument of @"
-             << parent.getSymName()
-             << " that only this quantized matmul reads (docs/abi.md)";
-    raw.push_back(argument);
-  }
-
-  // The parent's pack function: raw parameters in, packed ones out, in the
-  // parent's argument order; one more call per lifted matmul.
-  OpBuilder builder(parent.getContext());
-  std::string packName = (parent.getSymName() + "_pack_weights").str();
-  auto module = parent->getParentOfType<ModuleOp>();
-  auto parentPack = module.lookupSymbol<func::FuncOp>(packName);
-  SmallVector<int64_t> parentPositions;
-  if (parentPack) {
-    if (qforge::getPackWeightsFunction(parent) != parentPack)
-      return call.emitError() << "the module already defines @" << packName;
-    llvm::append_range(parentPositions, parentPack
-                                            ->getAttrOfType<DenseI64ArrayAttr>(
-                                                qforge::kPrepackedArgumentsAttr)
-                                            .asArrayRef());
-  } else {
-    builder.setInsertionPointAfter(parent);
-    parentPack = func::FuncOp::create(builder, parent.getLoc(), packName,
-                                      builder.getFunctionType({}, {}));
-    Block *body = parentPack.addEntryBlock();
-    builder.setInsertionPointToEnd(body);
-    func::ReturnOp::create(builder, parent.getLoc(), ValueRange{});
-  }
-  // Insert the new positions in order; each raw argument of the pack
-  // function follows its parent position.
-  Block *packBody = &parentPack.getBody().front();
-  auto packReturn = cast<func::ReturnOp>(packBody->getTerminator());
-  SmallVector<Value> results(packReturn.getOperands());
-  SmallVector<Value> callArguments;
-  for (BlockArgument argument : raw) {
-    int64_t position = argument.getArgNumber();
-    unsigned slot =
-        llvm::lower_bound(parentPositions, position) - parentPositions.begin();
-    parentPositions.insert(parentPositions.begin() + slot, position);
-    callArguments.push_back(
-        packBody->insertArgument(slot, argument.getType(), argument.getLoc()));
-    results.insert(results.begin() + slot, Value());
-  }
-  builder.setInsertionPoint(packReturn);
-  auto packCall =
-      func::CallOp::create(builder, call.getLoc(), matmulPack, callArguments);
-  for (auto [index, argument] : llvm::enumerate(callArguments)) {
-    unsigned slot = llvm::find(packBody->getArguments(), argument) -
-                    packBody->getArguments().begin();
-    results[slot] = packCall.getResult(index);
-  }
-  packReturn->setOperands(results);
-  parentPack.setFunctionType(builder.getFunctionType(
-      packBody->getArgumentTypes(), ValueRange(results).getTypes()));
-  parentPack->setAttr(qforge::kPrepackedArgumentsAttr,
-                      builder.getDenseI64ArrayAttr(parentPositions));
-
-  // The parent takes the packed tensors; the matmul's pack function is an
-  // internal step of the parent's.
-  SmallVector<Type> inputs(parent.getArgumentTypes());
-  for (auto [argument, packedType] :
-       llvm::zip(raw, matmulPack.getResultTypes())) {
-    argument.setType(packedType);
-    inputs[argument.getArgNumber()] = packedType;
-  }
-  parent.setFunctionType(
-      builder.getFunctionType(inputs, parent.getResultTypes()));
-  parent->setAttr(qforge::kPackWeightsAttr,
-                  FlatSymbolRefAttr::get(parentPack.getSymNameAttr()));
-  matmulPack.setPrivate();
-  matmulPack->removeAttr(qforge::kPrepackedArgumentsAttr);
-  outlined->removeAttr(qforge::kPackWeightsAttr);
-  return success();
-}
-
-/// The default for what is not a quantized matmul: every all-parallel
-/// linalg op (silu, products, fills, bias adds) whose innermost dim is
-/// static is tiled to rows of at most 64 elements along it (a divisor, so no
-/// partial tile) and 1 along the others -- a dynamic token count among them
-/// -- and vectorized, instead of becoming scalar loops.
-void vectorizeElementwiseOps(func::FuncOp function) {
-  SmallVector<linalg::LinalgOp> ops;
-  function.walk([&](linalg::LinalgOp op) {
-    if (op.getNumLoops() > 0 && op.getNumParallelLoops() == op.getNumLoops() &&
-        op.hasPureTensorSemantics() &&
-        !ShapedType::isDynamic(op.getStaticLoopRanges().back()))
-      ops.push_back(op);
-  });
-  IRRewriter rewriter(function.getContext());
-  for (linalg::LinalgOp op : ops) {
-    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-    SmallVector<int64_t> tiles(sizes.size(), 1);
-    tiles.back() = qforge::largestDivisorAtMost(sizes.back(), 64);
-    Operation *toVectorize = op;
-    if (sizes != tiles) {
-      scf::SCFTilingOptions options;
-      options.setTileSizes(
-          getAsIndexOpFoldResult(function.getContext(), tiles));
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled))
-        continue;
-      rewriter.replaceOp(op, tiled->replacements);
-      toVectorize = tiled->tiledOps.front();
-    }
-    rewriter.setInsertionPoint(toVectorize);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, toVectorize);
-    if (succeeded(vectorized)) {
-      if (toVectorize->getNumResults())
-        rewriter.replaceOp(toVectorize, vectorized->replacements);
-      else
-        rewriter.eraseOp(toVectorize);
-    }
-  }
 }
 
 /// Whether two pack functions pack alike: the same types and the same ops
@@ -435,7 +185,7 @@ LogicalResult compileDynamicTokenSite(
     qforge::StrategyOptions options, StringRef name, qforge::StrategyPlan &plan,
     llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
   Location loc = contraction.getLoc();
-  Outlined outlined = outline(contraction, name);
+  Outlined outlined = outlineQuantizedMatmul(contraction, name);
   func::FuncOp dispatcher = outlined.function;
   FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(dispatcher);
   if (failed(dims)) {
@@ -669,9 +419,13 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     FailureOr<TransformScript> script = session.loadStrategy(options, error);
     if (failed(script))
       return failure();
-    if (sites.size() == 1)
-      recordStrategyParams(
-          sites.front().contraction->getParentOfType<func::FuncOp>(), options);
+    // On the matmul's function (none recognised: on the kernel, where the
+    // script's own match then says what it did not find).
+    recordStrategyParams(
+        sites.empty()
+            ? kernel
+            : sites.front().contraction->getParentOfType<func::FuncOp>(),
+        options);
     if (failed(script->apply(module))) {
       error = "the transform script '" + script->getPath().str() +
               "' failed (see above)";
@@ -709,7 +463,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     }
     const TransformScript &script =
         scripts.try_emplace(loaded->getPath(), *loaded).first->second;
-    Outlined outlined = outline(site.contraction, name);
+    Outlined outlined = outlineQuantizedMatmul(site.contraction, name);
     recordStrategyParams(outlined.function, siteOptions);
     if (failed(applyToFunction(script, outlined.function,
                                TransformScript::kMainEntry))) {

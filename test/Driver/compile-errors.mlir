@@ -77,8 +77,14 @@
 
 // The strategy flags pick a shipped script: with --script they would be
 // silently ignored.
-// RUN: not qforge-compile %t/kernel.mlir --packed-weights --strategy-row=decode-f32/16-lanes -o %t/out.o 2>&1 | FileCheck %s --check-prefix=FLAGS
+// RUN: not qforge-compile %t/kernel.mlir --packed-weights --script=%transforms/decode-f32.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=FLAGS
 // FLAGS: qforge-compile: error: --packed-weights picks a shipped strategy; with --script the script decides (drop one of them)
+// A row says its flags (its family's); an unknown row is named with the
+// table's rows.
+// RUN: not qforge-compile %t/kernel.mlir --packed-weights --strategy-row=decode-f32/16-lanes -o %t/out.o 2>&1 | FileCheck %s --check-prefix=ROW-FLAGS
+// ROW-FLAGS: qforge-compile: error: --strategy-row names a row of the table, whose family says the flags; drop --int8-activations and --packed-weights
+// RUN: not qforge-compile %t/kernel.mlir --strategy-row=decode-f32/32-lanes -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NO-ROW
+// NO-ROW: qforge-compile: error: the strategy table has no row 'decode-f32/32-lanes' (its rows: {{.*}}decode-f32/16-lanes, decode-f32/8-lanes)
 
 // A script that makes the kernel private (it would have no C interface,
 // while its header declared one).

@@ -65,8 +65,8 @@
 // CHECK-DAG:   #[[TILE1:.+]] = affine_map<(d0) -> (d0 * 4 + 1)>
 // CHECK-DAG:   #[[TILE2:.+]] = affine_map<(d0) -> (d0 * 4 + 2)>
 // CHECK-DAG:   #[[TILE3:.+]] = affine_map<(d0) -> (d0 * 4 + 3)>
-// EXACT-LABEL: func.func @quantized_matmul(%arg0: tensor<8x4x32x64xi8>, %arg1: tensor<8x4x1x64xf32>, %arg2: tensor<8x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x512xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
-// PAD-LABEL:   func.func @quantized_matmul(%arg0: tensor<8x4x32x64xi8>, %arg1: tensor<8x4x1x64xf32>, %arg2: tensor<8x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x484xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights} {
+// EXACT-LABEL: func.func @quantized_matmul(%arg0: tensor<8x4x32x64xi8>, %arg1: tensor<8x4x1x64xf32>, %arg2: tensor<8x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x512xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights, qforge.strategy_params = {{{[^}]*}}}} {
+// PAD-LABEL:   func.func @quantized_matmul(%arg0: tensor<8x4x32x64xi8>, %arg1: tensor<8x4x1x64xf32>, %arg2: tensor<8x4x1x64xf32>, %arg3: tensor<1x1x4x32xf32>) -> tensor<1x1x484xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights, qforge.strategy_params = {{{[^}]*}}}} {
 // CHECK:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<1x1x1x1x64xf32>
 // Four row tiles per iteration (8 tiles: 2 iterations), one group per
 // iteration inside it.

@@ -13,7 +13,7 @@
 
 // CHECK-LABEL: func.func @quantized_matmul(
 // CHECK-SAME:    tensor<2x5x64x64xi8>
-// CHECK-SAME:    tensor<1x13x5x64xf32>) -> tensor<1x13x100xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights}
+// CHECK-SAME:    tensor<1x13x5x64xf32>) -> tensor<1x13x100xf32> attributes {qforge.pack_weights = @quantized_matmul_pack_weights, qforge.strategy_params = {{{[^}]*}}}}
 // CHECK:         linalg.pack %{{.*}} padding_value(%{{.*}} : f32) inner_dims_pos = [1] inner_tiles = [5]
 // CHECK:         scf.forall
 // CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<1x1x1x1x5x64xf32>)

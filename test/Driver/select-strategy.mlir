@@ -128,7 +128,9 @@
 // RUN: qforge-opt %t.dyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=DYN-INT8
 // DYN-INT8: qforge.strategy = {decode_row = "decode-packed-int8/vnni", decode_script = "decode-packed-int8.mlir", family = "prefill-int8", row = "vnni"
 
-// Only the contraction is marked; the dequantization is not.
+// Only the contraction is marked; the dequantization is not. The row's
+// params, which the family's script reads, go on the function.
 // RUN: qforge-opt %t.d.mlir --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=ONCE
-// ONCE-COUNT-1: qforge.strategy
-// ONCE-NOT: qforge.strategy
+// ONCE: func.func @quantized_matmul({{.*}} attributes {qforge.strategy_params = {lanes_8 = 0 : i64, prefetch = 1 : i64}}
+// ONCE-COUNT-1: qforge.strategy =
+// ONCE-NOT: qforge.strategy =

@@ -10,6 +10,7 @@
 
 #include "Driver/Script.h"
 #include "Driver/SelectStrategy.h"
+#include "Driver/Surgery.h"
 #include "Driver/ToolRegistry.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -54,6 +55,8 @@ int main(int argc, char **argv) {
   // The strategy table's choice, recorded without compiling
   // (test/Driver/select-strategy.mlir).
   qforge::registerSelectStrategyPass();
+  // The driver's IR surgery, one pass each (Driver/Surgery.h).
+  qforge::registerSurgeryPasses();
   if (!preloadLibrariesMerge(argc, argv, registry))
     return 1;
   return mlir::asMainReturnCode(

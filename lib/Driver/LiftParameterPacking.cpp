@@ -1,0 +1,114 @@
+//===- LiftParameterPacking.cpp - a matmul's packing into the kernel's ----===//
+//
+// A strategy that packs the weights splits the packing off the matmul it
+// ran on into `<matmul>_pack_weights` (split_parameter_packing). Outlined
+// from a kernel, that matmul is an internal function: its packing moves
+// into the kernel's own public `<kernel>_pack_weights`, and the kernel
+// takes the packed tensors (docs/abi.md). Not a pass: between the script
+// (which changed the matmul's signature) and this step the call does not
+// match its callee, so the IR does not verify; the driver runs it right
+// after the script (test/Driver/whole-module-packed.mlir checks the result).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/Abi.h"
+#include "Driver/Surgery.h"
+
+#include "Abi/AbiAttributes.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
+                                           func::CallOp call) {
+  func::FuncOp matmulPack = qforge::getPackWeightsFunction(outlined);
+  if (!matmulPack)
+    return success();
+  auto parent = call->getParentOfType<func::FuncOp>();
+  ArrayRef<int64_t> positions =
+      matmulPack
+          ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
+          .asArrayRef();
+  SmallVector<BlockArgument> raw;
+  for (int64_t position : positions) {
+    auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
+    if (!argument || argument.getOwner() != &parent.getBody().front() ||
+        !argument.hasOneUse())
+      return call.emitError()
+             << "the strategy packs operand #" << position << " of @"
+             << outlined.getSymName()
+             << " once, ahead of calls; that needs it to be an argument of @"
+             << parent.getSymName()
+             << " that only this quantized matmul reads (docs/abi.md)";
+    raw.push_back(argument);
+  }
+
+  // The parent's pack function: raw parameters in, packed ones out, in the
+  // parent's argument order; one more call per lifted matmul.
+  OpBuilder builder(parent.getContext());
+  std::string packName = (parent.getSymName() + "_pack_weights").str();
+  auto module = parent->getParentOfType<ModuleOp>();
+  auto parentPack = module.lookupSymbol<func::FuncOp>(packName);
+  SmallVector<int64_t> parentPositions;
+  if (parentPack) {
+    if (qforge::getPackWeightsFunction(parent) != parentPack)
+      return call.emitError() << "the module already defines @" << packName;
+    llvm::append_range(parentPositions, parentPack
+                                            ->getAttrOfType<DenseI64ArrayAttr>(
+                                                qforge::kPrepackedArgumentsAttr)
+                                            .asArrayRef());
+  } else {
+    builder.setInsertionPointAfter(parent);
+    parentPack = func::FuncOp::create(builder, parent.getLoc(), packName,
+                                      builder.getFunctionType({}, {}));
+    Block *body = parentPack.addEntryBlock();
+    builder.setInsertionPointToEnd(body);
+    func::ReturnOp::create(builder, parent.getLoc(), ValueRange{});
+  }
+  // Insert the new positions in order; each raw argument of the pack
+  // function follows its parent position.
+  Block *packBody = &parentPack.getBody().front();
+  auto packReturn = cast<func::ReturnOp>(packBody->getTerminator());
+  SmallVector<Value> results(packReturn.getOperands());
+  SmallVector<Value> callArguments;
+  for (BlockArgument argument : raw) {
+    int64_t position = argument.getArgNumber();
+    unsigned slot =
+        llvm::lower_bound(parentPositions, position) - parentPositions.begin();
+    parentPositions.insert(parentPositions.begin() + slot, position);
+    callArguments.push_back(
+        packBody->insertArgument(slot, argument.getType(), argument.getLoc()));
+    results.insert(results.begin() + slot, Value());
+  }
+  builder.setInsertionPoint(packReturn);
+  auto packCall =
+      func::CallOp::create(builder, call.getLoc(), matmulPack, callArguments);
+  for (auto [index, argument] : llvm::enumerate(callArguments)) {
+    unsigned slot = llvm::find(packBody->getArguments(), argument) -
+                    packBody->getArguments().begin();
+    results[slot] = packCall.getResult(index);
+  }
+  packReturn->setOperands(results);
+  parentPack.setFunctionType(builder.getFunctionType(
+      packBody->getArgumentTypes(), ValueRange(results).getTypes()));
+  parentPack->setAttr(qforge::kPrepackedArgumentsAttr,
+                      builder.getDenseI64ArrayAttr(parentPositions));
+
+  // The parent takes the packed tensors; the matmul's pack function is an
+  // internal step of the parent's.
+  SmallVector<Type> inputs(parent.getArgumentTypes());
+  for (auto [argument, packedType] :
+       llvm::zip(raw, matmulPack.getResultTypes())) {
+    argument.setType(packedType);
+    inputs[argument.getArgNumber()] = packedType;
+  }
+  parent.setFunctionType(
+      builder.getFunctionType(inputs, parent.getResultTypes()));
+  parent->setAttr(qforge::kPackWeightsAttr,
+                  FlatSymbolRefAttr::get(parentPack.getSymNameAttr()));
+  matmulPack.setPrivate();
+  matmulPack->removeAttr(qforge::kPrepackedArgumentsAttr);
+  outlined->removeAttr(qforge::kPackWeightsAttr);
+  return success();
+}

@@ -1,0 +1,162 @@
+//===- OutlineQuantizedMatmuls.cpp - each quantized matmul its function ---===//
+//
+// The driver gives each quantized matmul of a whole module its own strategy:
+// the matmul (dequantization, fill, contraction) is outlined into a private
+// function the script then runs on alone (docs/scripts.md, "Whole
+// modules"). The pass qforge-outline-quantized-matmuls does it for every
+// quantized matmul (test/Driver/outline-quantized-matmuls.mlir).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver/SelectStrategy.h"
+#include "Driver/Surgery.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` reshapes or transposes a function argument, directly or
+/// through other such ops: how a normalized form reads N x G or G x N
+/// parameters as N x G x 1.
+bool isArgumentView(Operation *op) {
+  if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                       linalg::TransposeOp>(op))
+    return false;
+  Value source = op->getOperand(0);
+  return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
+}
+
+/// Whether `op` computes an input of `contraction` from integers: its
+/// dequantization (the other generics around a matmul -- an f16
+/// activation's conversion, a bias -- stay with the parent, to be
+/// vectorized there).
+bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic->getNumResults() != 1 ||
+      !llvm::is_contained(contraction.getDpsInputs(), generic->getResult(0)))
+    return false;
+  return llvm::any_of(generic.getDpsInputs(), [](Value input) {
+    return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
+  });
+}
+
+} // namespace
+
+qforge::Outlined qforge::outlineQuantizedMatmul(linalg::GenericOp contraction,
+                                                StringRef name) {
+  Block *block = contraction->getBlock();
+  llvm::SetVector<Operation *> moved;
+  moved.insert(contraction);
+  SmallVector<Operation *> worklist = {contraction};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      // Reshapes (and a G x N parameter's transpose) move only when they
+      // read an argument (the parameters a packed strategy packs): a
+      // reshape of a computed activation stays, and with it what computes
+      // it (e.g. silu * up).
+      bool argumentReshape = isArgumentView(def);
+      if (!def || def->getBlock() != block || moved.contains(def) ||
+          !(isa<linalg::FillOp, tensor::EmptyOp, tensor::DimOp>(def) ||
+            argumentReshape || isDequantizationOf(def, contraction)))
+        continue;
+      bool onlyUsedByMoved =
+          llvm::all_of(def->getUsers(),
+                       [&](Operation *user) { return moved.contains(user); });
+      if (!onlyUsedByMoved)
+        continue;
+      moved.insert(def);
+      worklist.push_back(def);
+    }
+  }
+  SmallVector<Operation *> ordered(moved.begin(), moved.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+
+  // What the moved ops read from outside -- their operands and the values
+  // their bodies capture: constants, or arguments.
+  llvm::SetVector<Value> external;
+  for (Operation *op : ordered) {
+    external.insert(op->operand_begin(), op->operand_end());
+    getUsedValuesDefinedAbove(op->getRegions(), external);
+  }
+  external.remove_if([&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return def && moved.contains(def);
+  });
+  SmallVector<Value> arguments;
+  SmallVector<Type> argumentTypes;
+  for (Value value : external)
+    if (!value.getDefiningOp<arith::ConstantOp>()) {
+      arguments.push_back(value);
+      argumentTypes.push_back(value.getType());
+    }
+
+  auto parent = contraction->getParentOfType<func::FuncOp>();
+  OpBuilder builder(parent);
+  builder.setInsertionPointAfter(parent);
+  auto function = func::FuncOp::create(
+      builder, contraction.getLoc(), name,
+      builder.getFunctionType(argumentTypes, contraction->getResultTypes()));
+  function.setPrivate();
+  Block *body = function.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  IRMapping mapping;
+  for (auto [value, argument] : llvm::zip(arguments, body->getArguments()))
+    mapping.map(value, argument);
+  for (Value value : external)
+    if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+      mapping.map(value, builder.clone(*constant)->getResult(0));
+  for (Operation *op : ordered)
+    builder.clone(*op, mapping);
+  func::ReturnOp::create(builder, contraction.getLoc(),
+                         mapping.lookup(contraction.getResult(0)));
+
+  builder.setInsertionPoint(contraction);
+  auto call =
+      func::CallOp::create(builder, contraction.getLoc(), function, arguments);
+  contraction.getResult(0).replaceAllUsesWith(call.getResult(0));
+  for (Operation *op : llvm::reverse(ordered))
+    op->erase();
+  return {function, call};
+}
+
+namespace {
+struct OutlineQuantizedMatmulsPass
+    : public PassWrapper<OutlineQuantizedMatmulsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OutlineQuantizedMatmulsPass)
+  StringRef getArgument() const final {
+    return "qforge-outline-quantized-matmuls";
+  }
+  StringRef getDescription() const final {
+    return "Moves each quantized matmul (dequantization, fill, contraction) "
+           "into a private function @<f>_qmm<i> and calls it";
+  }
+  void runOnOperation() override {
+    llvm::StringMap<unsigned> countByParent;
+    for (const qforge::MatmulSite &site :
+         qforge::findQuantizedMatmuls(getOperation())) {
+      auto parent = site.contraction->getParentOfType<func::FuncOp>();
+      if (!parent)
+        continue;
+      unsigned index = countByParent[parent.getSymName()]++;
+      qforge::outlineQuantizedMatmul(
+          site.contraction,
+          (parent.getSymName() + "_qmm" + Twine(index)).str());
+    }
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> qforge::createOutlineQuantizedMatmulsPass() {
+  return std::make_unique<OutlineQuantizedMatmulsPass>();
+}

@@ -1,0 +1,70 @@
+//===- Surgery.h - the driver's IR surgery, as functions and passes -*- C++
+//-*-===//
+//
+// What the driver does to a module around the strategies, each step a
+// function the driver calls, one per file, and where the IR before and after
+// verifies a pass that qforge-opt runs and lit tests: outline each quantized
+// matmul into its own function, specialize a dynamic token count, vectorize
+// the elementwise ops around the matmuls; and lift a strategy's parameter
+// packing into the kernel's <f>_pack_weights (no pass: the IR between a
+// script and it does not verify).
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_DRIVER_SURGERY_H
+#define QFORGE_DRIVER_SURGERY_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace qforge {
+
+/// A quantized matmul moved into its own function, and the call to it.
+struct Outlined {
+  mlir::func::FuncOp function;
+  mlir::func::CallOp call;
+};
+
+/// Moves the contraction, its dequantization and the fills, empties, dims (a
+/// dynamic token count's) and reshapes (a normalized form's N x G ->
+/// N x G x 1) only they use into a private function `name` placed after the
+/// parent; the contraction's result becomes the call's. Constants are cloned
+/// in, every other value the ops read becomes an argument.
+Outlined outlineQuantizedMatmul(mlir::linalg::GenericOp contraction,
+                                llvm::StringRef name);
+
+/// After a strategy split the parameter packing off the outlined matmul
+/// `outlined` (called once, from `call`): the parent function takes the
+/// packed tensors where it took the raw ones, and its own
+/// `<parent>_pack_weights` (created on first use, public) calls the
+/// matmul's, which becomes private. Each packed argument must be an
+/// argument of the parent that only this matmul reads (a diagnostic at the
+/// call otherwise).
+mlir::LogicalResult liftParameterPacking(mlir::func::FuncOp outlined,
+                                         mlir::func::CallOp call);
+
+/// The default for what is not a quantized matmul: every all-parallel
+/// linalg op (silu, products, fills, bias adds) whose innermost dim is
+/// static is tiled to rows of at most 64 elements along it (a divisor, so
+/// no partial tile) and 1 along the others -- a dynamic token count among
+/// them -- and vectorized, instead of becoming scalar loops.
+void vectorizeElementwiseOps(mlir::func::FuncOp function);
+
+/// qforge-outline-quantized-matmuls: each quantized matmul of a function
+/// into `@<function>_qmm<i>`.
+std::unique_ptr<mlir::Pass> createOutlineQuantizedMatmulsPass();
+/// qforge-vectorize-elementwise: vectorizeElementwiseOps on every function
+/// that holds no quantized matmul and packs no weights.
+std::unique_ptr<mlir::Pass> createVectorizeElementwisePass();
+/// qforge-specialize-token-count{sizes=1,8,32}: for each function with a
+/// dynamic token count, private static copies `<function>_m<size>`.
+std::unique_ptr<mlir::Pass> createSpecializeTokenCountPass();
+
+/// Registers the passes above (qforge-opt and the tools' pipelines).
+void registerSurgeryPasses();
+
+} // namespace qforge
+
+#endif // QFORGE_DRIVER_SURGERY_H
