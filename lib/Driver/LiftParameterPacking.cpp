@@ -20,6 +20,35 @@
 
 using namespace mlir;
 
+/// The parent's `<parent>_pack_weights`, created empty (public, no
+/// arguments) on first use; `parentPositions` gets the parent argument
+/// positions it packs so far. A module that defines that name for anything
+/// else is refused at `call`.
+static FailureOr<func::FuncOp>
+getOrCreateParentPack(func::FuncOp parent, func::CallOp call,
+                      SmallVectorImpl<int64_t> &parentPositions) {
+  std::string packName = (parent.getSymName() + "_pack_weights").str();
+  auto module = parent->getParentOfType<ModuleOp>();
+  auto parentPack = module.lookupSymbol<func::FuncOp>(packName);
+  if (parentPack) {
+    if (qforge::getPackWeightsFunction(parent) != parentPack)
+      return call.emitError() << "the module already defines @" << packName;
+    llvm::append_range(parentPositions, parentPack
+                                            ->getAttrOfType<DenseI64ArrayAttr>(
+                                                qforge::kPrepackedArgumentsAttr)
+                                            .asArrayRef());
+    return parentPack;
+  }
+  OpBuilder builder(parent.getContext());
+  builder.setInsertionPointAfter(parent);
+  parentPack = func::FuncOp::create(builder, parent.getLoc(), packName,
+                                    builder.getFunctionType({}, {}));
+  Block *body = parentPack.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  func::ReturnOp::create(builder, parent.getLoc(), ValueRange{});
+  return parentPack;
+}
+
 LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
                                            func::CallOp call) {
   func::FuncOp matmulPack = qforge::getPackWeightsFunction(outlined);
@@ -47,25 +76,12 @@ LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
   // The parent's pack function: raw parameters in, packed ones out, in the
   // parent's argument order; one more call per lifted matmul.
   OpBuilder builder(parent.getContext());
-  std::string packName = (parent.getSymName() + "_pack_weights").str();
-  auto module = parent->getParentOfType<ModuleOp>();
-  auto parentPack = module.lookupSymbol<func::FuncOp>(packName);
   SmallVector<int64_t> parentPositions;
-  if (parentPack) {
-    if (qforge::getPackWeightsFunction(parent) != parentPack)
-      return call.emitError() << "the module already defines @" << packName;
-    llvm::append_range(parentPositions, parentPack
-                                            ->getAttrOfType<DenseI64ArrayAttr>(
-                                                qforge::kPrepackedArgumentsAttr)
-                                            .asArrayRef());
-  } else {
-    builder.setInsertionPointAfter(parent);
-    parentPack = func::FuncOp::create(builder, parent.getLoc(), packName,
-                                      builder.getFunctionType({}, {}));
-    Block *body = parentPack.addEntryBlock();
-    builder.setInsertionPointToEnd(body);
-    func::ReturnOp::create(builder, parent.getLoc(), ValueRange{});
-  }
+  FailureOr<func::FuncOp> found =
+      getOrCreateParentPack(parent, call, parentPositions);
+  if (failed(found))
+    return failure();
+  func::FuncOp parentPack = *found;
   // Insert the new positions in order; each raw argument of the pack
   // function follows its parent position.
   Block *packBody = &parentPack.getBody().front();

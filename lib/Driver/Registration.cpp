@@ -33,4 +33,5 @@ void qforge::registerSurgeryPasses() {
   mlir::registerPass(createOutlineQuantizedMatmulsPass);
   mlir::registerPass(createVectorizeElementwisePass);
   mlir::registerPass(createSpecializeTokenCountPass);
+  mlir::registerPass(createBuildTokenDispatchPass);
 }

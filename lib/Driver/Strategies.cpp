@@ -64,18 +64,12 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
   return result;
 }
 
-/// Whether two pack functions pack alike: the same types and the same ops
-/// (printed, their names aside).
+/// Whether two pack functions pack alike: the same types and, op by op,
+/// the same body (structurally; locations and the functions' names aside).
 bool packAlike(func::FuncOp a, func::FuncOp b) {
-  if (a.getFunctionType() != b.getFunctionType())
-    return false;
-  auto print = [](func::FuncOp function) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    function.getBody().front().print(os);
-    return text;
-  };
-  return print(a) == print(b);
+  return a.getFunctionType() == b.getFunctionType() &&
+         OperationEquivalence::isRegionEquivalentTo(
+             &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
 }
 
 /// Module attributes by which a user's batched script (--script) states its
@@ -174,30 +168,179 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::DynamicTokenPlan &numbers,
   return plan;
 }
 
+/// The table row whose chunk plan a dynamic M's dispatch reads: the chosen
+/// row's, or with --script the row of that script when it is a shipped one
+/// (null: a user's script, whose attributes go over the defaults).
+const qforge::StrategyRow *
+findChunkPlanRow(const qforge::StrategyOptions &batchedOptions) {
+  std::string ignored;
+  if (batchedOptions.script.empty() || !batchedOptions.row.empty()) {
+    std::optional<qforge::StrategySelection> selection =
+        qforge::selectStrategy(batchedOptions, ignored);
+    return selection ? selection->row : nullptr;
+  }
+  const qforge::StrategyTable *table =
+      qforge::StrategyTable::getActive(ignored);
+  const qforge::TargetInfo *target =
+      qforge::getTargetInfo(batchedOptions.target, ignored);
+  if (!table || !target)
+    return nullptr;
+  qforge::StrategyRequest request = qforge::getStrategyRequest(batchedOptions);
+  return table->findRowOfScript(batchedOptions.script, target, &request);
+}
+
+/// Index arguments the caller passes the token count in: a tensor.dim of a
+/// dynamic dim (the only kind there is) that other ops of the caller share,
+/// so it stayed there.
+SmallVector<bool> findTokenCountArguments(func::CallOp call) {
+  SmallVector<bool> tokenCountArguments;
+  for (Value operand : call.getOperands()) {
+    auto dim = operand.getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> index =
+        dim ? dim.getConstantIndex() : std::optional<int64_t>();
+    auto source =
+        dim ? dyn_cast<RankedTensorType>(dim.getSource().getType()) : nullptr;
+    tokenCountArguments.push_back(source && index &&
+                                  source.isDynamicDim(*index));
+  }
+  return tokenCountArguments;
+}
+
+/// What every path of one dynamic-M site shares.
+struct DynamicSite {
+  qforge::Session &session;
+  func::FuncOp dispatcher;
+  std::string name;
+  qforge::StrategyOptions options, batchedOptions;
+  qforge::TransformScript batched;
+  SmallVector<bool> tokenCountArguments;
+  Location loc;
+};
+
+/// The specialization of `site` to `tokens` rows, its strategy applied: the
+/// batched script for a chunk, the M = 1 path's own (packed as the batched
+/// one) for one row.
+FailureOr<qforge::TokenPath>
+compileTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
+                 llvm::StringMap<qforge::TransformScript> &scripts,
+                 std::string &error) {
+  std::string specName = (site.name + "_m" + Twine(tokens)).str();
+  FailureOr<func::FuncOp> specialized = qforge::specializeTokenCount(
+      site.dispatcher, tokens, specName, site.tokenCountArguments);
+  if (failed(specialized)) {
+    error = "the quantized matmul's token count cannot be dispatched on";
+    return failure();
+  }
+  qforge::StrategyOptions decodeOptions = site.options;
+  decodeOptions.tokens = 1;
+  decodeOptions.dynamicDecodePath = true;
+  if (decodeOptions.script.empty())
+    decodeOptions.packedWeights = true;
+  std::string why;
+  FailureOr<qforge::TransformScript> loaded =
+      tokens == 1 ? site.session.loadStrategy(decodeOptions, why)
+                  : site.batched;
+  if (failed(loaded)) {
+    emitError(site.loc) << "no strategy for this quantized matmul at M = "
+                        << tokens << " (its token count is dynamic): " << why;
+    error = "no strategy for a quantized matmul of the module";
+    return failure();
+  }
+  const qforge::TransformScript &script =
+      scripts.try_emplace(loaded->getPath(), *loaded).first->second;
+  // A user's --script is one strategy at every M: the batched row's
+  // numbers throughout.
+  qforge::recordStrategyParams(*specialized,
+                               tokens == 1 && site.options.script.empty()
+                                   ? decodeOptions
+                                   : site.batchedOptions);
+  if (failed(applyToFunction(script, *specialized,
+                             qforge::TransformScript::kMainEntry))) {
+    emitError(site.loc) << "the strategy '" << script.getPath()
+                        << "' failed on this quantized matmul at M = " << tokens
+                        << " (outlined as @" << specName << ")";
+    error = "the transform script '" + script.getPath().str() +
+            "' failed (see above)";
+    return failure();
+  }
+  plan.kernelScripts.emplace_back(specName, script);
+  return qforge::TokenPath{tokens, *specialized};
+}
+
+/// One packing for every path, or none: the paths' pack functions must pack
+/// alike; the first becomes the dispatcher's, whose packed arguments take
+/// the paths' types in `argumentTypes`.
+LogicalResult unifyPackings(DynamicSite &site,
+                            ArrayRef<qforge::TokenPath> paths,
+                            SmallVectorImpl<Type> &argumentTypes) {
+  SmallVector<func::FuncOp> packs;
+  for (const qforge::TokenPath &path : paths)
+    if (func::FuncOp pack = qforge::getPackWeightsFunction(path.function))
+      packs.push_back(pack);
+  if (packs.empty())
+    return success();
+  if (packs.size() != paths.size() ||
+      !llvm::all_of(packs, [&](func::FuncOp pack) {
+        return packAlike(pack, packs.front());
+      }))
+    return emitError(site.loc)
+           << "the strategies for M = 1 and for batches of this quantized "
+              "matmul pack its parameters differently; a dynamic token count "
+              "needs one packing for both (pass a --script that packs alike "
+              "at every M)";
+  for (int64_t position :
+       packs.front()
+           ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
+           .asArrayRef())
+    argumentTypes[position] =
+        func::FuncOp(paths.front().function).getArgumentTypes()[position];
+  std::string packName = site.name + "_pack_weights";
+  packs.front().setSymName(packName);
+  for (func::FuncOp pack : llvm::drop_begin(packs))
+    pack.erase();
+  for (const qforge::TokenPath &path : paths)
+    path.function->removeAttr(qforge::kPackWeightsAttr);
+  site.dispatcher->setAttr(
+      qforge::kPackWeightsAttr,
+      FlatSymbolRefAttr::get(site.dispatcher.getContext(), packName));
+  return success();
+}
+
+/// The dispatch moves into the caller: a function returning a tensor of
+/// dynamic shape cannot hand it back through a caller-allocated buffer
+/// (only the public kernel does, with its result passed in, docs/abi.md).
+void inlineDispatcher(Outlined outlined) {
+  OpBuilder builder(outlined.call);
+  IRMapping mapping;
+  Block &body = outlined.function.getBody().front();
+  mapping.map(body.getArguments(), outlined.call.getOperands());
+  for (Operation &op : body.without_terminator())
+    builder.clone(op, mapping);
+  for (auto [result, returned] : llvm::zip(outlined.call.getResults(),
+                                           body.getTerminator()->getOperands()))
+    result.replaceAllUsesWith(mapping.lookup(returned));
+  outlined.call.erase();
+  outlined.function.erase();
+}
+
 /// A quantized matmul whose token count M is known only at run time
 /// (docs/scripts.md): outlined as `name`, specialized to M = 1 (the decode
 /// path, packed like the batched one) and to batched chunks of whole token
-/// tiles, each specialization given the strategy for its M;
-/// `name` then dispatches row chunks to them. Their parameter packings must
-/// be one (the same layout), which becomes `name`'s.
+/// tiles, each specialization given the strategy for its M; `name` then
+/// dispatches row chunks to them, and moves into its caller.
 LogicalResult compileDynamicTokenSite(
     qforge::Session &session, linalg::GenericOp contraction,
     qforge::StrategyOptions options, StringRef name, qforge::StrategyPlan &plan,
     llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
   Location loc = contraction.getLoc();
   Outlined outlined = outlineQuantizedMatmul(contraction, name);
-  func::FuncOp dispatcher = outlined.function;
-  FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(dispatcher);
+  FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(outlined.function);
   if (failed(dims)) {
     error = "the quantized matmul's token count cannot be dispatched on";
     return failure();
   }
-  // The batched strategy's script says how it tiles the tokens: chunks of
-  // 16, 4 and 1 token tiles (no padding inside a whole chunk; the integer
-  // prefill needs more than 8 rows), and how many rows left over are
-  // cheaper one at a time on the decode path than padded into a chunk
-  // (each reads the weights once; a chunk computes all its rows). Smaller
-  // chunks serve the rows left (below).
+  // The chunks' batched strategy (asked for as M = 16), its row's chunk
+  // plan with a script's attributes over it (planTokenChunks).
   qforge::StrategyOptions batchedOptions = options;
   batchedOptions.tokens = 16;
   batchedOptions.dynamicTokens = true;
@@ -211,25 +354,9 @@ LogicalResult compileDynamicTokenSite(
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
-  // The table row's numbers: the chosen row's, or with --script the row of
-  // that script when it is a shipped one; a script's attributes go over
-  // them (a user's script states its own over the defaults).
   qforge::DynamicTokenPlan numbers;
-  const qforge::StrategyRow *row = nullptr;
-  if (batchedOptions.script.empty() || !batchedOptions.row.empty()) {
-    std::optional<qforge::StrategySelection> selection =
-        qforge::selectStrategy(batchedOptions, why);
-    row = selection ? selection->row : nullptr;
-  } else if (const qforge::StrategyTable *table =
-                 qforge::StrategyTable::getActive(why)) {
-    qforge::StrategyRequest request =
-        qforge::getStrategyRequest(batchedOptions);
-    if (const qforge::TargetInfo *target =
-            qforge::getTargetInfo(batchedOptions.target, why))
-      row = table->findRowOfScript(batchedOptions.script, target, &request);
-  }
-  if (row && row->dynamicTokens)
-    numbers = *row->dynamicTokens;
+  if (const qforge::StrategyRow *row = findChunkPlanRow(batchedOptions))
+    numbers = row->dynamicTokens.value_or(numbers);
   FailureOr<TokenChunks> chunking =
       planTokenChunks(withScriptAttributes(numbers, *batched), *batched,
                       options.int8Activations, loc);
@@ -237,130 +364,161 @@ LogicalResult compileDynamicTokenSite(
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
+  DynamicSite site{session,
+                   outlined.function,
+                   name.str(),
+                   options,
+                   batchedOptions,
+                   *batched,
+                   findTokenCountArguments(outlined.call),
+                   loc};
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunking->sizes);
   llvm::append_range(allSizes, chunking->remainderSizes);
-  // Index arguments the caller passes the token count in: a tensor.dim of
-  // a dynamic dim (the only kind there is) that other ops of the caller
-  // share, so it stayed there.
-  SmallVector<bool> tokenCountArguments;
-  for (Value operand : outlined.call.getOperands()) {
-    auto dim = operand.getDefiningOp<tensor::DimOp>();
-    std::optional<int64_t> index =
-        dim ? dim.getConstantIndex() : std::optional<int64_t>();
-    auto source =
-        dim ? dyn_cast<RankedTensorType>(dim.getSource().getType()) : nullptr;
-    tokenCountArguments.push_back(source && index &&
-                                  source.isDynamicDim(*index));
-  }
   SmallVector<qforge::TokenPath> paths;
   for (int64_t tokens : allSizes) {
-    std::string specName = (name + "_m" + Twine(tokens)).str();
-    FailureOr<func::FuncOp> specialized = qforge::specializeTokenCount(
-        dispatcher, tokens, specName, tokenCountArguments);
-    if (failed(specialized)) {
-      error = "the quantized matmul's token count cannot be dispatched on";
+    FailureOr<qforge::TokenPath> path =
+        compileTokenPath(site, tokens, plan, scripts, error);
+    if (failed(path))
       return failure();
-    }
-    // Every chunk takes the batched strategy loaded above; the decode path
-    // its own, reading the parameters packed as the batched one does.
-    qforge::StrategyOptions decodeOptions = options;
-    decodeOptions.tokens = 1;
-    decodeOptions.dynamicDecodePath = true;
-    if (decodeOptions.script.empty())
-      decodeOptions.packedWeights = true;
-    FailureOr<qforge::TransformScript> loaded =
-        tokens == 1 ? session.loadStrategy(decodeOptions, why) : batched;
-    if (failed(loaded)) {
-      emitError(loc) << "no strategy for this quantized matmul at M = "
-                     << tokens << " (its token count is dynamic): " << why;
-      error = "no strategy for a quantized matmul of the module";
-      return failure();
-    }
-    const qforge::TransformScript &script =
-        scripts.try_emplace(loaded->getPath(), *loaded).first->second;
-    // A user's --script is one strategy at every M: the batched row's
-    // numbers throughout.
-    qforge::recordStrategyParams(
-        *specialized,
-        tokens == 1 && options.script.empty() ? decodeOptions : batchedOptions);
-    if (failed(applyToFunction(script, *specialized,
-                               qforge::TransformScript::kMainEntry))) {
-      emitError(loc) << "the strategy '" << script.getPath()
-                     << "' failed on this quantized matmul at M = " << tokens
-                     << " (outlined as @" << specName << ")";
-      error = "the transform script '" + script.getPath().str() +
-              "' failed (see above)";
-      return failure();
-    }
-    plan.kernelScripts.emplace_back(specName, script);
-    paths.push_back({tokens, *specialized});
+    paths.push_back(*path);
   }
-
-  // One packing for every path, or none.
-  SmallVector<func::FuncOp> packs;
-  for (const qforge::TokenPath &path : paths)
-    if (func::FuncOp pack = qforge::getPackWeightsFunction(path.function))
-      packs.push_back(pack);
-  SmallVector<Type> argumentTypes(dispatcher.getArgumentTypes());
-  if (!packs.empty()) {
-    if (packs.size() != paths.size() ||
-        !llvm::all_of(packs, [&](func::FuncOp pack) {
-          return packAlike(pack, packs.front());
-        })) {
-      emitError(loc) << "the strategies for M = 1 and for batches of this "
-                        "quantized matmul pack its parameters differently; "
-                        "a dynamic token count needs one packing for both "
-                        "(pass a --script that packs alike at every M)";
-      error = "no strategy for a quantized matmul of the module";
-      return failure();
-    }
-    for (int64_t position :
-         packs.front()
-             ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
-             .asArrayRef())
-      argumentTypes[position] =
-          paths.front().function.getArgumentTypes()[position];
-    std::string packName = (name + "_pack_weights").str();
-    packs.front().setSymName(packName);
-    for (func::FuncOp pack : llvm::drop_begin(packs))
-      pack.erase();
-    for (const qforge::TokenPath &path : paths)
-      path.function->removeAttr(qforge::kPackWeightsAttr);
-    dispatcher->setAttr(
-        qforge::kPackWeightsAttr,
-        FlatSymbolRefAttr::get(dispatcher.getContext(), packName));
+  SmallVector<Type> argumentTypes(outlined.function.getArgumentTypes());
+  if (failed(unifyPackings(site, paths, argumentTypes))) {
+    error = "no strategy for a quantized matmul of the module";
+    return failure();
   }
   SmallVector<qforge::TokenPath> chunks, remainders;
   for (const qforge::TokenPath &path : llvm::drop_begin(paths))
     (llvm::is_contained(chunking->remainderSizes, path.tokens) ? remainders
                                                                : chunks)
         .push_back(path);
-  qforge::buildTokenDispatch(dispatcher, *dims, chunks, remainders,
+  qforge::buildTokenDispatch(outlined.function, *dims, chunks, remainders,
                              paths.front(), chunking->rowsBySingle,
                              chunking->padNearlyFullChunks, argumentTypes);
-  if (failed(liftParameterPacking(dispatcher, outlined.call))) {
+  if (failed(liftParameterPacking(outlined.function, outlined.call))) {
     error = "the weights of a quantized matmul cannot be packed ahead of "
             "calls (see above)";
     return failure();
   }
-  // The dispatch moves into the caller: a function returning a tensor of
-  // dynamic shape cannot hand it back through a caller-allocated buffer
-  // (only the public kernel does, with its result passed in, docs/abi.md).
-  OpBuilder builder(outlined.call);
-  IRMapping mapping;
-  Block &body = dispatcher.getBody().front();
-  mapping.map(body.getArguments(), outlined.call.getOperands());
-  for (Operation &op : body.without_terminator())
-    builder.clone(op, mapping);
-  for (auto [result, returned] : llvm::zip(outlined.call.getResults(),
-                                           body.getTerminator()->getOperands()))
-    result.replaceAllUsesWith(mapping.lookup(returned));
-  outlined.call.erase();
-  dispatcher.erase();
+  inlineDispatcher(outlined);
   return success();
 }
 
+} // namespace
+
+namespace {
+/// Whether `site` is the module's only computation (besides fills): the
+/// script then sees the module. A matmul with other work around it -- f16
+/// conversions, a transposed parameter, a bias add -- is outlined like one
+/// of several, so that the rest is vectorized.
+bool isAlone(ModuleOp module, const MatmulSite &site) {
+  linalg::GenericOp contraction = site.contraction;
+  Operation *dequant = contraction.getDpsInputOperand(0)->get().getDefiningOp();
+  Operation *dequant1 =
+      contraction.getDpsInputOperand(1)->get().getDefiningOp();
+  WalkResult walk = module.walk([&](linalg::LinalgOp op) {
+    if (op == contraction || op == dequant || op == dequant1 ||
+        isa<linalg::FillOp>(op))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// Refuses a kernel with dynamic shapes but no quantized matmul whose token
+/// count is dynamic, at the first dynamic argument (or the function).
+LogicalResult checkDynamicShapes(func::FuncOp kernel, bool dynamicTokens,
+                                 std::string &error) {
+  FunctionType kernelType = kernel.getFunctionType();
+  if (dynamicTokens ||
+      (llvm::none_of(kernelType.getInputs(), qforge::hasDynamicShape) &&
+       llvm::none_of(kernelType.getResults(), qforge::hasDynamicShape)))
+    return success();
+  Location loc = kernel.getLoc();
+  for (BlockArgument argument : kernel.getArguments())
+    if (qforge::hasDynamicShape(argument.getType())) {
+      loc = argument.getLoc();
+      break;
+    }
+  emitError(loc) << "@" << kernel.getSymName()
+                 << " has dynamic shapes but no quantized matmul with a "
+                    "dynamic token count: qforge compiles static shapes, "
+                    "and the token count M of quantized matmuls";
+  error = "nothing to compile a dynamic shape for";
+  return failure();
+}
+
+/// One script on the whole module (one matmul alone, or none recognised).
+FailureOr<qforge::StrategyPlan>
+applyModuleScript(qforge::Session &session, ModuleOp module,
+                  func::FuncOp kernel, ArrayRef<MatmulSite> sites,
+                  qforge::StrategyOptions options, std::string &error) {
+  if (sites.size() == 1)
+    options = qforge::getSiteOptions(options, sites.front());
+  // The kernel's weights, as before the site's function was known.
+  options.int4Weights = kernel->hasAttr(qforge::kInt4BytePairsAttrName);
+  FailureOr<qforge::TransformScript> script =
+      session.loadStrategy(options, error);
+  if (failed(script))
+    return failure();
+  // On the matmul's function (none recognised: on the kernel, where the
+  // script's own match then says what it did not find).
+  qforge::recordStrategyParams(
+      sites.empty()
+          ? kernel
+          : sites.front().contraction->getParentOfType<func::FuncOp>(),
+      options);
+  if (failed(script->apply(module))) {
+    error = "the transform script '" + script->getPath().str() +
+            "' failed (see above)";
+    return failure();
+  }
+  qforge::StrategyPlan plan;
+  plan.moduleScript = *script;
+  return plan;
+}
+
+/// A quantized matmul of static M among several: outlined as `name`, its
+/// strategy applied there, its packing lifted into the parent's.
+LogicalResult
+compileStaticSite(qforge::Session &session, const MatmulSite &site,
+                  size_t siteCount, const qforge::StrategyOptions &siteOptions,
+                  StringRef name, qforge::StrategyPlan &plan,
+                  llvm::StringMap<qforge::TransformScript> &scripts,
+                  std::string &error) {
+  linalg::GenericOp contraction = site.contraction;
+  Location loc = contraction.getLoc();
+  std::string why;
+  FailureOr<qforge::TransformScript> loaded =
+      session.loadStrategy(siteOptions, why);
+  if (failed(loaded)) {
+    emitError(loc) << "no strategy for this quantized matmul (one of "
+                   << siteCount << " in the module): " << why;
+    error = "no strategy for a quantized matmul of the module";
+    return failure();
+  }
+  const qforge::TransformScript &script =
+      scripts.try_emplace(loaded->getPath(), *loaded).first->second;
+  Outlined outlined = outlineQuantizedMatmul(contraction, name);
+  qforge::recordStrategyParams(outlined.function, siteOptions);
+  if (failed(applyToFunction(script, outlined.function,
+                             qforge::TransformScript::kMainEntry))) {
+    emitError(loc) << "the strategy '" << script.getPath()
+                   << "' failed on this quantized matmul (outlined as @" << name
+                   << ")";
+    error = "the transform script '" + script.getPath().str() +
+            "' failed (see above)";
+    return failure();
+  }
+  if (failed(liftParameterPacking(outlined.function, outlined.call))) {
+    error = "the weights of a quantized matmul cannot be packed ahead of "
+            "calls (see above)";
+    return failure();
+  }
+  plan.kernelScripts.emplace_back(name.str(), script);
+  return success();
+}
 } // namespace
 
 FailureOr<qforge::StrategyPlan>
@@ -370,116 +528,34 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     return failure();
   SmallVector<MatmulSite> sites = qforge::findQuantizedMatmuls(module);
   options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
-  StrategyPlan plan;
-
-  // One matmul and nothing else to compute (or no matmul the driver
-  // recognises): the script sees the module. A matmul with other work
-  // around it -- f16 conversions, a transposed parameter, a bias add --
-  // is outlined like one of several, so that the rest is vectorized.
-  auto isAlone = [&](MatmulSite site) {
-    Operation *dequant =
-        site.contraction.getDpsInputOperand(0)->get().getDefiningOp();
-    Operation *dequant1 =
-        site.contraction.getDpsInputOperand(1)->get().getDefiningOp();
-    WalkResult walk = module.walk([&](linalg::LinalgOp op) {
-      if (op == site.contraction || op == dequant || op == dequant1 ||
-          isa<linalg::FillOp>(op))
-        return WalkResult::advance();
-      return WalkResult::interrupt();
-    });
-    return !walk.wasInterrupted();
-  };
   bool dynamicTokens = llvm::any_of(sites, [](MatmulSite site) {
     return ShapedType::isDynamic(site.tokens);
   });
-  FunctionType kernelType = kernel.getFunctionType();
-  if (!dynamicTokens &&
-      (llvm::any_of(kernelType.getInputs(), hasDynamicShape) ||
-       llvm::any_of(kernelType.getResults(), hasDynamicShape))) {
-    // At the first dynamic argument (or the function, for a result).
-    Location loc = kernel.getLoc();
-    for (BlockArgument argument : kernel.getArguments())
-      if (hasDynamicShape(argument.getType())) {
-        loc = argument.getLoc();
-        break;
-      }
-    emitError(loc) << "@" << kernel.getSymName()
-                   << " has dynamic shapes but no quantized matmul with a "
-                      "dynamic token count: qforge compiles static shapes, "
-                      "and the token count M of quantized matmuls";
-    error = "nothing to compile a dynamic shape for";
+  if (failed(checkDynamicShapes(kernel, dynamicTokens, error)))
     return failure();
-  }
   if (sites.empty() ||
-      (sites.size() == 1 && !dynamicTokens && isAlone(sites.front()))) {
-    if (sites.size() == 1)
-      options = qforge::getSiteOptions(options, sites.front());
-    // The kernel's weights, as before the site's function was known.
-    options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
-    FailureOr<TransformScript> script = session.loadStrategy(options, error);
-    if (failed(script))
-      return failure();
-    // On the matmul's function (none recognised: on the kernel, where the
-    // script's own match then says what it did not find).
-    recordStrategyParams(
-        sites.empty()
-            ? kernel
-            : sites.front().contraction->getParentOfType<func::FuncOp>(),
-        options);
-    if (failed(script->apply(module))) {
-      error = "the transform script '" + script->getPath().str() +
-              "' failed (see above)";
-      return failure();
-    }
-    plan.moduleScript = *script;
-    return plan;
-  }
+      (sites.size() == 1 && !dynamicTokens && isAlone(module, sites.front())))
+    return applyModuleScript(session, module, kernel, sites, options, error);
 
   // Several: each its own function and the script its M and weights call
   // for. A strategy that packs the weights (--packed-weights, 4-bit
   // weights, prefill) packs them once for the module's function: the
   // matmul's pack function is lifted into `<f>_pack_weights`.
+  StrategyPlan plan;
   llvm::StringMap<TransformScript> scripts;
   llvm::StringMap<unsigned> countByParent;
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
-    Location loc = site.contraction.getLoc();
     StrategyOptions siteOptions = qforge::getSiteOptions(options, site);
     unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
-    if (ShapedType::isDynamic(site.tokens)) {
-      if (failed(compileDynamicTokenSite(session, site.contraction, siteOptions,
-                                         name, plan, scripts, error)))
-        return failure();
-      continue;
-    }
-    std::string why;
-    FailureOr<TransformScript> loaded = session.loadStrategy(siteOptions, why);
-    if (failed(loaded)) {
-      emitError(loc) << "no strategy for this quantized matmul (one of "
-                     << sites.size() << " in the module): " << why;
-      error = "no strategy for a quantized matmul of the module";
+    if (failed(ShapedType::isDynamic(site.tokens)
+                   ? compileDynamicTokenSite(session, site.contraction,
+                                             siteOptions, name, plan, scripts,
+                                             error)
+                   : compileStaticSite(session, site, sites.size(), siteOptions,
+                                       name, plan, scripts, error)))
       return failure();
-    }
-    const TransformScript &script =
-        scripts.try_emplace(loaded->getPath(), *loaded).first->second;
-    Outlined outlined = outlineQuantizedMatmul(site.contraction, name);
-    recordStrategyParams(outlined.function, siteOptions);
-    if (failed(applyToFunction(script, outlined.function,
-                               TransformScript::kMainEntry))) {
-      emitError(loc) << "the strategy '" << script.getPath()
-                     << "' failed on this quantized matmul (outlined as @"
-                     << name << ")";
-      error = "the transform script '" + script.getPath().str() +
-              "' failed (see above)";
-      return failure();
-    }
-    if (failed(liftParameterPacking(outlined.function, outlined.call))) {
-      error = "the weights of a quantized matmul cannot be packed ahead of "
-              "calls (see above)";
-      return failure();
-    }
-    plan.kernelScripts.emplace_back(name, script);
   }
   // The pack functions are not kernels: they pack once, ahead of calls.
   for (auto function : module.getOps<func::FuncOp>())

@@ -446,7 +446,34 @@ const StrategyTable *StrategyTable::getActive(std::string &error) {
   return &*active;
 }
 
-bool StrategyTable::merge(const StrategyTable &over, std::string &error) {
+/// `row` of a tuning file over `known`, field by field: what it states
+/// replaces the shipped.
+static void mergeRowFields(StrategyRow &known, const StrategyRow &row,
+                           std::string script) {
+  if (!row.script.empty())
+    known.script = std::move(script);
+  const RowCondition &when = row.when;
+  if (!when.features.empty() || !when.anyFeatures.empty() ||
+      !when.lackingOneOf.empty() || !when.cpuClass.empty() ||
+      when.minStaticTokens || when.maxRowElements || when.groupSizeMultipleOf ||
+      when.groupSizeNotMultipleOf)
+    known.when = when;
+  if (row.dynamicTokens)
+    known.dynamicTokens = row.dynamicTokens;
+  if (!row.note.empty())
+    known.note = row.note;
+  for (const auto &[key, value] : row.params) {
+    auto param = llvm::find_if(
+        known.params, [&](const auto &entry) { return entry.first == key; });
+    if (param == known.params.end())
+      known.params.emplace_back(key, value);
+    else
+      param->second = value;
+  }
+  llvm::sort(known.params);
+}
+
+void StrategyTable::mergeCpuClasses(const StrategyTable &over) {
   for (const CpuClass &cpuClass : over.cpuClasses) {
     for (CpuClass &existing : cpuClasses)
       llvm::erase_if(existing.cpus, [&](const std::string &cpu) {
@@ -460,14 +487,13 @@ bool StrategyTable::merge(const StrategyTable &over, std::string &error) {
     else
       llvm::append_range(existing->cpus, cpuClass.cpus);
   }
+}
+
+bool StrategyTable::merge(const StrategyTable &over, std::string &error) {
+  mergeCpuClasses(over);
   // Relative scripts of the tuning file are its folder's.
-  auto resolved = [&](std::string script) {
-    if (!script.empty() && !llvm::sys::path::is_absolute(script)) {
-      llvm::SmallString<256> path(over.folder);
-      llvm::sys::path::append(path, script);
-      return std::string(path);
-    }
-    return script;
+  auto resolved = [&](const std::string &script) {
+    return script.empty() ? script : over.resolve(script);
   };
   for (const StrategyFamily &family : over.families) {
     auto existing = llvm::find_if(families, [&](const StrategyFamily &known) {
@@ -491,43 +517,19 @@ bool StrategyTable::merge(const StrategyTable &over, std::string &error) {
       auto known = llvm::find_if(existing->rows, [&](const StrategyRow &r) {
         return r.name == row.name;
       });
-      if (known == existing->rows.end()) {
-        if (row.script.empty()) {
-          error = "the strategy table merged in adds the row '" + family.name +
-                  "/" + row.name + "' without a script";
-          return false;
-        }
-        StrategyRow added = row;
-        added.script = resolved(row.script);
-        existing->rows.insert(existing->rows.begin() + inserted++,
-                              std::move(added));
+      if (known != existing->rows.end()) {
+        mergeRowFields(*known, row, resolved(row.script));
         continue;
       }
-      // Field by field: what the tuning row states replaces the shipped.
-      if (!row.script.empty())
-        known->script = resolved(row.script);
-      RowCondition empty;
-      const RowCondition &when = row.when;
-      if (!when.features.empty() || !when.anyFeatures.empty() ||
-          !when.lackingOneOf.empty() || !when.cpuClass.empty() ||
-          when.minStaticTokens || when.maxRowElements ||
-          when.groupSizeMultipleOf || when.groupSizeNotMultipleOf)
-        known->when = when;
-      if (row.dynamicTokens)
-        known->dynamicTokens = row.dynamicTokens;
-      for (const auto &[key, value] : row.params) {
-        auto param = llvm::find_if(known->params, [&](const auto &entry) {
-          return entry.first == key;
-        });
-        if (param == known->params.end())
-          known->params.emplace_back(key, value);
-        else
-          param->second = value;
+      if (row.script.empty()) {
+        error = "the strategy table merged in adds the row '" + family.name +
+                "/" + row.name + "' without a script";
+        return false;
       }
-      llvm::sort(known->params);
-      if (!row.note.empty())
-        known->note = row.note;
-      (void)empty;
+      StrategyRow added = row;
+      added.script = resolved(row.script);
+      existing->rows.insert(existing->rows.begin() + inserted++,
+                            std::move(added));
     }
   }
   return true;
@@ -642,19 +644,22 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
      << "# The strategy table\n\n"
      << "For each family the first row whose condition holds is chosen "
         "(docs/architecture.md, \"Strategy selection\").\n\n"
-     << "## CPU classes\n\n| class | CPUs | note |\n|---|---|---|\n";
+     << "| class | CPUs | note |\n|---|---|---|\n";
   for (const CpuClass &cpuClass : cpuClasses)
     os << "| " << cpuClass.name << " | " << llvm::join(cpuClass.cpus, ", ")
        << " | " << cpuClass.note << " |\n";
+  os << "\n| family | for | without a row |\n|---|---|---|\n";
   for (const StrategyFamily &family : families) {
-    os << "\n## " << family.name << "\n\n"
-       << "The " << family.strategy << "; without a row: needs " << family.needs
-       << " (" << family.fix << ").";
+    os << "| " << family.name << " | the " << family.strategy << " | needs "
+       << family.needs << " (" << family.fix << ")";
     if (family.minGroupSize)
-      os << " Groups of at least " << family.minGroupSize
-         << " weights: " << family.minGroupSizeNote << ".";
-    os << "\n\n| row | when | script | params | dynamic M (tile; rows left) "
-          "| note |\n|---|---|---|---|---|---|\n";
+      os << "; groups of at least " << family.minGroupSize
+         << " weights: " << family.minGroupSizeNote;
+    os << " |\n";
+  }
+  os << "\n| family/row | when | script | params | dynamic M (tile; rows "
+        "left) | note |\n|---|---|---|---|---|---|\n";
+  for (const StrategyFamily &family : families) {
     for (const StrategyRow &row : family.rows) {
       std::string dynamic = "-";
       if (row.dynamicTokens) {
@@ -679,9 +684,10 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
                                    std::to_string(param.second);
                           }),
           ", ");
-      os << "| " << row.name << " | " << describeCondition(row.when) << " | "
-         << row.script << " | " << (params.empty() ? "-" : params) << " | "
-         << dynamic << " | " << row.note << " |\n";
+      os << "| " << family.name << "/" << row.name << " | "
+         << describeCondition(row.when) << " | " << row.script << " | "
+         << (params.empty() ? "-" : params) << " | " << dynamic << " | "
+         << row.note << " |\n";
     }
   }
 }

@@ -164,6 +164,7 @@ public:
 
 private:
   std::string resolve(llvm::StringRef script) const;
+  void mergeCpuClasses(const StrategyTable &over);
 
   std::vector<CpuClass> cpuClasses;
   std::vector<StrategyFamily> families;

@@ -4,7 +4,8 @@
 // What the driver does to a module around the strategies, each step a
 // function the driver calls, one per file, and where the IR before and after
 // verifies a pass that qforge-opt runs and lit tests: outline each quantized
-// matmul into its own function, specialize a dynamic token count, vectorize
+// matmul into its own function, specialize a dynamic token count, build the
+// token dispatch, vectorize
 // the elementwise ops around the matmuls; and lift a strategy's parameter
 // packing into the kernel's <f>_pack_weights (no pass: the IR between a
 // script and it does not verify).
@@ -61,6 +62,11 @@ std::unique_ptr<mlir::Pass> createVectorizeElementwisePass();
 /// qforge-specialize-token-count{sizes=1,8,32}: for each function with a
 /// dynamic token count, private static copies `<function>_m<size>`.
 std::unique_ptr<mlir::Pass> createSpecializeTokenCountPass();
+
+/// qforge-build-token-dispatch{chunks=... remainders=... rows-by-decode=N
+/// pad-nearly-full-chunks}: each such function's body replaced by the
+/// dispatch to its specializations (Driver/TokenDispatch.h).
+std::unique_ptr<mlir::Pass> createBuildTokenDispatchPass();
 
 /// Registers the passes above (qforge-opt and the tools' pipelines).
 void registerSurgeryPasses();

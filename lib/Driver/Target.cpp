@@ -13,6 +13,78 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
+/// Appends the --mattr entries of `choice` to `features`, each checked: an
+/// entry is +feature or -feature of a feature `info`'s target knows (LLVM
+/// only warns about one it does not know, and ignores it: a typo would
+/// silently compile for another target than asked). False, with `error`
+/// set, otherwise.
+static bool appendCheckedAttrs(const llvm::MCSubtargetInfo &info,
+                               const qforge::TargetChoice &choice,
+                               std::string &features, std::string &error) {
+  if (choice.attrs.empty())
+    return true;
+  // LLVM only warns about a feature it does not know (and ignores it): a
+  // typo would silently compile for another target than asked.
+  llvm::SmallVector<llvm::StringRef> entries;
+  llvm::StringRef(choice.attrs).split(entries, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef entry : entries) {
+    llvm::StringRef name = entry.trim();
+    if (!name.consume_front("+") && !name.consume_front("-")) {
+      error =
+          "--mattr entries are +feature or -feature, got '" + entry.str() + "'";
+      return false;
+    }
+    if (!llvm::any_of(info.getAllProcessorFeatures(),
+                      [&](const llvm::SubtargetFeatureKV &known) {
+                        return name == known.Key;
+                      })) {
+      error = "unknown target feature '" + name.str() + "' in --mattr (" +
+              "the list: llc -mattr=help)";
+      return false;
+    }
+    // What was checked is what LLVM gets (it would ignore " +avx2").
+    features += "," + entry.trim().str();
+  }
+  return true;
+}
+
+/// Whether code for `machine` runs on this host: code run in this process
+/// must not use what this CPU lacks (false, with `error` set, otherwise).
+static bool checkRunsOnHost(const llvm::TargetMachine &machine,
+                            const qforge::TargetChoice &choice,
+                            const std::string &cpu, std::string &error) {
+  // Code run in this process must not use what this CPU lacks: it would
+  // stop on an illegal instruction. The host's map names the instruction
+  // set features it knows of; of those, the ones instruction selection may
+  // use on its own count (not, say, protection keys or user interrupts,
+  // which only their intrinsics emit).
+  auto selectable = [](llvm::StringRef feature) {
+    static const char *const prefixes[] = {
+        "sse",    "ssse3", "avx",  "fma",  "f16c", "bmi",       "lzcnt",
+        "popcnt", "movbe", "egpr", "ndd",  "ppx",  "push2pop2", "ccmp",
+        "nf",     "zu",    "cf",   "gfni", "adx",  "evex512"};
+    return llvm::any_of(prefixes, [&](const char *prefix) {
+      return feature.starts_with(prefix);
+    });
+  };
+  const llvm::MCSubtargetInfo *subtarget = machine.getMCSubtargetInfo();
+  llvm::SmallVector<std::string> lacking;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    if (!feature.second && selectable(feature.first()) &&
+        subtarget->checkFeatures("+" + feature.first().str()))
+      lacking.push_back(feature.first().str());
+  llvm::sort(lacking);
+  std::string missing = llvm::join(lacking, ", ");
+  if (!missing.empty()) {
+    error = "the target (" + qforge::describeTarget(choice, cpu) +
+            ") uses features this machine lacks (" + missing +
+            "): the kernel cannot run here; compile it with qforge-compile, "
+            "or choose --mcpu=native";
+    return false;
+  }
+  return true;
+}
+
 std::unique_ptr<llvm::TargetMachine>
 qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
                             bool forJIT) {
@@ -41,30 +113,8 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
             " (try --mcpu=native)";
     return nullptr;
   }
-  if (!choice.attrs.empty()) {
-    // LLVM only warns about a feature it does not know (and ignores it): a
-    // typo would silently compile for another target than asked.
-    llvm::SmallVector<llvm::StringRef> entries;
-    llvm::StringRef(choice.attrs).split(entries, ',', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef entry : entries) {
-      llvm::StringRef name = entry.trim();
-      if (!name.consume_front("+") && !name.consume_front("-")) {
-        error = "--mattr entries are +feature or -feature, got '" +
-                entry.str() + "'";
-        return nullptr;
-      }
-      if (!llvm::any_of(info->getAllProcessorFeatures(),
-                        [&](const llvm::SubtargetFeatureKV &known) {
-                          return name == known.Key;
-                        })) {
-        error = "unknown target feature '" + name.str() + "' in --mattr (" +
-                "the list: llc -mattr=help)";
-        return nullptr;
-      }
-      // What was checked is what LLVM gets (it would ignore " +avx2").
-      features += "," + entry.trim().str();
-    }
-  }
+  if (!appendCheckedAttrs(*info, choice, features, error))
+    return nullptr;
   if (!features.empty() && features.front() == ',')
     features.erase(0, 1);
 
@@ -77,37 +127,9 @@ qforge::createTargetMachine(const TargetChoice &choice, std::string &error,
     error = "cannot create a target machine for " + triple.str();
     return nullptr;
   }
-  // Code run in this process must not use what this CPU lacks: it would
-  // stop on an illegal instruction. The host's map names the instruction
-  // set features it knows of; of those, the ones instruction selection may
-  // use on its own count (not, say, protection keys or user interrupts,
-  // which only their intrinsics emit).
-  auto selectable = [](llvm::StringRef feature) {
-    static const char *const prefixes[] = {
-        "sse",    "ssse3", "avx",  "fma",  "f16c", "bmi",       "lzcnt",
-        "popcnt", "movbe", "egpr", "ndd",  "ppx",  "push2pop2", "ccmp",
-        "nf",     "zu",    "cf",   "gfni", "adx",  "evex512"};
-    return llvm::any_of(prefixes, [&](const char *prefix) {
-      return feature.starts_with(prefix);
-    });
-  };
-  if (forJIT && (choice.cpu != "native" || !choice.attrs.empty())) {
-    const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
-    llvm::SmallVector<std::string> lacking;
-    for (const auto &feature : llvm::sys::getHostCPUFeatures())
-      if (!feature.second && selectable(feature.first()) &&
-          subtarget->checkFeatures("+" + feature.first().str()))
-        lacking.push_back(feature.first().str());
-    llvm::sort(lacking);
-    std::string missing = llvm::join(lacking, ", ");
-    if (!missing.empty()) {
-      error = "the target (" + describeTarget(choice, cpu) +
-              ") uses features this machine lacks (" + missing +
-              "): the kernel cannot run here; compile it with qforge-compile, "
-              "or choose --mcpu=native";
-      return nullptr;
-    }
-  }
+  if (forJIT && (choice.cpu != "native" || !choice.attrs.empty()) &&
+      !checkRunsOnHost(*machine, choice, cpu, error))
+    return nullptr;
   return machine;
 }
 

@@ -250,6 +250,73 @@ struct DispatchBuilder {
 };
 } // namespace
 
+/// The rows left after the whole chunks (`left` of them, from `start`):
+/// if (left <= rowsBySingle) one at a time through `single`, else if (left
+/// <= the smallest remainder) that one padded, else if ..., else padded into
+/// `smallest`: each test in the previous one's else block. Returns the
+/// chain's results.
+static SmallVector<Value>
+buildRowsLeftChain(OpBuilder &builder, DispatchBuilder &dispatch,
+                   ArrayRef<qforge::TokenPath> remainders,
+                   qforge::TokenPath smallest, qforge::TokenPath single,
+                   int64_t rowsBySingle, Value start, Value left, Value tokens,
+                   ArrayRef<Value> accumulators) {
+  Location loc = dispatch.loc;
+  SmallVector<qforge::TokenPath> padded(remainders);
+  llvm::sort(padded,
+             [](const qforge::TokenPath &a, const qforge::TokenPath &b) {
+               return a.tokens < b.tokens;
+             });
+  SmallVector<Value> results;
+  OpBuilder::InsertionGuard guard(builder);
+  TypeRange types = ValueRange(accumulators).getTypes();
+  for (size_t option = 0; option <= padded.size(); ++option) {
+    int64_t bound = option == 0 ? rowsBySingle : padded[option - 1].tokens;
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                       left, dispatch.index(bound));
+    auto ifOp = scf::IfOp::create(builder, loc, types, fits,
+                                  /*withElseRegion=*/true);
+    if (option == 0)
+      results = ifOp.getResults();
+    else
+      scf::YieldOp::create(builder, loc, ifOp.getResults());
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(
+        builder, loc,
+        option == 0 ? dispatch.loop(single, start, tokens, accumulators)
+                    : dispatch.callAndInsert(padded[option - 1], start, left,
+                                             accumulators));
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+  }
+  scf::YieldOp::create(
+      builder, loc,
+      dispatch.callAndInsert(smallest, start, left, accumulators));
+  return results;
+}
+
+/// M, read off the first argument of `function` that has it, and an empty
+/// tensor per result (M rows where the result has the token dim) in
+/// `accumulators`.
+static Value buildTokenCountAndResults(OpBuilder &builder,
+                                       func::FuncOp function,
+                                       const qforge::TokenDims &dims,
+                                       SmallVectorImpl<Value> &accumulators) {
+  Location loc = function.getLoc();
+  Block &body = function.getBody().front();
+  unsigned first =
+      llvm::find_if(dims.arguments, [](int64_t dim) { return dim >= 0; }) -
+      dims.arguments.begin();
+  Value tokens = tensor::DimOp::create(builder, loc, body.getArgument(first),
+                                       dims.arguments[first]);
+  for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results)) {
+    auto tensor = cast<RankedTensorType>(type);
+    accumulators.push_back(tensor::EmptyOp::create(
+        builder, loc, tensor.getShape(), tensor.getElementType(),
+        dim >= 0 ? ValueRange{tokens} : ValueRange{}));
+  }
+  return tokens;
+}
+
 void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
                                 ArrayRef<TokenPath> chunks,
                                 ArrayRef<TokenPath> remainders,
@@ -266,19 +333,9 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
   DispatchBuilder dispatch{builder, loc, dims, body.getArguments()};
 
-  // M, read off the first argument that has it.
-  unsigned first =
-      llvm::find_if(dims.arguments, [](int64_t dim) { return dim >= 0; }) -
-      dims.arguments.begin();
-  Value tokens = tensor::DimOp::create(builder, loc, body.getArgument(first),
-                                       dims.arguments[first]);
   SmallVector<Value> accumulators;
-  for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results)) {
-    auto tensor = cast<RankedTensorType>(type);
-    accumulators.push_back(tensor::EmptyOp::create(
-        builder, loc, tensor.getShape(), tensor.getElementType(),
-        dim >= 0 ? ValueRange{tokens} : ValueRange{}));
-  }
+  Value tokens =
+      buildTokenCountAndResults(builder, function, dims, accumulators);
 
   // Whole chunks, the largest first. With padNearlyFullChunks, after those
   // of a size that is not the smallest, rows left that fill one more to
@@ -327,41 +384,9 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
   if (bySize.empty()) {
     accumulators = dispatch.loop(single, start, tokens, accumulators);
   } else {
-    SmallVector<TokenPath> padded(remainders);
-    llvm::sort(padded, [](const TokenPath &a, const TokenPath &b) {
-      return a.tokens < b.tokens;
-    });
-    // if (left <= rowsBySingle) one at a time, else if (left <= the first
-    // remainder) that one, else if ..., else the smallest chunk: each test
-    // in the previous one's else block.
-    SmallVector<Value> results;
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      TypeRange types = ValueRange(accumulators).getTypes();
-      for (size_t option = 0; option <= padded.size(); ++option) {
-        int64_t bound = option == 0 ? rowsBySingle : padded[option - 1].tokens;
-        Value fits =
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, left,
-                                  dispatch.index(bound));
-        auto ifOp = scf::IfOp::create(builder, loc, types, fits,
-                                      /*withElseRegion=*/true);
-        if (option == 0)
-          results = ifOp.getResults();
-        else
-          scf::YieldOp::create(builder, loc, ifOp.getResults());
-        builder.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(
-            builder, loc,
-            option == 0 ? dispatch.loop(single, start, tokens, accumulators)
-                        : dispatch.callAndInsert(padded[option - 1], start,
-                                                 left, accumulators));
-        builder.setInsertionPointToStart(ifOp.elseBlock());
-      }
-      scf::YieldOp::create(
-          builder, loc,
-          dispatch.callAndInsert(bySize.back(), start, left, accumulators));
-    }
-    accumulators = results;
+    accumulators =
+        buildRowsLeftChain(builder, dispatch, remainders, bySize.back(), single,
+                           rowsBySingle, start, left, tokens, accumulators);
   }
   // Close the tests for the nearly full chunks, the innermost first.
   for (scf::IfOp ifOp : llvm::reverse(paddedIntoLarger)) {
