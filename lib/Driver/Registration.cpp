@@ -34,4 +34,5 @@ void qforge::registerSurgeryPasses() {
   mlir::registerPass(createVectorizeElementwisePass);
   mlir::registerPass(createSpecializeTokenCountPass);
   mlir::registerPass(createBuildTokenDispatchPass);
+  mlir::registerPass(createMergeIdenticalFunctionsPass);
 }

@@ -37,7 +37,8 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
   // signless, and quant.qcast/dcast their exact integer arithmetic; i4
   // arguments become bytes of two nibbles (docs/abi.md); group-quantized
   // matmuls as producers spell them take the canonical form the strategies
-  // read (docs/forms.md). Before anything else sees the kernel.
+  // read (docs/forms.md); private functions identical but for their names
+  // (a model's layers) are one. Before anything else sees the kernel.
   if (module) {
     PassManager pm(context.get(), ModuleOp::getOperationName());
     std::string errors;
@@ -45,7 +46,8 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
     if (failed(parsePassPipeline(
             "qforge-normalize-quant-storage,qforge-lower-quant,"
             "qforge-normalize-dequant-contraction,"
-            "qforge-store-int4-as-byte-pairs",
+            "qforge-store-int4-as-byte-pairs,"
+            "qforge-merge-identical-functions",
             pm, errorStream)) ||
         failed(pm.run(*module)))
       return nullptr;

@@ -53,6 +53,12 @@ mlir::LogicalResult liftParameterPacking(mlir::func::FuncOp outlined,
 /// them -- and vectorized, instead of becoming scalar loops.
 void vectorizeElementwiseOps(mlir::func::FuncOp function);
 
+/// Keeps one of the private functions of `module` that are identical but
+/// for their names (types, attributes, bodies op by op); the others' uses
+/// name it (qforge-merge-identical-functions).
+mlir::LogicalResult mergeIdenticalFunctions(mlir::ModuleOp module);
+std::unique_ptr<mlir::Pass> createMergeIdenticalFunctionsPass();
+
 /// qforge-outline-quantized-matmuls: each quantized matmul of a function
 /// into `@<function>_qmm<i>`.
 std::unique_ptr<mlir::Pass> createOutlineQuantizedMatmulsPass();
