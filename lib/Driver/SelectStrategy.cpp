@@ -128,8 +128,14 @@ void qforge::printSiteStrategy(llvm::raw_ostream &os, const MatmulSite &site,
                                const SiteStrategy &choice) {
   auto parent = site.contraction->getParentOfType<func::FuncOp>();
   linalg::GenericOp contraction = site.contraction;
-  os << "@" << (parent ? parent.getSymName() : StringRef("?")) << " at "
-     << contraction.getLoc() << ": M = ";
+  os << "@" << (parent ? parent.getSymName() : StringRef("?")) << " at ";
+  // file:line:col, as diagnostics say it.
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(contraction.getLoc()))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    os << contraction.getLoc();
+  os << ": M = ";
   if (ShapedType::isDynamic(site.tokens))
     os << "dynamic";
   else

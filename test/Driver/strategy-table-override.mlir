@@ -29,7 +29,7 @@
 // qforge-compile says the choice in words, from the same table.
 // RUN: qforge-compile %t.m8.mlir --mcpu=x86-64-v4 --strategy-table=%S/Inputs/tuning-novalake.json --print-strategy | FileCheck %s --check-prefix=PRINT
 // PRINT: target: CPU 'x86-64-v4', class intel
-// PRINT: @quantized_matmul at {{.*}}: M = 8, G = 4, group size 128
+// PRINT: @quantized_matmul at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}}: M = 8, G = 4, group size 128
 // PRINT-NEXT:   prefill-f32/intel-12x32 (prefill-f32.mlir)
 // PRINT-NEXT:     because has avx512f, CPU 'x86-64-v4' is in class intel, M = 8 >= 6
 
