@@ -454,19 +454,6 @@ FailureOr<qforge::StrategyPlan>
 applyModuleScript(qforge::Session &session, ModuleOp module,
                   func::FuncOp kernel, ArrayRef<MatmulSite> sites,
                   qforge::StrategyOptions options, std::string &error) {
-  // Nothing a shipped strategy compiles: said at the user's kernel, not
-  // at the matcher in the script library (a script of one's own may still
-  // compile it).
-  if (sites.empty() && options.script.empty()) {
-    emitError(kernel.getLoc())
-        << "no group-quantized matmul in @" << kernel.getSymName()
-        << ": the shipped strategies compile a dequantization linalg.generic "
-           "((tofp(w) - zp) * scale, scales per group) feeding a contraction "
-           "with two or more reduction dims (docs/forms.md); pass "
-           "--script=FILE to compile it with a script of your own";
-    error = "nothing for a shipped strategy to compile";
-    return failure();
-  }
   if (sites.size() == 1)
     options = qforge::getSiteOptions(options, sites.front());
   // The kernel's weights, as before the site's function was known.
