@@ -18,7 +18,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -54,13 +53,8 @@ struct BuildTokenDispatchPass
   }
 
   void runOnOperation() override {
-    llvm::SetVector<func::FuncOp> functions;
-    for (const qforge::MatmulSite &site :
-         qforge::findQuantizedMatmuls(getOperation()))
-      if (ShapedType::isDynamic(site.tokens))
-        if (auto parent = site.contraction->getParentOfType<func::FuncOp>())
-          functions.insert(parent);
-    for (func::FuncOp function : functions) {
+    for (func::FuncOp function :
+         qforge::findDynamicTokenFunctions(getOperation())) {
       FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(function);
       FailureOr<qforge::TokenPath> single = findPath(function, 1);
       if (failed(dims) || failed(single))

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Path.h"
 
 #include <map>
@@ -97,7 +98,7 @@ void qforge::recordStrategyParams(func::FuncOp function,
     return;
   if (!options.script.empty() && options.row.empty()) {
     StrategyRequest request = getStrategyRequest(options);
-    row = table->findRowOfScript(options.script, target, &request);
+    row = table->findRowOfScript(options.script, *target, request);
   }
   std::optional<StrategySelection> selection;
   if (!row && (selection = selectStrategy(options, error)))
@@ -132,6 +133,16 @@ qforge::findQuantizedMatmuls(ModuleOp module) {
     sites.push_back(site);
   });
   return sites;
+}
+
+llvm::SmallVector<func::FuncOp>
+qforge::findDynamicTokenFunctions(ModuleOp module) {
+  llvm::SetVector<func::FuncOp> functions;
+  for (const MatmulSite &site : findQuantizedMatmuls(module))
+    if (ShapedType::isDynamic(site.tokens))
+      if (auto parent = site.contraction->getParentOfType<func::FuncOp>())
+        functions.insert(parent);
+  return functions.takeVector();
 }
 
 qforge::StrategyOptions qforge::getSiteOptions(StrategyOptions options,

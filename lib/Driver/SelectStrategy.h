@@ -71,6 +71,11 @@ struct MatmulSite {
 /// The quantized matmuls of `module`, in walk order.
 llvm::SmallVector<MatmulSite> findQuantizedMatmuls(mlir::ModuleOp module);
 
+/// The functions of `module` holding a quantized matmul whose token count is
+/// dynamic, in walk order (the surgery passes' targets).
+llvm::SmallVector<mlir::func::FuncOp>
+findDynamicTokenFunctions(mlir::ModuleOp module);
+
 /// `options` for one site: the shape (and weight width) its strategy is
 /// chosen by.
 StrategyOptions getSiteOptions(StrategyOptions options, const MatmulSite &site);

@@ -19,7 +19,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -45,14 +44,8 @@ struct SpecializeTokenCountPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // The functions holding a quantized matmul whose token count is
-    // dynamic (outlined: the driver specializes each matmul alone).
-    llvm::SetVector<func::FuncOp> functions;
-    for (const qforge::MatmulSite &site : qforge::findQuantizedMatmuls(module))
-      if (ShapedType::isDynamic(site.tokens))
-        if (auto parent = site.contraction->getParentOfType<func::FuncOp>())
-          functions.insert(parent);
-    for (func::FuncOp function : functions) {
+    // Outlined first: the driver specializes each matmul alone.
+    for (func::FuncOp function : qforge::findDynamicTokenFunctions(module)) {
       if (failed(qforge::findTokenDims(function)))
         return signalPassFailure();
       // An index argument is the token count where a caller passes a
@@ -60,21 +53,12 @@ struct SpecializeTokenCountPass
       SmallVector<bool> tokenCountArguments(function.getNumArguments(), false);
       if (std::optional<SymbolTable::UseRange> uses =
               SymbolTable::getSymbolUses(function, module))
-        for (const SymbolTable::SymbolUse &use : *uses) {
-          auto call = dyn_cast<func::CallOp>(use.getUser());
-          if (!call)
-            continue;
-          for (auto [index, operand] : llvm::enumerate(call.getOperands())) {
-            auto dim = operand.getDefiningOp<tensor::DimOp>();
-            std::optional<int64_t> dimIndex =
-                dim ? dim.getConstantIndex() : std::optional<int64_t>();
-            auto source =
-                dim ? dyn_cast<RankedTensorType>(dim.getSource().getType())
-                    : nullptr;
-            if (source && dimIndex && source.isDynamicDim(*dimIndex))
-              tokenCountArguments[index] = true;
-          }
-        }
+        for (const SymbolTable::SymbolUse &use : *uses)
+          if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+            for (auto [index, passesTokens] :
+                 llvm::enumerate(qforge::findTokenCountArguments(call)))
+              tokenCountArguments[index] =
+                  tokenCountArguments[index] || passesTokens;
       for (int64_t size : sizes) {
         if (size < 1) {
           function.emitError() << "a token count of " << size

@@ -186,24 +186,7 @@ findChunkPlanRow(const qforge::StrategyOptions &batchedOptions) {
   if (!table || !target)
     return nullptr;
   qforge::StrategyRequest request = qforge::getStrategyRequest(batchedOptions);
-  return table->findRowOfScript(batchedOptions.script, target, &request);
-}
-
-/// Index arguments the caller passes the token count in: a tensor.dim of a
-/// dynamic dim (the only kind there is) that other ops of the caller share,
-/// so it stayed there.
-SmallVector<bool> findTokenCountArguments(func::CallOp call) {
-  SmallVector<bool> tokenCountArguments;
-  for (Value operand : call.getOperands()) {
-    auto dim = operand.getDefiningOp<tensor::DimOp>();
-    std::optional<int64_t> index =
-        dim ? dim.getConstantIndex() : std::optional<int64_t>();
-    auto source =
-        dim ? dyn_cast<RankedTensorType>(dim.getSource().getType()) : nullptr;
-    tokenCountArguments.push_back(source && index &&
-                                  source.isDynamicDim(*index));
-  }
-  return tokenCountArguments;
+  return table->findRowOfScript(batchedOptions.script, *target, request);
 }
 
 /// What every path of one dynamic-M site shares.
@@ -370,7 +353,7 @@ LogicalResult compileDynamicTokenSite(
                    options,
                    batchedOptions,
                    *batched,
-                   findTokenCountArguments(outlined.call),
+                   qforge::findTokenCountArguments(outlined.call),
                    loc};
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunking->sizes);

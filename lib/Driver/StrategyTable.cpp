@@ -618,18 +618,16 @@ StrategyTable::findRow(llvm::StringRef name, std::string &error) const {
 }
 
 const StrategyRow *
-StrategyTable::findRowOfScript(llvm::StringRef path, const TargetInfo *target,
-                               const StrategyRequest *request) const {
+StrategyTable::findRowOfScript(llvm::StringRef path, const TargetInfo &target,
+                               const StrategyRequest &request) const {
+  llvm::StringRef cpuClass = getCpuClass(target.getCpu());
   const StrategyRow *first = nullptr;
   for (const StrategyFamily &family : families)
     for (const StrategyRow &row : family.rows) {
       if (!llvm::sys::fs::equivalent(resolve(row.script), path))
         continue;
-      if (!target || !request)
-        return &row;
       llvm::SmallVector<std::string> held;
-      if (!checkCondition(row.when, *target, getCpuClass(target->getCpu()),
-                          *request, held))
+      if (!checkCondition(row.when, target, cpuClass, request, held))
         return &row;
       if (!first)
         first = &row;

@@ -153,9 +153,9 @@ public:
   /// The first row whose script is the file `path` and whose condition holds
   /// on `target` (else the first row of that script; null when none names
   /// it): a shipped script given with --script gets its numbers there.
-  const StrategyRow *
-  findRowOfScript(llvm::StringRef path, const TargetInfo *target = nullptr,
-                  const StrategyRequest *request = nullptr) const;
+  const StrategyRow *findRowOfScript(llvm::StringRef path,
+                                     const TargetInfo &target,
+                                     const StrategyRequest &request) const;
 
   /// The table as Markdown (docs/strategy-table.md).
   void printMarkdown(llvm::raw_ostream &os) const;

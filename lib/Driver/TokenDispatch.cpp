@@ -67,6 +67,20 @@ FailureOr<qforge::TokenDims> qforge::findTokenDims(func::FuncOp function) {
   return dims;
 }
 
+SmallVector<bool> qforge::findTokenCountArguments(func::CallOp call) {
+  SmallVector<bool> tokenCountArguments;
+  for (Value operand : call.getOperands()) {
+    auto dim = operand.getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> index =
+        dim ? dim.getConstantIndex() : std::optional<int64_t>();
+    auto source =
+        dim ? dyn_cast<RankedTensorType>(dim.getSource().getType()) : nullptr;
+    tokenCountArguments.push_back(source && index &&
+                                  source.isDynamicDim(*index));
+  }
+  return tokenCountArguments;
+}
+
 bool qforge::hasDynamicShape(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   return shaped && !shaped.hasStaticShape();

@@ -30,6 +30,11 @@ struct TokenDims {
 };
 mlir::FailureOr<TokenDims> findTokenDims(mlir::func::FuncOp function);
 
+/// For each operand of `call`, whether it passes the token count: a
+/// tensor.dim of a dynamic dim (the only kind there is) that other ops of
+/// the caller share, so it stayed there when the matmul was outlined.
+llvm::SmallVector<bool> findTokenCountArguments(mlir::func::CallOp call);
+
 /// Whether `type` is a shaped type with a dynamic dim.
 bool hasDynamicShape(mlir::Type type);
 
