@@ -2,7 +2,7 @@
 # Runs one of qforge's libFuzzer targets (fuzz/, built by
 # scripts/sanitize.sh with ASan + UBSan) for a while:
 #
-#   scripts/fuzz.sh kernel|script SECONDS [-- LIBFUZZER_FLAGS...]
+#   scripts/fuzz.sh kernel|script|bytecode SECONDS [-- LIBFUZZER_FLAGS...]
 #
 #   kernel  the kernel front door: parse, normalize, match, the shipped
 #           strategy (default, or "// fuzz: packed" / "// fuzz: int8" in the
@@ -10,7 +10,10 @@
 #           generators' kernels in every producer form;
 #   script  the script front door: a small kernel + a shipped strategy from
 #           transforms/ (each one, on a kernel of its kind), with pack, tile
-#           and unroll sizes mutated.
+#           and unroll sizes mutated;
+#   bytecode  the readers' front door: a file read as the tools read it (in
+#           a child process first, docs/reliability.md), seeded with the
+#           generators' kernels as MLIR bytecode, bytes mutated.
 #
 # The corpus grows in $build/fuzz/corpus-TARGET (kept between runs); a crash,
 # sanitizer report, timeout (-timeout, default 60 s) or memory blow-up
@@ -18,10 +21,10 @@
 # and the script exits non-zero. The last line says how many inputs ran.
 set -euo pipefail
 
-usage() { echo "usage: $0 kernel|script SECONDS [-- LIBFUZZER_FLAGS...]" >&2; exit 2; }
+usage() { echo "usage: $0 kernel|script|bytecode SECONDS [-- LIBFUZZER_FLAGS...]" >&2; exit 2; }
 [[ $# -ge 2 ]] || usage
 target="$1"; seconds="$2"; shift 2
-[[ "$target" == kernel || "$target" == script ]] || usage
+[[ "$target" == kernel || "$target" == script || "$target" == bytecode ]] || usage
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 extra=()
 if [[ $# -gt 0 ]]; then
@@ -81,6 +84,13 @@ if [[ "$target" == kernel ]]; then
   done
   $python "$repo_root/examples/gen_decoder_layer.py" --hidden 128 --intermediate 256 \
     --group 64 > "$seeds/layer.mlir"
+elif [[ "$target" == bytecode ]]; then
+  kernels="$work/kernels"; mkdir -p "$kernels"
+  kernel_seeds "$kernels"
+  for kernel in "$kernels"/*.mlir; do
+    "$build_dir/bin/qforge-opt" "$kernel" --emit-bytecode \
+      -o "$seeds/$(basename "$kernel" .mlir).mlirbc"
+  done
 else
   kernels="$work/kernels"; mkdir -p "$kernels"
   kernel_seeds "$kernels"

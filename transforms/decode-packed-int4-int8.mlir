@@ -1,6 +1,6 @@
 // Decode (M = 1) with int8 activations on 4-bit weights (byte pairs,
-// docs/abi.md) packed once by <f>_pack_weights: 16 rows x 4 bytes of byte
-// pairs per 64-byte line; each nibble meets its activation byte in a
+// docs/abi.md) packed once by <f>_pack_weights: 32 rows x 4 bytes of byte
+// pairs, two 64-byte lines of 16 rows (as the int8 prefill packs); each nibble meets its activation byte in a
 // vpdpbusd on the bytes masked to that nibble; the activation quantized per
 // group (docs/numerics.md). One row of the table (family
 // decode-packed-int4-int8): the numbers are written here (4 k steps of the

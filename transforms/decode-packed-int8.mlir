@@ -1,10 +1,12 @@
 // Decode (M = 1) with int8 activations on 8-bit weights packed once by
-// <f>_pack_weights (docs/abi.md) for vpdpbusd: weights N/16 x G x K/4 x 16 x 4
-// (a 64-byte line = 16 rows x 4 bytes of k, one vpdpbusd operand), scales and
-// zero-points N/16 x G x 1 x 16 x 1, N and K padded with zeros; the activation
-// quantized per group (opt-in, docs/numerics.md). One row of the table
-// (family decode-packed-int8): the numbers are written here.
-//   16 rows, k by 4  one 512-bit vpdpbusd's lanes and the bytes a lane sums
+// <f>_pack_weights (docs/abi.md) for vpdpbusd: weights N/32 x G x K/4 x 32 x 4
+// (two 64-byte lines of 16 rows x 4 bytes of k, each one vpdpbusd operand, as
+// the int8 prefill packs), scales and zero-points N/32 x G x 1 x 32 x 1, N and
+// K padded with zeros; the activation quantized per group (opt-in,
+// docs/numerics.md). One row of the table (family decode-packed-int8): the
+// numbers are written here.
+//   32 rows, k by 4  two 512-bit vpdpbusd's lanes and the bytes a lane sums;
+//                    each activation word broadcast once for both
 //   unroll 32        the group's k steps (up to 128 k), its vpdpbusd chain
 //                    split in 4 independent sums
 //   prefetch         one group ahead (@prefetch_next_group_int8)

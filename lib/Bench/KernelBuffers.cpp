@@ -168,6 +168,16 @@ double qforge::TensorBuffer::getAsDouble(size_t index) const {
 
 bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
                                 std::string &error) {
+  return build(type, &call, 1, error);
+}
+
+bool qforge::KernelCall::check(FunctionType type, unsigned callsHeld,
+                               std::string &error) {
+  return build(type, nullptr, callsHeld, error);
+}
+
+bool qforge::KernelCall::build(FunctionType type, KernelCall *call,
+                               unsigned callsHeld, std::string &error) {
   // What fillRandom and getAsDouble handle: f16, bf16, f32, f64, and
   // integers of 8, 16, 32 or 64 bits.
   auto supported = [](Type element) {
@@ -193,25 +203,29 @@ bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
       double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   double totalBytes = 0;
   auto allocate = [&](Type t, const char *what, size_t index,
-                      std::vector<TensorBuffer> &buffers) {
+                      std::vector<TensorBuffer> *buffers) {
     auto tensor = cast<RankedTensorType>(t);
     double bytes = double(tensor.getElementTypeBitWidth() + 7) / 8;
     for (int64_t size : tensor.getShape())
       bytes *= double(size);
-    totalBytes += bytes;
+    totalBytes += bytes * callsHeld;
     if (physicalBytes > 0 && totalBytes > physicalBytes) {
       error = std::string(what) + " #" + std::to_string(index) + " ('" +
-              llvm::formatv("{0}", t).str() +
-              "') brings the buffers of one "
-              "call to " +
-              llvm::formatv("{0:g}", totalBytes / (1 << 30)).str() +
+              llvm::formatv("{0}", t).str() + "') brings the buffers of " +
+              (callsHeld > 1 ? std::to_string(callsHeld) + " calls (" +
+                                   "the raw inputs, the kernel's and the "
+                                   "reference's)"
+                             : std::string("one call")) +
+              " to " + llvm::formatv("{0:g}", totalBytes / (1 << 30)).str() +
               " GiB, more than this machine's " +
               llvm::formatv("{0:g}", physicalBytes / (1 << 30)).str() +
               " GiB of memory";
       return false;
     }
-    buffers.emplace_back(tensor);
-    if (!buffers.back().getData()) {
+    if (!buffers)
+      return true;
+    buffers->emplace_back(tensor);
+    if (!buffers->back().getData()) {
       error = std::string("cannot allocate ") + what + " #" +
               std::to_string(index) + " ('" + llvm::formatv("{0}", t).str() +
               "')";
@@ -221,11 +235,11 @@ bool qforge::KernelCall::create(FunctionType type, KernelCall &call,
   };
   for (auto [index, input] : llvm::enumerate(type.getInputs()))
     if (!check(input, "argument", index) ||
-        !allocate(input, "argument", index, call.inputs))
+        !allocate(input, "argument", index, call ? &call->inputs : nullptr))
       return false;
   for (auto [index, result] : llvm::enumerate(type.getResults()))
     if (!check(result, "result", index) ||
-        !allocate(result, "result", index, call.results))
+        !allocate(result, "result", index, call ? &call->results : nullptr))
       return false;
   return true;
 }

@@ -65,6 +65,12 @@ public:
   /// cannot build (scalars, unranked or dynamic tensors).
   static bool create(mlir::FunctionType type, KernelCall &call,
                      std::string &error);
+  /// The same checks without allocating, for a benchmark that holds
+  /// `callsHeld` calls' buffers at once (the raw inputs, the kernel's, the
+  /// reference's): refuses, before any compile, what this machine's memory
+  /// cannot hold.
+  static bool check(mlir::FunctionType type, unsigned callsHeld,
+                    std::string &error);
 
   std::vector<TensorBuffer> inputs, results;
   size_t getInputBytes() const;
@@ -73,6 +79,8 @@ public:
   void **getPackedArguments();
 
 private:
+  static bool build(mlir::FunctionType type, KernelCall *call,
+                    unsigned callsHeld, std::string &error);
   std::vector<void *> descriptorPointers, packed;
 };
 

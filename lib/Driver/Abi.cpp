@@ -3,9 +3,14 @@
 #include "Driver/Abi.h"
 #include "Abi/AbiAttributes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 
@@ -41,6 +46,26 @@ func::FuncOp qforge::getPackWeightsFunction(func::FuncOp kernel) {
   if (!symbol)
     return nullptr;
   return SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(kernel, symbol);
+}
+
+uint64_t qforge::fingerprintPacking(func::FuncOp packWeights) {
+  // The pack function and every function it calls, in call order, printed
+  // without locations: two builds that pack alike print alike.
+  llvm::SetVector<Operation *> functions;
+  functions.insert(packWeights);
+  for (size_t index = 0; index < functions.size(); ++index)
+    functions[index]->walk([&](func::CallOp call) {
+      if (auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+              call, call.getCalleeAttr()))
+        functions.insert(callee);
+    });
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  flags.printGenericOpForm();
+  for (Operation *function : functions)
+    function->print(os, flags);
+  return llvm::xxh3_64bits(text);
 }
 
 /// The declaration of `_mlir_ciface_<f>`: inputs first, then one
@@ -113,6 +138,18 @@ void qforge::writeCHeader(func::FuncOp kernel, func::FuncOp packWeights,
   }
   writeDeclaration(kernel, os);
   if (packWeights) {
+    // A caller that keeps packed weights (on disk, across builds) checks
+    // both before it reuses them (docs/abi.md).
+    std::string prefix =
+        llvm::StringRef("QFORGE_" + kernel.getSymName().str()).upper();
+    os << "/* The packed layout: the version of qforge's packed formats, and "
+          "a fingerprint of this kernel's packing. Packed weights serve a "
+          "build whose values match the build that packed them. */\n"
+       << "#define " << prefix << "_PACKED_LAYOUT_VERSION "
+       << kPackedLayoutVersion << "\n"
+       << "#define " << prefix << "_PACKED_LAYOUT_FINGERPRINT 0x"
+       << llvm::format_hex_no_prefix(fingerprintPacking(packWeights), 16)
+       << "ull\n\n";
     os << "/* Packs the raw parameters that _mlir_ciface_"
        << kernel.getSymName() << " takes packed, as";
     if (auto positions = packWeights->getAttrOfType<DenseI64ArrayAttr>(
@@ -123,4 +160,19 @@ void qforge::writeCHeader(func::FuncOp kernel, func::FuncOp packWeights,
     writeDeclaration(packWeights, os);
   }
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+}
+
+void qforge::recordSignature(ModuleOp lowered, StringRef kernelName,
+                             FunctionType type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  text.push_back('\0');
+  MLIRContext *context = lowered.getContext();
+  auto builder = OpBuilder::atBlockEnd(lowered.getBody());
+  LLVM::GlobalOp::create(
+      builder, lowered.getLoc(),
+      LLVM::LLVMArrayType::get(IntegerType::get(context, 8), text.size()),
+      /*isConstant=*/true, LLVM::Linkage::External,
+      ("_qforge_abi_" + kernelName).str(), builder.getStringAttr(text));
 }

@@ -20,12 +20,29 @@ namespace qforge {
 /// `qforge.pack_weights` attribute; null when there is none.
 mlir::func::FuncOp getPackWeightsFunction(mlir::func::FuncOp kernel);
 
+/// The version of qforge's packed layouts, bumped whenever a shipped
+/// strategy packs differently (docs/abi.md lists the changes): 2 since the
+/// int8 decode packs rows by 32 (two 64-byte lines), as the int8 prefill does.
+inline constexpr int kPackedLayoutVersion = 2;
+
+/// A fingerprint of the packing `packWeights` does (its body and its
+/// callees', locations aside): equal for builds that pack alike.
+uint64_t fingerprintPacking(mlir::func::FuncOp packWeights);
+
 /// Writes a C header declaring the entry point of `kernel` (checked by
 /// findKernel) and the descriptor structs it takes; and `packWeights`'s,
 /// when not null (a kernel whose strategy split its parameter packing off,
 /// docs/abi.md).
 void writeCHeader(mlir::func::FuncOp kernel, mlir::func::FuncOp packWeights,
                   llvm::raw_ostream &os);
+
+/// Records `type`, the C interface's signature of the kernel `kernelName`
+/// (after its script), in the lowered module as the constant string
+/// `_qforge_abi_<kernelName>` (the printed function type): a tool that
+/// loads the compiled library (qforge-ab) checks what the kernel takes
+/// before it calls it.
+void recordSignature(mlir::ModuleOp lowered, llvm::StringRef kernelName,
+                     mlir::FunctionType type);
 
 } // namespace qforge
 

@@ -2,6 +2,9 @@
 
 #include "Driver/CompileGuard.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include "Driver/Options.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -56,7 +59,7 @@ qforge::CompileLimits qforge::getCompileLimits() {
 qforge::CompileGuard::CompileGuard(StringRef tool, StringRef input,
                                    CompileLimits limits)
     : tool(tool.str()), input(input.str()), phase("compiling"), limits(limits),
-      start(std::chrono::steady_clock::now()) {
+      start(std::chrono::steady_clock::now()), phaseStart(start) {
   if (limits.seconds || limits.memoryMiB)
     watcher = std::thread([this] { watch(); });
 }
@@ -73,7 +76,27 @@ qforge::CompileGuard::~CompileGuard() {
 
 void qforge::CompileGuard::setPhase(StringRef newPhase) {
   std::lock_guard<std::mutex> lock(mutex);
+  auto now = std::chrono::steady_clock::now();
+  phaseTimes.emplace_back(
+      phase, std::chrono::duration<double>(now - phaseStart).count());
+  phaseStart = now;
   phase = newPhase.str();
+}
+
+void qforge::CompileGuard::printTiming(llvm::raw_ostream &os) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto now = std::chrono::steady_clock::now();
+  double total = std::chrono::duration<double>(now - start).count();
+  os << "compile time by phase (wall clock, s):\n";
+  auto row = [&](double seconds, llvm::StringRef name) {
+    os << llvm::format("  %8.3f  %5.1f%%  ", seconds,
+                       total > 0 ? 100 * seconds / total : 0.0)
+       << name << "\n";
+  };
+  for (const auto &[name, seconds] : phaseTimes)
+    row(seconds, name);
+  row(std::chrono::duration<double>(now - phaseStart).count(), phase);
+  row(total, "total");
 }
 
 void qforge::CompileGuard::watch() {

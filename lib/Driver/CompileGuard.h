@@ -11,6 +11,7 @@
 #define QFORGE_DRIVER_COMPILEGUARD_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -18,6 +19,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace qforge {
 
@@ -42,12 +45,18 @@ public:
   /// to @matmul": the diagnostic names it when a bound is passed.
   void setPhase(llvm::StringRef phase);
 
+  /// Prints the wall-clock time of each phase so far and the total
+  /// (qforge-compile --timing).
+  void printTiming(llvm::raw_ostream &os);
+
 private:
   void watch();
 
   std::string tool, input, phase;
   CompileLimits limits;
-  std::chrono::steady_clock::time_point start;
+  std::chrono::steady_clock::time_point start, phaseStart;
+  /// The phases that ended, in order, and their seconds.
+  std::vector<std::pair<std::string, double>> phaseTimes;
   std::mutex mutex;
   std::condition_variable stopped;
   bool done = false;

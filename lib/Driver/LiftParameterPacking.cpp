@@ -49,16 +49,29 @@ getOrCreateParentPack(func::FuncOp parent, func::CallOp call,
   return parentPack;
 }
 
-LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
-                                           func::CallOp call) {
+std::optional<qforge::ParameterPacking>
+qforge::takeParameterPacking(func::FuncOp outlined) {
   func::FuncOp matmulPack = qforge::getPackWeightsFunction(outlined);
   if (!matmulPack)
-    return success();
+    return std::nullopt;
+  ParameterPacking packing;
+  packing.function = matmulPack;
+  llvm::append_range(packing.positions, matmulPack
+                                            ->getAttrOfType<DenseI64ArrayAttr>(
+                                                qforge::kPrepackedArgumentsAttr)
+                                            .asArrayRef());
+  // The matmul's pack function is an internal step of the parents'.
+  matmulPack.setPrivate();
+  matmulPack->removeAttr(qforge::kPrepackedArgumentsAttr);
+  outlined->removeAttr(qforge::kPackWeightsAttr);
+  return packing;
+}
+
+LogicalResult qforge::liftParameterPacking(const ParameterPacking &packing,
+                                           func::CallOp call) {
+  func::FuncOp matmulPack = packing.function;
   auto parent = call->getParentOfType<func::FuncOp>();
-  ArrayRef<int64_t> positions =
-      matmulPack
-          ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
-          .asArrayRef();
+  ArrayRef<int64_t> positions = packing.positions;
   SmallVector<BlockArgument> raw;
   for (int64_t position : positions) {
     auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
@@ -66,7 +79,7 @@ LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
         !argument.hasOneUse())
       return call.emitError()
              << "the strategy packs operand #" << position << " of @"
-             << outlined.getSymName()
+             << call.getCallee()
              << " once, ahead of calls; that needs it to be an argument of @"
              << parent.getSymName()
              << " that only this quantized matmul reads (docs/abi.md)";
@@ -111,8 +124,7 @@ LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
   parentPack->setAttr(qforge::kPrepackedArgumentsAttr,
                       builder.getDenseI64ArrayAttr(parentPositions));
 
-  // The parent takes the packed tensors; the matmul's pack function is an
-  // internal step of the parent's.
+  // The parent takes the packed tensors.
   SmallVector<Type> inputs(parent.getArgumentTypes());
   for (auto [argument, packedType] :
        llvm::zip(raw, matmulPack.getResultTypes())) {
@@ -123,8 +135,5 @@ LogicalResult qforge::liftParameterPacking(func::FuncOp outlined,
       builder.getFunctionType(inputs, parent.getResultTypes()));
   parent->setAttr(qforge::kPackWeightsAttr,
                   FlatSymbolRefAttr::get(parentPack.getSymNameAttr()));
-  matmulPack.setPrivate();
-  matmulPack->removeAttr(qforge::kPrepackedArgumentsAttr);
-  outlined->removeAttr(qforge::kPackWeightsAttr);
   return success();
 }

@@ -23,8 +23,7 @@
 
 using namespace mlir;
 
-/// Whether `a` and `b` compute the same, their names aside.
-static bool isSameFunction(func::FuncOp a, func::FuncOp b) {
+bool qforge::areIdenticalFunctions(func::FuncOp a, func::FuncOp b) {
   if (a.getFunctionType() != b.getFunctionType())
     return false;
   NamedAttrList attributesA(a->getAttrDictionary()),
@@ -45,7 +44,7 @@ LogicalResult qforge::mergeIdenticalFunctions(ModuleOp module) {
     if (!function.isPrivate() || function.isExternal())
       continue;
     auto same = llvm::find_if(kept, [&](func::FuncOp other) {
-      return isSameFunction(other, function);
+      return areIdenticalFunctions(other, function);
     });
     if (same == kept.end())
       kept.push_back(function);

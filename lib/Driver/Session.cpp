@@ -1,6 +1,7 @@
 //===- Session.cpp - what every qforge tool sets up -----------------------===//
 
 #include "Driver/Session.h"
+#include "Driver/InputCheck.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
@@ -22,6 +23,8 @@ qforge::Session::Session() {
 
 OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
                                                   std::string &error) {
+  if (failed(checkInputReadable(path, error)))
+    return nullptr;
   auto input = openInputFile(path, &error);
   if (!input)
     return nullptr;

@@ -5,6 +5,7 @@
 #include "Driver/SelectStrategy.h"
 #include "Driver/Session.h"
 #include "Driver/Surgery.h"
+#include "Driver/Target.h"
 #include "Driver/TokenDispatch.h"
 
 #include "Abi/AbiAttributes.h"
@@ -32,7 +33,6 @@ std::string qforge::StrategyPlan::describe() const {
   return llvm::join(paths, ", ");
 }
 
-using qforge::liftParameterPacking;
 using qforge::MatmulSite;
 using qforge::Outlined;
 using qforge::outlineQuantizedMatmul;
@@ -292,31 +292,31 @@ LogicalResult unifyPackings(DynamicSite &site,
 /// The dispatch moves into the caller: a function returning a tensor of
 /// dynamic shape cannot hand it back through a caller-allocated buffer
 /// (only the public kernel does, with its result passed in, docs/abi.md).
-void inlineDispatcher(Outlined outlined) {
-  OpBuilder builder(outlined.call);
+/// `dispatcher` stays for the other calls.
+void inlineDispatcher(func::FuncOp dispatcher, func::CallOp call) {
+  OpBuilder builder(call);
   IRMapping mapping;
-  Block &body = outlined.function.getBody().front();
-  mapping.map(body.getArguments(), outlined.call.getOperands());
+  Block &body = dispatcher.getBody().front();
+  mapping.map(body.getArguments(), call.getOperands());
   for (Operation &op : body.without_terminator())
     builder.clone(op, mapping);
-  for (auto [result, returned] : llvm::zip(outlined.call.getResults(),
-                                           body.getTerminator()->getOperands()))
+  for (auto [result, returned] :
+       llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
     result.replaceAllUsesWith(mapping.lookup(returned));
-  outlined.call.erase();
-  outlined.function.erase();
+  call.erase();
 }
 
 /// A quantized matmul whose token count M is known only at run time
-/// (docs/scripts.md): outlined as `name`, specialized to M = 1 (the decode
-/// path, packed like the batched one) and to batched chunks of whole token
-/// tiles, each specialization given the strategy for its M; `name` then
-/// dispatches row chunks to them, and moves into its caller.
+/// (docs/scripts.md), outlined as `outlined`: specialized to M = 1 (the
+/// decode path, packed like the batched one) and to batched chunks of whole
+/// token tiles, each specialization given the strategy for its M; the
+/// outlined function then dispatches row chunks to them (inlined into each
+/// caller once its packing is lifted, applyStrategies).
 LogicalResult compileDynamicTokenSite(
-    qforge::Session &session, linalg::GenericOp contraction,
-    qforge::StrategyOptions options, StringRef name, qforge::StrategyPlan &plan,
+    qforge::Session &session, Outlined outlined, Location loc,
+    qforge::StrategyOptions options, qforge::StrategyPlan &plan,
     llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
-  Location loc = contraction.getLoc();
-  Outlined outlined = outlineQuantizedMatmul(contraction, name);
+  StringRef name = outlined.function.getSymName();
   FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(outlined.function);
   if (failed(dims)) {
     error = "the quantized matmul's token count cannot be dispatched on";
@@ -379,12 +379,6 @@ LogicalResult compileDynamicTokenSite(
   qforge::buildTokenDispatch(outlined.function, *dims, chunks, remainders,
                              paths.front(), chunking->rowsBySingle,
                              chunking->padNearlyFullChunks, argumentTypes);
-  if (failed(liftParameterPacking(outlined.function, outlined.call))) {
-    error = "the weights of a quantized matmul cannot be packed ahead of "
-            "calls (see above)";
-    return failure();
-  }
-  inlineDispatcher(outlined);
   return success();
 }
 
@@ -443,8 +437,17 @@ applyModuleScript(qforge::Session &session, ModuleOp module,
   options.int4Weights = kernel->hasAttr(qforge::kInt4BytePairsAttrName);
   FailureOr<qforge::TransformScript> script =
       session.loadStrategy(options, error);
-  if (failed(script))
+  if (failed(script)) {
+    // Located at the matmul, before any script step (the tool repeats why).
+    if (!sites.empty() && options.script.empty()) {
+      linalg::GenericOp contraction = sites.front().contraction;
+      emitError(contraction.getLoc())
+          << "no strategy for this quantized matmul of @"
+          << contraction->getParentOfType<func::FuncOp>().getSymName() << ": "
+          << error;
+    }
     return failure();
+  }
   // On the matmul's function (none recognised: on the kernel, where the
   // script's own match then says what it did not find).
   qforge::recordStrategyParams(
@@ -453,6 +456,24 @@ applyModuleScript(qforge::Session &session, ModuleOp module,
           : sites.front().contraction->getParentOfType<func::FuncOp>(),
       options);
   if (failed(script->apply(module))) {
+    // Nothing recognised before the script: say where in the user's file,
+    // beside the script's own diagnostic (a form the script's first step
+    // simplifies is recognised only then, so this cannot refuse earlier).
+    if (sites.empty() && options.script.empty()) {
+      Operation *where = kernel;
+      kernel.walk([&](linalg::LinalgOp op) {
+        if (op.getNumReductionLoops() >= 1 && where == kernel)
+          where = op;
+      });
+      where->emitError()
+          << "qforge recognises no group-quantized matmul in @"
+          << kernel.getSymName()
+          << (where == kernel.getOperation() ? "" : " (here: a reduction)")
+          << ": it reads a dequantization linalg.generic (integer weights "
+             "extended to float, a zero-point subtracted, a scale per group) "
+             "feeding a contraction over groups and their elements "
+             "(docs/forms.md lists the forms)";
+    }
     error = "the transform script '" + script->getPath().str() +
             "' failed (see above)";
     return failure();
@@ -462,16 +483,13 @@ applyModuleScript(qforge::Session &session, ModuleOp module,
   return plan;
 }
 
-/// A quantized matmul of static M among several: outlined as `name`, its
-/// strategy applied there, its packing lifted into the parent's.
-LogicalResult
-compileStaticSite(qforge::Session &session, const MatmulSite &site,
-                  size_t siteCount, const qforge::StrategyOptions &siteOptions,
-                  StringRef name, qforge::StrategyPlan &plan,
-                  llvm::StringMap<qforge::TransformScript> &scripts,
-                  std::string &error) {
-  linalg::GenericOp contraction = site.contraction;
-  Location loc = contraction.getLoc();
+/// A quantized matmul of static M among several, outlined as `outlined`:
+/// its strategy applied there.
+LogicalResult compileStaticSite(
+    qforge::Session &session, Outlined outlined, Location loc, size_t siteCount,
+    const qforge::StrategyOptions &siteOptions, qforge::StrategyPlan &plan,
+    llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
+  StringRef name = outlined.function.getSymName();
   std::string why;
   FailureOr<qforge::TransformScript> loaded =
       session.loadStrategy(siteOptions, why);
@@ -483,7 +501,6 @@ compileStaticSite(qforge::Session &session, const MatmulSite &site,
   }
   const qforge::TransformScript &script =
       scripts.try_emplace(loaded->getPath(), *loaded).first->second;
-  Outlined outlined = outlineQuantizedMatmul(contraction, name);
   qforge::recordStrategyParams(outlined.function, siteOptions);
   if (failed(applyToFunction(script, outlined.function,
                              qforge::TransformScript::kMainEntry))) {
@@ -494,12 +511,48 @@ compileStaticSite(qforge::Session &session, const MatmulSite &site,
             "' failed (see above)";
     return failure();
   }
-  if (failed(liftParameterPacking(outlined.function, outlined.call))) {
-    error = "the weights of a quantized matmul cannot be packed ahead of "
-            "calls (see above)";
-    return failure();
-  }
   plan.kernelScripts.emplace_back(name.str(), script);
+  return success();
+}
+
+/// A quantized matmul compiled once, and every call of it: the sites
+/// identical to the first (the same outlined function and strategy
+/// request: q, k, v and o of a decoder layer) call what it compiled.
+struct CompiledSite {
+  /// The outlined function before its strategy, to recognise the others.
+  OwningOpRef<func::FuncOp> pristine;
+  qforge::StrategyRequest request;
+  /// The compiled function (a dynamic M's: its dispatcher, inlined at each
+  /// call, then erased).
+  func::FuncOp function;
+  bool dynamicTokens;
+  std::optional<qforge::ParameterPacking> packing;
+  SmallVector<func::CallOp> calls;
+};
+
+bool isSameRequest(const qforge::StrategyRequest &a,
+                   const qforge::StrategyRequest &b) {
+  return a.int8Activations == b.int8Activations &&
+         a.packedWeights == b.packedWeights && a.int4Weights == b.int4Weights &&
+         a.tokens == b.tokens && a.dynamicTokens == b.dynamicTokens &&
+         a.groups == b.groups && a.groupSize == b.groupSize;
+}
+
+/// Each call of a compiled site takes its packed parameters from its
+/// caller's <f>_pack_weights; a dynamic M's dispatch moves into it.
+LogicalResult finishCalls(CompiledSite &site, std::string &error) {
+  for (func::CallOp call : site.calls) {
+    if (site.packing &&
+        failed(qforge::liftParameterPacking(*site.packing, call))) {
+      error = "the weights of a quantized matmul cannot be packed ahead of "
+              "calls (see above)";
+      return failure();
+    }
+    if (site.dynamicTokens)
+      inlineDispatcher(site.function, call);
+  }
+  if (site.dynamicTokens)
+    site.function.erase();
   return success();
 }
 } // namespace
@@ -527,28 +580,72 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   StrategyPlan plan;
   llvm::StringMap<TransformScript> scripts;
   llvm::StringMap<unsigned> countByParent;
+  std::vector<CompiledSite> compiled;
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     StrategyOptions siteOptions = qforge::getSiteOptions(options, site);
     unsigned index = countByParent[parent.getSymName()]++;
     std::string name = (parent.getSymName() + "_qmm" + Twine(index)).str();
-    if (failed(ShapedType::isDynamic(site.tokens)
-                   ? compileDynamicTokenSite(session, site.contraction,
-                                             siteOptions, name, plan, scripts,
-                                             error)
-                   : compileStaticSite(session, site, sites.size(), siteOptions,
-                                       name, plan, scripts, error)))
+    Location loc = site.contraction.getLoc();
+    Outlined outlined = outlineQuantizedMatmul(site.contraction, name);
+    StrategyRequest request = getStrategyRequest(siteOptions);
+    auto same = llvm::find_if(compiled, [&](const CompiledSite &other) {
+      return isSameRequest(other.request, request) &&
+             qforge::areIdenticalFunctions(*other.pristine, outlined.function);
+    });
+    if (same != compiled.end()) {
+      outlined.call.setCallee(same->function.getSymName());
+      outlined.function.erase();
+      same->calls.push_back(outlined.call);
+      continue;
+    }
+    CompiledSite record{
+        outlined.function.clone(),          request,      outlined.function,
+        ShapedType::isDynamic(site.tokens), std::nullopt, {outlined.call}};
+    if (failed(record.dynamicTokens
+                   ? compileDynamicTokenSite(session, outlined, loc,
+                                             siteOptions, plan, scripts, error)
+                   : compileStaticSite(session, outlined, loc, sites.size(),
+                                       siteOptions, plan, scripts, error)))
       return failure();
+    record.packing = qforge::takeParameterPacking(outlined.function);
+    compiled.push_back(std::move(record));
   }
-  // The pack functions are not kernels: they pack once, ahead of calls.
-  for (auto function : module.getOps<func::FuncOp>())
-    if (!llvm::any_of(plan.kernelScripts,
-                      [&](const auto &entry) {
-                        return entry.first == function.getSymName();
-                      }) &&
-        !function->hasAttr(kPrepackedArgumentsAttr) &&
+  for (CompiledSite &site : compiled)
+    if (failed(finishCalls(site, error)))
+      return failure();
+  // What is not a kernel -- the functions around the matmuls (their
+  // elementwise ops, the token dispatch) and the pack functions, which pack
+  // once, ahead of calls -- is optimized by LLVM for size: its loops are
+  // vectorized here, or copies, or run once; LLVM's unrolling and
+  // vectorization of the dispatch's copies made the public function of a
+  // dynamic-M layer 50,000 instructions, two thirds of its compile time
+  // (docs/measurements/2026-12-05-zen5-compile-time.md).
+  Builder builder(module.getContext());
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function.isExternal() ||
+        llvm::any_of(plan.kernelScripts, [&](const auto &entry) {
+          return entry.first == function.getSymName();
+        }))
+      continue;
+    // Glue without loops or vectors (a model's chain of layer calls) is
+    // not optimized at all; the rest around the kernels for size.
+    bool glueOnly =
+        !function.getBody()
+             .walk([](Operation *op) {
+               bool vectors = llvm::any_of(op->getResultTypes(), [](Type type) {
+                 return isa<VectorType>(type);
+               });
+               return op->getNumRegions() || vectors ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+             })
+             .wasInterrupted();
+    function->setAttr(glueOnly ? kNotOptimizedAttr : kOptimizeForSizeAttr,
+                      builder.getUnitAttr());
+    if (!function->hasAttr(kPrepackedArgumentsAttr) &&
         !llvm::StringRef(function.getSymName()).ends_with("_pack_weights"))
       vectorizeElementwiseOps(function);
+  }
   return plan;
 }
 

@@ -194,14 +194,19 @@ public:
                   StrategyFamily &family) {
     if (!checkKeys(object, where,
                    {"family", "for", "strategy", "needs", "fix", "rows",
-                    "min_group_size", "min_group_size_note"}) ||
+                    "min_group_size", "min_group_size_note",
+                    "single_group_min_size", "single_group_min_size_note"}) ||
         !readString(object, "family", where, family.name, true) ||
         !readString(object, "strategy", where, family.strategy) ||
         !readString(object, "needs", where, family.needs) ||
         !readString(object, "fix", where, family.fix) ||
         !readInteger(object, "min_group_size", where, family.minGroupSize) ||
         !readString(object, "min_group_size_note", where,
-                    family.minGroupSizeNote))
+                    family.minGroupSizeNote) ||
+        !readInteger(object, "single_group_min_size", where,
+                     family.singleGroupMinSize) ||
+        !readString(object, "single_group_min_size_note", where,
+                    family.singleGroupMinSizeNote))
       return false;
     if (const json::Value *forValue = object.get("for")) {
       const json::Object *request = forValue->getAsObject();
@@ -560,6 +565,14 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
             "); " + family->fix;
     return std::nullopt;
   }
+  if (family->singleGroupMinSize > 0 && request.groups == 1 &&
+      request.groupSize > 0 && request.groupSize < family->singleGroupMinSize) {
+    error = "the " + family->strategy + " needs a row of one group (G = 1) " +
+            "to hold at least " + std::to_string(family->singleGroupMinSize) +
+            " weights (the kernel's has " + std::to_string(request.groupSize) +
+            ": " + family->singleGroupMinSizeNote + "); " + family->fix;
+    return std::nullopt;
+  }
   llvm::StringRef cpuClass = getCpuClass(target.getCpu());
   StrategySelection selection;
   selection.family = &*family;
@@ -653,6 +666,10 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
     if (family.minGroupSize)
       os << "; groups of at least " << family.minGroupSize
          << " weights: " << family.minGroupSizeNote;
+    if (family.singleGroupMinSize)
+      os << "; one group per row (G = 1) of at least "
+         << family.singleGroupMinSize
+         << " weights: " << family.singleGroupMinSizeNote;
     os << " |\n";
   }
   os << "\n| family/row | when | script | params | dynamic M (tile; rows "

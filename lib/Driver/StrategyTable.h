@@ -94,6 +94,10 @@ struct StrategyFamily {
   /// Groups of fewer weights are refused (0: any).
   int64_t minGroupSize = 0;
   std::string minGroupSizeNote;
+  /// With one group per row (G = 1), groups of fewer weights are refused
+  /// (0: any).
+  int64_t singleGroupMinSize = 0;
+  std::string singleGroupMinSizeNote;
   std::vector<StrategyRow> rows;
 };
 

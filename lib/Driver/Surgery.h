@@ -19,6 +19,7 @@
 #include "mlir/Pass/Pass.h"
 
 #include <memory>
+#include <optional>
 
 namespace qforge {
 
@@ -36,14 +37,26 @@ struct Outlined {
 Outlined outlineQuantizedMatmul(mlir::linalg::GenericOp contraction,
                                 llvm::StringRef name);
 
-/// After a strategy split the parameter packing off the outlined matmul
-/// `outlined` (called once, from `call`): the parent function takes the
-/// packed tensors where it took the raw ones, and its own
+/// A strategy's parameter packing split off an outlined matmul
+/// (split_parameter_packing): its `<matmul>_pack_weights` and the matmul's
+/// argument positions it packs.
+struct ParameterPacking {
+  mlir::func::FuncOp function;
+  llvm::SmallVector<int64_t> positions;
+};
+
+/// The packing a strategy split off `outlined`, if any, taken from it: the
+/// pack function becomes private, an internal step of the parents' packing
+/// (liftParameterPacking, once per call of `outlined`).
+std::optional<ParameterPacking>
+takeParameterPacking(mlir::func::FuncOp outlined);
+
+/// For one call of a matmul whose packing is `packing`: the calling function
+/// takes the packed tensors where it took the raw ones, and its own
 /// `<parent>_pack_weights` (created on first use, public) calls the
-/// matmul's, which becomes private. Each packed argument must be an
-/// argument of the parent that only this matmul reads (a diagnostic at the
-/// call otherwise).
-mlir::LogicalResult liftParameterPacking(mlir::func::FuncOp outlined,
+/// matmul's. Each packed argument must be an argument of the parent that
+/// only this matmul reads (a diagnostic at the call otherwise).
+mlir::LogicalResult liftParameterPacking(const ParameterPacking &packing,
                                          mlir::func::CallOp call);
 
 /// The default for what is not a quantized matmul: every all-parallel
@@ -52,6 +65,10 @@ mlir::LogicalResult liftParameterPacking(mlir::func::FuncOp outlined,
 /// no partial tile) and 1 along the others -- a dynamic token count among
 /// them -- and vectorized, instead of becoming scalar loops.
 void vectorizeElementwiseOps(mlir::func::FuncOp function);
+
+/// Whether `a` and `b` compute the same, their names aside: the same types,
+/// attributes and bodies op by op (locations aside).
+bool areIdenticalFunctions(mlir::func::FuncOp a, mlir::func::FuncOp b);
 
 /// Keeps one of the private functions of `module` that are identical but
 /// for their names (types, attributes, bodies op by op); the others' uses

@@ -226,10 +226,29 @@ qforge::translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
                              const TargetChoice &choice) {
   if (mlir::failed(legalizeIntrinsics(module, machine, choice)))
     return nullptr;
+  llvm::SmallVector<std::string> forSize, notOptimized;
+  module.walk([&](mlir::LLVM::LLVMFuncOp function) {
+    std::string name = function.getSymName().str();
+    if (function->hasAttr(kNotOptimizedAttr)) {
+      notOptimized.push_back(name);
+      notOptimized.push_back("_mlir_ciface_" + name);
+    } else if (function->hasAttr(kOptimizeForSizeAttr)) {
+      forSize.push_back(name);
+    }
+  });
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule)
     return nullptr;
+  for (const std::string &name : forSize)
+    if (llvm::Function *function = llvmModule->getFunction(name))
+      function->addFnAttr(llvm::Attribute::OptimizeForSize);
+  for (const std::string &name : notOptimized)
+    if (llvm::Function *function = llvmModule->getFunction(name)) {
+      function->removeFnAttr(llvm::Attribute::AlwaysInline);
+      function->addFnAttr(llvm::Attribute::OptimizeNone);
+      function->addFnAttr(llvm::Attribute::NoInline);
+    }
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
   // Function attributes carry the CPU and features into LLVM's passes.

@@ -39,6 +39,20 @@ mlir::LogicalResult legalizeIntrinsics(mlir::ModuleOp module,
                                        const llvm::TargetMachine &machine,
                                        const TargetChoice &choice);
 
+/// A function (func.func, kept on its llvm.func) that LLVM optimizes for
+/// size (optsize): code around the kernels that qforge vectorized itself or
+/// that runs once (applyStrategies).
+inline constexpr llvm::StringLiteral kOptimizeForSizeAttr =
+    "qforge.optimize_for_size";
+
+/// A function (func.func, kept on its llvm.func) that LLVM leaves
+/// unoptimized (optnone, noinline), with its C-interface wrapper: glue
+/// without loops that runs once per call of the kernel -- the chain of
+/// layer calls of a model, whose thousands of descriptor arguments made
+/// LLVM's interprocedural passes and register allocation the whole cost
+/// of its compile (applyStrategies).
+inline constexpr llvm::StringLiteral kNotOptimizedAttr = "qforge.not_optimized";
+
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs
 /// LLVM's -O3 pipeline on it (null, with a diagnostic, when
 /// legalizeIntrinsics fails).

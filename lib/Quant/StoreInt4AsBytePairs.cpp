@@ -192,20 +192,42 @@ LogicalResult storeAsBytePairs(func::FuncOp func, BlockArgument nibbles,
            << "argument #" << index << " has type " << type
            << "; qforge stores i4 two per byte along the innermost dim, "
               "which must be static and even";
-  SmallVector<OpOperand *> uses;
-  for (OpOperand &use : nibbles.getUses()) {
+  // A generic reading i4 (the dequantization), or -- torch-mlir's form --
+  // a tensor.expand_shape of the argument into groups whose innermost dim
+  // stays even, read by such generics: it expands the bytes alike.
+  auto checkGenericUse = [&](OpOperand &use) -> LogicalResult {
     auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
     if (!generic || !generic.isDpsInput(&use))
       return emitError(nibbles.getLoc())
              << "argument #" << index << " (" << type << ") is used by '"
              << use.getOwner()->getName()
              << "'; qforge reads i4 arguments only as linalg.generic inputs "
-                "(e.g. the dequantization)";
+                "(e.g. the dequantization), directly or through a "
+                "tensor.expand_shape that keeps the innermost dim even";
     if (llvm::count_if(generic.getDpsInputs(), [](Value input) {
           return isNibbleTensor(input.getType());
         }) > 1)
       return generic.emitError()
              << "reads more than one i4 tensor; qforge splits one per generic";
+    return success();
+  };
+  auto splitsBytes = [](tensor::ExpandShapeOp expand) {
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    return expand.getResultType().hasStaticShape() && shape.back() % 2 == 0;
+  };
+  SmallVector<OpOperand *> uses;
+  SmallVector<tensor::ExpandShapeOp> expands;
+  for (OpOperand &use : nibbles.getUses()) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(use.getOwner());
+        expand && splitsBytes(expand)) {
+      for (OpOperand &expandUse : expand.getResult().getUses())
+        if (failed(checkGenericUse(expandUse)))
+          return failure();
+      expands.push_back(expand);
+      continue;
+    }
+    if (failed(checkGenericUse(use)))
+      return failure();
     uses.push_back(&use);
   }
   SmallVector<int64_t> byteShape(type.getShape());
@@ -221,6 +243,24 @@ LogicalResult storeAsBytePairs(func::FuncOp func, BlockArgument nibbles,
     rewriter.setInsertionPoint(generic);
     if (failed(splitGenericOverBytes(generic, *use, nibbles, rewriter)))
       return failure();
+  }
+  for (tensor::ExpandShapeOp expand : expands) {
+    SmallVector<int64_t> expandedBytes(expand.getResultType().getShape());
+    expandedBytes.back() /= 2;
+    rewriter.setInsertionPoint(expand);
+    auto bytes = tensor::ExpandShapeOp::create(
+        rewriter, expand.getLoc(),
+        RankedTensorType::get(expandedBytes, rewriter.getI8Type()), nibbles,
+        expand.getReassociationIndices());
+    SmallVector<OpOperand *> expandUses = llvm::map_to_vector(
+        expand.getResult().getUses(), [](OpOperand &use) { return &use; });
+    for (OpOperand *use : expandUses) {
+      auto generic = cast<linalg::GenericOp>(use->getOwner());
+      rewriter.setInsertionPoint(generic);
+      if (failed(splitGenericOverBytes(generic, *use, bytes, rewriter)))
+        return failure();
+    }
+    rewriter.eraseOp(expand);
   }
   return success();
 }

@@ -9,10 +9,20 @@
 // not fit in 64 bits, are refused before anything is allocated.
 // RUN: %gen_kernel 1000000000 32 128 > %t/huge.mlir
 // RUN: not qforge-bench %t/huge.mlir --time=false 2>&1 | FileCheck %s --check-prefix=ROW3
-// ROW3: qforge-bench: error: argument #0 ('tensor<1000000000x32x128xi8>') brings the buffers of one call to {{[0-9.]+}} GiB, more than this machine's {{[0-9.]+}} GiB of memory
+// ROW3: qforge-bench: error: argument #0 ('tensor<1000000000x32x128xi8>') brings the buffers of 3 calls (the raw inputs, the kernel's and the reference's) to {{[0-9.]+}} GiB, more than this machine's {{[0-9.]+}} GiB of memory
 // RUN: %gen_kernel 4611686018427387904 32 128 > %t/overflow.mlir
 // RUN: not qforge-bench %t/overflow.mlir --packed-weights --time=false 2>&1 | FileCheck %s --check-prefix=ROW4
 // ROW4: qforge-bench: error: argument #0 ('tensor<4611686018427387904x32x128xi8>') brings the buffers
+
+// The bench's buffers are not the compile's: a run-time M it cannot hold
+// (--dim=M=16777216: the raw inputs, the kernel's and the reference's at
+// once) is refused with its own message before the compile, in well under a
+// second (it ran 28.8 s and allocated 8.2 GB, then was stopped by the
+// *compile* memory guard as "reading and normalizing the input").
+// RUN: %gen_kernel 4096 32 128 --dynamic > %t/dynamic.mlir
+// RUN: not qforge-bench %t/dynamic.mlir --dim=M=1,16777216 --time=false 2>&1 | FileCheck %s --check-prefix=DIM
+// DIM-NOT: compiling
+// DIM: qforge-bench: error: argument #3 ('tensor<1x16777216x32x128xf32>') brings the buffers of 3 calls (the raw inputs, the kernel's and the reference's) to {{[0-9.]+}} GiB, more than this machine's {{[0-9.]+}} GiB of memory
 
 // Row 5: write errors are diagnostics, not LLVM's fatal "IO failure".
 // RUN: not qforge-compile %t/kernel.mlir --emit=obj -o /dev/full 2>&1 | FileCheck %s --check-prefix=ROW5

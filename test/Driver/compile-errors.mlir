@@ -16,7 +16,7 @@
 // (docs/abi.md); any other use is refused at the argument, not compiled into
 // a kernel that would read the wrong nibbles. So is an odd innermost dim.
 // RUN: not qforge-compile %t/nibbles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=NIBBLES
-// NIBBLES: nibbles.mlir:1:14: error: argument #0 ('tensor<16x128xi4>') is used by 'func.return'; qforge reads i4 arguments only as linalg.generic inputs (e.g. the dequantization)
+// NIBBLES: nibbles.mlir:1:14: error: argument #0 ('tensor<16x128xi4>') is used by 'func.return'; qforge reads i4 arguments only as linalg.generic inputs (e.g. the dequantization), directly or through a tensor.expand_shape that keeps the innermost dim even
 // RUN: not qforge-compile %t/odd-nibbles.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=ODD-NIBBLES
 // ODD-NIBBLES: odd-nibbles.mlir:2:14: error: argument #0 has type 'tensor<16x7xi4>'; qforge stores i4 two per byte along the innermost dim, which must be static and even
 

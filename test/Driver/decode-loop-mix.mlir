@@ -53,16 +53,16 @@
 // zero-point too), two groups per iteration as elsewhere.
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 8, vbroadcastss 4, vcvtdq2ps 2, vfmaddps 2, vfnmaddps 2, vmovdqu64 4, vmulss 4, vpdpbusd 4, vpxor 1, vxorps 1{{$}}
 
-// Packed int8: one load and one vpdpbusd per 64 weight bytes; the group's
-// 32 vpdpbusd in 4 independent sums (3 adds; each activation word then a
-// broadcast load of its own rather than the vpdpbusd's memory operand).
+// Packed int8: one load and one vpdpbusd per 64 weight bytes, two lines of
+// 16 rows per k step sharing its activation word (one broadcast load); the
+// group's 32 k steps in 4 independent sums per line (6 adds).
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --packed-weights --int8-activations --emit=asm -o %t.packed-int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.packed-int8.s | FileCheck %s --check-prefix=PACKED-INT8
 // Before it, the activation quantized a group of 128 at a time in 512-bit
 // ops (8 per step; in the packed shape, 32 x 4 floats, it was 32 128-bit
 // ones: transform.qforge.flatten_contiguous_vectors).
 // PACKED-INT8: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvttps2dq 8, {{.*}}vmaxps 8, vminps 8, {{.*}}vmulps 8, vpmovdb 8, vrndscaleps 8{{$}}
-// PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 1, vfmaddps 1, vfnmaddps 1, vmovdqu64 32, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}
+// PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 2, vfmaddps 2, vfnmaddps 2, vmovdqu64 64, vmulps 2, vmulss 1, vpaddd 6, vpbroadcastd 32, vpdpbusd 64, vpxor 8{{$}}
 
 // 4-bit, f32 activations: per 64-byte line, 4 widenings of 16 bytes from
 // memory, 4 shifts (the high nibbles), and per 16 nibbles one table lookup
@@ -74,11 +74,11 @@
 // INT4: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vbroadcastss 8, vfmaddps 32, vpermd 32, vpmovzxbd 16, vpsrld 16{{$}}
 
 // 4-bit, int8 activations: per 64-byte line, a mask, an affine shift, two
-// vpdpbusd; the group's 32 in 4 independent sums, as packed int8.
+// vpdpbusd; two lines of 16 rows per byte step, as packed int8.
 // RUN: qforge-compile %t.int4.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4-int8.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-int8.s | FileCheck %s --check-prefix=INT4-INT8
 // INT4-INT8: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvttps2dq 8, {{.*}}vmaxps 8, vminps 8, {{.*}}vmulps 8, vpmovdb 8, vrndscaleps 8{{$}}
-// INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 16, vmovdqu64 16, vmovups 1, vmulps 1, vmulss 1, vpaddd 3, vpandq 16, vpbroadcastd 32, vpdpbusd 32, vpxor 4{{$}}
+// INT4-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vgf2p8affineqb 32, vmovdqu64 32, vmulps 2, vmulss 1, vpaddd 6, vpandq 32, vpbroadcastd 32, vpdpbusd 64, vpxor 6, vpxord 2{{$}}
 
 // 4-bit, one group per row (per-channel, K = 4096): the group loop has one
 // iteration and folds away, so the byte steps go in chunks (of a group of
@@ -94,4 +94,4 @@
 // INT4-PER-CHANNEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 4, vbroadcastss 8, vfmaddps 32, vpermd 32, vpmovzxbd 16, vpsrld 16{{$}}
 // RUN: qforge-compile %t.int4-per-channel.mlir --mcpu=znver5 --int8-activations --emit=asm -o %t.int4-int8-pc.s
 // RUN: %python %qforge_src/scripts/loop-mix.py %t.int4-int8-pc.s | FileCheck %s --check-prefix=INT4-INT8-PER-CHANNEL
-// INT4-INT8-PER-CHANNEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 32, {{.*}}vgf2p8affineqb 32, vmovdqu64 32, vpaddd 3, vpandq 32, vpbroadcastd {{[0-9]+}}, vpdpbusd 64, vpxor 3{{$}}
+// INT4-INT8-PER-CHANNEL: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 64, {{.*}}vgf2p8affineqb 64, {{.*}}vmovdqu64 64, vpaddd 6, vpandq 64, vpbroadcastd {{[0-9]+}}, vpdpbusd 128, vpxor 6{{$}}

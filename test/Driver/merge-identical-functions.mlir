@@ -1,8 +1,9 @@
 // qforge-merge-identical-functions: a model of N layer functions that
 // differ only in their names keeps one; every call names it. Functions that
 // differ (a constant, a type) stay apart; public ones are kept as they are.
-// The driver runs this on every input, so a 3-layer model outlines and
-// compiles one layer's seven matmuls.
+// The driver runs this on every input, so a 3-layer model outlines one
+// layer's seven matmuls, and compiles three: identical pairs (q, k, v and o;
+// gate and up) compile once and are called from each site.
 // RUN: %python %examples/gen_decoder_layer.py --hidden 64 --intermediate 128 --group 32 --layers 3 > %t.mlir
 // RUN: qforge-opt %t.mlir --qforge-merge-identical-functions | FileCheck %s
 // CHECK-LABEL: func.func @decoder_layer(
@@ -12,8 +13,11 @@
 // CHECK-LABEL: func.func private @decoder_layer_layer0(
 // CHECK-NOT:   func.func private @decoder_layer_layer{{[12]}}(
 // RUN: qforge-compile %t.mlir --emit=mlir -o - | FileCheck %s --check-prefix=COMPILED
-// COMPILED-COUNT-7: func.func private @decoder_layer_layer0_qmm{{[0-6]}}(
+// COMPILED-COUNT-4: call @decoder_layer_layer0_qmm0(
+// COMPILED-COUNT-2: call @decoder_layer_layer0_qmm4(
+// COMPILED:         call @decoder_layer_layer0_qmm6(
 // COMPILED-NOT: @decoder_layer_layer1
+// COMPILED-NOT: @decoder_layer_layer0_qmm{{[1235]}}(
 
 // RUN: qforge-opt %s --split-input-file --qforge-merge-identical-functions | FileCheck %s --check-prefix=APART
 

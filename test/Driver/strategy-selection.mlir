@@ -81,17 +81,19 @@
 // RUN: not qforge-compile %t.mlir --mcpu=sandybridge --packed-weights -o %t.o 2>&1 | FileCheck %s --check-prefix=PACKED-AVX
 // PACKED-AVX: qforge-compile: error: the packed decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; drop --packed-weights or pass --script
 
-// Both: the packed int8 strategy (vpdpbusd on 16 rows x 4 bytes); without
+// Both: the packed int8 strategy (vpdpbusd on 2 x 16 rows x 4 bytes); without
 // AVX512-VNNI each 512-bit vpdpbusd is two of 256 bits (VEX on AVX-VNNI,
 // expanded on AVX2).
-// RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-INT8
+// (64 rows: two row tiles of 32, a parallel loop.)
+// RUN: %gen_kernel 64 4 128 > %t.n64.mlir
+// RUN: qforge-compile %t.n64.mlir --mcpu=sapphirerapids --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-INT8
 // PACKED-INT8-LABEL: quantized_matmul..omp_par:
 // PACKED-INT8:         vpdpbusd
-// RUN: qforge-compile %t.mlir --mcpu=alderlake --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-AVX-VNNI
+// RUN: qforge-compile %t.n64.mlir --mcpu=alderlake --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=PACKED-AVX-VNNI
 // PACKED-AVX-VNNI-LABEL: quantized_matmul..omp_par:
 // PACKED-AVX-VNNI-NOT:   %zmm
 // PACKED-AVX-VNNI:       {vex} vpdpbusd {{.*}}, %ymm{{[0-9]+}}, %ymm{{[0-9]+}}
-// RUN: qforge-compile %t.mlir --mcpu=znver3 --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-PACKED
+// RUN: qforge-compile %t.n64.mlir --mcpu=znver3 --packed-weights --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-PACKED
 // EXPANDED-PACKED-LABEL: quantized_matmul..omp_par:
 // EXPANDED-PACKED-NOT:   vpdpbusd
 // EXPANDED-PACKED:       vpmaddubsw {{.*}}%ymm
@@ -105,7 +107,7 @@
 // 4-bit weights (stored as byte pairs, docs/abi.md) always get a packed
 // strategy, with or without --packed-weights: f32 activations by default,
 // int8 with --int8-activations. 32 rows are padded to one tile of 64 (f32)
-// or two tiles of 16 (int8); each byte holds two k.
+// or one tile of 32 (int8: two 64-byte lines of 16); each byte holds two k.
 // RUN: %gen_kernel 32 4 128 --int4 > %t.int4.mlir
 // RUN: qforge-compile %t.int4.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s --check-prefix=INT4
 // INT4: func.func @quantized_matmul(%{{.*}}: tensor<1x4x64x64xi8>, %{{.*}}: tensor<1x4x1x64xf32>, %{{.*}}: tensor<1x4x1x64xf32>, %{{.*}}: tensor<1x1x4x128xf32>)
@@ -115,15 +117,16 @@
 // RUN: qforge-compile %t.int4.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=INT4-AVX2
 // INT4-AVX2: func.func @quantized_matmul(%{{.*}}: tensor<2x4x64x16xi8>, %{{.*}}: tensor<2x4x1x16xf32>, %{{.*}}: tensor<2x4x1x16xf32>, %{{.*}}: tensor<1x1x4x128xf32>)
 // RUN: qforge-compile %t.int4.mlir --mcpu=sapphirerapids --int8-activations --emit=mlir -o - | FileCheck %s --check-prefix=INT4-VNNI
-// INT4-VNNI: func.func @quantized_matmul(%{{.*}}: tensor<2x4x16x16x4xi8>, %{{.*}}: tensor<2x4x1x16x1xf32>
+// INT4-VNNI: func.func @quantized_matmul(%{{.*}}: tensor<1x4x16x32x4xi8>, %{{.*}}: tensor<1x4x1x32x1xf32>
 // On AVX2 the expansion of vpdpbusd skips the half for the top bit of the
 // unsigned bytes when they are nibbles (and 15, shift right by 4), also
 // through the shuffles and arrays of the lowered vectors: 64 x 2 x 128 has,
-// per group (16 byte steps unrolled whole), 32 512-bit vpdpbusd, 64 halves,
-// one vpmaddubsw each (128 with no proof at all).
+// per group (16 byte steps unrolled whole, two 16-row lines each), 64
+// 512-bit vpdpbusd, 128 halves, one vpmaddubsw each (256 with no proof at
+// all).
 // RUN: %gen_kernel 64 2 128 --int4 > %t.int4-64.mlir
 // RUN: qforge-compile %t.int4-64.mlir --mcpu=znver3 --int8-activations --emit=asm -o - | grep -c vpmaddubsw | FileCheck %s --check-prefix=NIBBLES
-// NIBBLES: {{^}}64{{$}}
+// NIBBLES: {{^}}128{{$}}
 // RUN: not qforge-compile %t.int4.mlir --mcpu=sandybridge -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX
 // INT4-AVX: qforge-compile: error: the int4 decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; pass --script
 // RUN: not qforge-compile %t.int4.mlir --mcpu=x86-64-v2 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI

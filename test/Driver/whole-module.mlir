@@ -1,13 +1,14 @@
 // A module with several quantized matmuls and elementwise ops between them
 // (examples/gen_decoder_layer.py at small sizes, IREE's form): every pair
-// is outlined into @<f>_qmm<i> with its strategy, the rest is vectorized,
-// and the whole function matches the reference.
+// is outlined into @<f>_qmm<i> with its strategy (gate and up, identical,
+// share one), the rest is vectorized, and the whole function matches the
+// reference.
 // REQUIRES: avx512vnni
 // RUN: %python %examples/gen_decoder_layer.py --hidden 256 --intermediate 384 --group 32 --mlp-only --name mlp > %t.mlp.mlir
 // RUN: qforge-compile %t.mlp.mlir --emit=mlir -o - | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @mlp(
 // IR: call @mlp_qmm0(
-// IR: call @mlp_qmm1(
+// IR: call @mlp_qmm0(
 // silu(gate) * up: tiled by 64 and vectorized, exp on a vector.
 // IR: scf.for
 // IR: math.exp %{{.+}} : vector<64xf32>

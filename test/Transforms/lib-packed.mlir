@@ -167,7 +167,7 @@
 // padding (zero), written whole; no pack left for bufferization.
 // QROWS17-LABEL: func.func @quantized_matmul(
 // QROWS17-NOT:   linalg.pack {{.*}}qforge.activation_pack
-// QROWS17:       tensor.extract_slice %{{.+}}[0, 0, 0] [1, %[[ROWS:[^,]+]], 2] [1, 1, 1] : tensor<?x?x2xi32> to tensor<1x?x2xi32>
+// QROWS17:       tensor.extract_slice %{{.+}}[0, 0, 0] [1, %[[ROWS:[^,]+]], 2] [1, 1, 1] : tensor<1x?x2xi32> to tensor<1x?x2xi32>
 // QROWS17-NEXT:  %[[MASK:.+]] = vector.create_mask %{{.+}}, %[[ROWS]], %{{.+}} : vector<1x8x2xi1>
 // QROWS17-NEXT:  vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}], %c0_i32, %[[MASK]] {in_bounds = [true, true, true]} : tensor<1x?x2xi32>, vector<1x8x2xi32>
 // QROWS17-NOT:   linalg.pack {{.*}}qforge.activation_pack

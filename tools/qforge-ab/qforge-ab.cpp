@@ -20,6 +20,13 @@
 // few percent show that separate qforge-bench runs (±5% apart) hide.
 // scripts/ab.sh builds the libraries from scripts or kernel files.
 //
+// Each library's kernel signature, which qforge-compile records in it as
+// the string _qforge_abi_quantized_matmul (docs/abi.md), is checked before
+// any call: the seed's order and element types, and tensors that fit the
+// buffers (the weights and parameters, padded to whole tiles of 64 rows;
+// the activation G*K; the result N); a kernel that takes its arguments in
+// another order is refused with a message, not called.
+//
 // Inputs are deterministic and not verified here: qforge-bench --verify
 // checks each strategy. N, G and K must be the shape each library was
 // compiled for (scripts/ab.sh makes sure): a kernel compiled for static
@@ -35,6 +42,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string>
 #include <time.h>
 #include <vector>
 
@@ -61,6 +69,82 @@ static Memref4 memref4(void *data, int64_t a, int64_t b, int64_t c, int64_t d) {
   return m;
 }
 
+/// One tensor of a recorded signature: its element count and type.
+struct TensorSig {
+  int64_t elements;
+  std::string element;
+};
+
+/// The tensors of a printed function type "(tensor<AxBxT>, ...) ->
+/// tensor<...>", inputs and results; false when it holds something else.
+static bool parseSignature(const std::string &text,
+                           std::vector<TensorSig> &inputs,
+                           std::vector<TensorSig> &results) {
+  size_t arrow = text.find("->");
+  if (arrow == std::string::npos)
+    return false;
+  for (size_t at = 0; (at = text.find("tensor<", at)) != std::string::npos;) {
+    size_t end = text.find('>', at);
+    if (end == std::string::npos)
+      return false;
+    std::string body = text.substr(at + 7, end - at - 7);
+    TensorSig tensor{1, ""};
+    size_t start = 0;
+    for (size_t x; (x = body.find('x', start)) != std::string::npos;
+         start = x + 1) {
+      std::string dim = body.substr(start, x - start);
+      if (dim.empty() ||
+          dim.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+      tensor.elements *= atoll(dim.c_str());
+    }
+    tensor.element = body.substr(start);
+    (at < arrow ? inputs : results).push_back(tensor);
+    at = end;
+  }
+  return true;
+}
+
+/// Whether the kernel whose signature `text` records takes the seed's
+/// arguments within the buffers; `why` says what differs.
+static bool checkSignature(const std::string &text, int64_t n, int64_t groups,
+                           int64_t k, size_t weightBytes, size_t paramBytes,
+                           size_t resultFloats, std::string &why) {
+  std::vector<TensorSig> inputs, results;
+  if (!parseSignature(text, inputs, results) || inputs.size() != 4 ||
+      results.size() != 1) {
+    why = "it does not take 4 tensors (weights, scales, zero points, "
+          "activation) and return one";
+    return false;
+  }
+  const char *roles[] = {"weights", "scales", "zero points", "activation"};
+  const char *types[] = {"i8", "f32", "f32", "f32"};
+  for (int i = 0; i < 4; ++i)
+    if (inputs[i].element != types[i]) {
+      why = std::string("argument #") + std::to_string(i) + " (the " +
+            roles[i] + " in the seed's order) is of " + inputs[i].element +
+            ", not " + types[i];
+      return false;
+    }
+  if ((size_t)inputs[0].elements > weightBytes ||
+      (size_t)inputs[1].elements * 4 > paramBytes ||
+      (size_t)inputs[2].elements * 4 > paramBytes ||
+      inputs[3].elements != groups * k) {
+    why = "its arguments are not the seed's weights (at most " +
+          std::to_string(weightBytes) + " bytes), scales and zero points (" +
+          std::to_string(paramBytes / 4) + " floats each at most) and " +
+          "activation (" + std::to_string(groups * k) +
+          " floats) in that order";
+    return false;
+  }
+  if (results[0].element != "f32" || results[0].elements < n ||
+      (size_t)results[0].elements > resultFloats) {
+    why = "its result is not " + std::to_string(n) + " floats";
+    return false;
+  }
+  return true;
+}
+
 static int compareDoubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -84,6 +168,7 @@ int main(int argc, char **argv) {
   }
   const int numKernels = argc - 4;
   Kernel kernels[kMaxKernels];
+  std::string signatures[kMaxKernels];
   for (int i = 0; i < numKernels; ++i) {
     void *library = dlopen(argv[i + 4], RTLD_NOW | RTLD_LOCAL);
     if (!library) {
@@ -97,12 +182,34 @@ int main(int argc, char **argv) {
               argv[i + 4]);
       return 1;
     }
+    const char *signature =
+        (const char *)dlsym(library, "_qforge_abi_quantized_matmul");
+    if (!signature) {
+      fprintf(stderr,
+              "qforge-ab: error: %s records no signature "
+              "(_qforge_abi_quantized_matmul): compile it with this "
+              "qforge-compile\n",
+              argv[i + 4]);
+      return 1;
+    }
+    signatures[i] = signature;
   }
   // Buffers hold whole 64-row tiles: a packed strategy pads N up to them
   // (docs/abi.md), an unpacked kernel reads its first N rows.
   const int64_t tiles = (n + kRows - 1) / kRows;
   const size_t weightBytes = (size_t)tiles * kRows * groups * k,
                paramBytes = (size_t)tiles * kRows * groups * 4;
+  for (int i = 0; i < numKernels; ++i) {
+    std::string why;
+    if (!checkSignature(signatures[i], n, groups, k, weightBytes, paramBytes,
+                        (size_t)tiles * kRows, why)) {
+      fprintf(stderr,
+              "qforge-ab: error: %s takes %s: %s; qforge-ab calls kernels "
+              "with the seed's arguments (docs/abi.md)\n",
+              argv[i + 4], signatures[i].c_str(), why.c_str());
+      return 1;
+    }
+  }
   // What one call reads, N rows; the activation (one copy, in cache) counts
   // as qforge-bench counts it.
   const size_t callBytes =

@@ -22,6 +22,7 @@
 #include "Bench/MemoryBandwidth.h"
 #include "Bench/WeightPacking.h"
 #include "Driver/CompileGuard.h"
+#include "Driver/InputCheck.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
@@ -303,6 +304,8 @@ std::pair<double, double> compare(const qforge::KernelCall &actual,
 } // namespace
 
 int main(int argc, char **argv) {
+  if (std::optional<int> status = qforge::runReadCheckIfAsked(argc, argv))
+    return *status;
   llvm::InitLLVM init(argc, argv);
   // libLLVM.so already registers a global --threads option of its own, so
   // qforge-bench takes --threads=N off the command line before LLVM parses it.
@@ -401,11 +404,13 @@ int main(int argc, char **argv) {
         acceptedError = std::max(acceptedError, 8e-3);
     }
 
-  // Inputs the benchmark cannot build are refused before compiling; the
-  // buffers serve the first run.
-  std::optional<qforge::KernelCall> firstRawCall(std::in_place);
-  if (!qforge::KernelCall::create(type, *firstRawCall, error))
-    return fail(error);
+  // Inputs the benchmark cannot build or hold (the raw inputs, the
+  // kernel's and the reference's at once) are refused before compiling,
+  // without allocating: the buffers are allocated after the compile, out of
+  // the compile guard's count (at each M in turn).
+  for (int64_t tokens : tokenCounts)
+    if (!qforge::KernelCall::check(withTokens(dynamicType, tokens), 3, error))
+      return fail(error);
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
@@ -493,12 +498,8 @@ int main(int argc, char **argv) {
     if (tokens)
       llvm::outs() << "M = " << tokens << "\n";
     qforge::KernelCall rawCall;
-    if (firstRawCall) {
-      rawCall = std::move(*firstRawCall);
-      firstRawCall.reset();
-    } else if (!qforge::KernelCall::create(type, rawCall, error)) {
+    if (!qforge::KernelCall::create(type, rawCall, error))
       return fail(error);
-    }
     // The raw inputs (those the reference takes), and the scripted kernel's.
     for (auto [index, buffer] : llvm::enumerate(rawCall.inputs)) {
       if (llvm::is_contained(exactActivations, index))

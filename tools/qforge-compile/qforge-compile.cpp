@@ -14,6 +14,7 @@
 #include "Abi/AbiAttributes.h"
 #include "Driver/Abi.h"
 #include "Driver/CompileGuard.h"
+#include "Driver/InputCheck.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/SelectStrategy.h"
@@ -25,6 +26,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -56,6 +58,12 @@ cl::opt<Emit> emitKind(
 cl::opt<std::string> outputFile("o", cl::desc("output file ('-' for stdout)"),
                                 cl::cat(qforge::optionCategory()),
                                 cl::init(""));
+cl::opt<bool> timing(
+    "timing",
+    cl::desc("print the wall-clock time of each phase of the compile "
+             "(reading, strategies, lowering, LLVM optimization, machine "
+             "code) to stderr"),
+    cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<bool> printStrategy(
     "print-strategy",
     cl::desc("print each quantized matmul's strategy (family, table row, "
@@ -149,6 +157,8 @@ int linkShared(llvm::StringRef object, llvm::StringRef output) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (std::optional<int> status = qforge::runReadCheckIfAsked(argc, argv))
+    return *status;
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(qforge::optionCategory());
   cl::ParseCommandLineOptions(argc, argv, "qforge kernel compiler\n");
@@ -166,6 +176,10 @@ int main(int argc, char **argv) {
 
   // Bounded time and memory from here to the written output.
   qforge::CompileGuard guard("qforge-compile", inputFile);
+  auto printTiming = llvm::make_scope_exit([&] {
+    if (timing)
+      guard.printTiming(llvm::errs());
+  });
   qforge::Session session;
   std::string error;
   guard.setPhase("reading and normalizing the input");
@@ -253,8 +267,10 @@ int main(int argc, char **argv) {
   }
 
   guard.setPhase("lowering @" + name + " (" + script + ") to the LLVM dialect");
+  FunctionType signature = scripted.getFunctionType();
   if (failed(qforge::lowerToLLVMDialect(*module, *strategy)))
     return fail("lowering to the LLVM dialect failed (see above)");
+  qforge::recordSignature(*module, name, signature);
   if (emitKind == Emit::Lowered) {
     module->print(outFile->os());
     if (!finish(*outFile, outputPath))
@@ -267,7 +283,7 @@ int main(int argc, char **argv) {
   if (!machine)
     return fail(error);
   llvm::LLVMContext llvmContext;
-  guard.setPhase("generating machine code for @" + name);
+  guard.setPhase("translating @" + name + " to LLVM IR and optimizing it");
   std::unique_ptr<llvm::Module> llvmModule =
       qforge::translateAndOptimize(*module, llvmContext, *machine, target);
   if (!llvmModule)
@@ -279,6 +295,7 @@ int main(int argc, char **argv) {
       return 1;
     return writeHeader();
   }
+  guard.setPhase("generating machine code for @" + name);
   if (!qforge::emitMachineCode(*llvmModule, *machine, emitKind == Emit::Asm,
                                outFile->os(), error))
     return fail(error);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Driver/InputCheck.h"
 #include "Driver/Script.h"
 #include "Driver/SelectStrategy.h"
 #include "Driver/Surgery.h"
@@ -50,6 +51,10 @@ static bool preloadLibrariesMerge(int argc, char **argv,
 }
 
 int main(int argc, char **argv) {
+  if (std::optional<int> status = qforge::runReadCheckIfAsked(argc, argv))
+    return *status;
+  if (!qforge::checkInputArguments("qforge-opt", argc, argv))
+    return 1;
   mlir::DialectRegistry registry;
   qforge::registerToolEverything(registry);
   // The strategy table's choice, recorded without compiling

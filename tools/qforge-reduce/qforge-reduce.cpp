@@ -8,12 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Driver/InputCheck.h"
 #include "Driver/ToolRegistry.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Tools/mlir-reduce/MlirReduceMain.h"
 
 int main(int argc, char **argv) {
+  if (std::optional<int> status = qforge::runReadCheckIfAsked(argc, argv))
+    return *status;
+  if (!qforge::checkInputArguments("qforge-reduce", argc, argv))
+    return 1;
   mlir::DialectRegistry registry;
   qforge::registerToolEverything(registry);
   mlir::MLIRContext context(registry);

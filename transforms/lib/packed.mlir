@@ -186,8 +186,15 @@ module attributes {transform.with_named_sequence} {
     // masked read, zero padding), not left to bufferize into scalar loops.
     // Canonicalized first: a tile loop of one iteration (16 groups of G < 16)
     // leaves a tile whose size is known only then.
+    // Patterns applied to a forall rewrite only inside it: its dims of one
+    // iteration never fold, so the affine.min of its index that size its
+    // tiles fold here from the loop bounds. Left dynamic, the unit-dim fold
+    // left a rank-reduced slice whose dropped dim MLIR 22's extract_slice
+    // canonicalization re-picked: with one group per row (G = 1) and a
+    // padded k step, a crash in the tensor.cast folding.
     %pack_foralls = transform.merge_handles %xq_forall, %group_pack_forall : !transform.any_op
     transform.apply_patterns to %pack_foralls {
+      transform.apply_patterns.scf.for_loop_canonicalization
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     %xq_pack_tiles = transform.structured.match ops{["linalg.pack"]} attributes{qforge.activation_pack = "xq"} in %kernel
@@ -395,8 +402,8 @@ module attributes {transform.with_named_sequence} {
 
   // Int8 decode, 8-bit weights: the partial sums, matched by their dims
   // after the fold, (g, k/4, row, 4) (a batched kernel's do not match: the
-  // script fails); each group's k steps (16 rows x 4 bytes, one vpdpbusd)
-  // one at a time. Returns the k loop.
+  // script fails); each group's k steps (32 rows x 4 bytes: two lines of 16
+  // rows, one vpdpbusd each, unrolled) one at a time. Returns the k loop.
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     // The group sums (g, row) are matched in the rows, not found from the
@@ -412,15 +419,17 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %k_step, %k_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %k_step, %k_loop, %line_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1, 16]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
     transform.yield %k_loop : !transform.any_op
   }
 
   // Int8 decode, 4-bit weights: the partial sums (g, k/8, k%2, row, 4);
-  // each group's byte steps (16 rows x 4 byte pairs) one at a time, each
-  // split into its two nibbles (unrolled: one vpdpbusd each, the nibble
-  // picked by a constant shift and a mask). Returns the byte loop.
+  // each group's byte steps (32 rows x 4 byte pairs: two lines of 16 rows,
+  // unrolled) one at a time, each split into its two nibbles (unrolled: one
+  // vpdpbusd each, the nibble picked by a constant shift and a mask).
+  // Returns the byte loop.
   transform.named_sequence @tile_int8_decode_byte_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     // The group sums (g, row) are matched in the rows, not found from the
@@ -445,8 +454,9 @@ module attributes {transform.with_named_sequence} {
     %partials_in_chunk, %chunk_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, %chunk]
       : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     transform.annotate %chunk_loop "qforge.weight_groups" : !transform.any_op
-    %k_step, %byte_loop, %nibble_loop = transform.structured.tile_using_for %partials_in_chunk tile_sizes [0, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %k_step, %byte_loop, %nibble_loop, %line_loop = transform.structured.tile_using_for %partials_in_chunk tile_sizes [0, 1, 1, 16]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
     transform.loop.unroll %nibble_loop {factor = 2} : !transform.any_op
     transform.yield %byte_loop : !transform.any_op
   }
@@ -729,24 +739,26 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // The packed integer decode whole (decode-packed-int8.mlir): packs of 16
-  // rows x 4 k (one vpdpbusd's 64-byte line), the activation quantized per
-  // group, the row tiles and groups folded, the group's k steps unrolled
-  // (up to 32) and vectorized.
+  // The packed integer decode whole (decode-packed-int8.mlir): packs of 32
+  // rows x 4 k (two vpdpbusd's 64-byte lines; the int8 prefill's packing, so
+  // that a dynamic M packs once for both, and faster than one line of 16:
+  // docs/measurements/2026-12-05-zen5-int8-decode-32-rows.md), the
+  // activation quantized per group, the row tiles and groups folded, the
+  // group's k steps unrolled (up to 32) and vectorized.
   transform.named_sequence @decode_packed_int8(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4]
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 32, 0, 4]
       : (!transform.any_op) -> !transform.any_op
     %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
-    // The result's unpack (16 does not divide N: padded rows cut) one row
+    // The result's unpack (32 does not divide N: padded rows cut) one row
     // tile at a time: vectorized whole, it is one N-wide vector the
     // lowering takes over a minute on (N = 4100).
     %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
     transform.foreach %unpack : !transform.any_op {
     ^bb0(%one: !transform.any_op):
-      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
@@ -765,20 +777,20 @@ module attributes {transform.with_named_sequence} {
     %activation_tiles = transform.param.constant 4 : i64 -> !transform.param<i64>
     %dequant, %contraction = transform.include @match_and_simplify_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4, 0]
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 32, 0, 4, 0]
       : (!transform.any_op) -> !transform.any_op
     %kernel = transform.include @bubble_and_prepack failures(propagate) (%module, %packed)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %activation_pack = transform.get_producer_of_operand %packed[0] : (!transform.any_op) -> !transform.any_op
     transform.include @tile_in_k_blocks failures(propagate) (%activation_pack, %activation_tiles)
       : (!transform.any_op, !transform.param<i64>) -> ()
-    // The result's unpack (16 does not divide N: padded rows cut) one row
+    // The result's unpack (32 does not divide N: padded rows cut) one row
     // tile at a time: vectorized whole, it is one N-wide vector the
     // lowering takes over a minute on (N = 4100).
     %unpack = transform.structured.match ops{["linalg.unpack"]} in %kernel : (!transform.any_op) -> !transform.any_op
     transform.foreach %unpack : !transform.any_op {
     ^bb0(%one: !transform.any_op):
-      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
     %partials, %groups = transform.include @quantize_and_factor_packed_decode failures(propagate) (%kernel)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)

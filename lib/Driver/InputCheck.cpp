@@ -1,0 +1,129 @@
+//===- InputCheck.cpp - untrusted input read apart first ------------------===//
+
+#include "Driver/InputCheck.h"
+#include "Driver/ToolRegistry.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+extern char **environ;
+
+using namespace mlir;
+
+static constexpr llvm::StringLiteral kReadCheckOption = "--qforge-read-check=";
+/// The child's bounds: a reader that runs longer or holds more is stopped.
+static constexpr unsigned kReadCheckSeconds = 10;
+static constexpr unsigned kReadCheckMemoryMiB = 4096;
+/// The child's exit status for a parse error: any other but 0 is a crash
+/// (a sanitizer's report exits with 1).
+static constexpr int kParseErrorStatus = 3;
+
+std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
+  if (argc != 2 || !StringRef(argv[1]).starts_with(kReadCheckOption))
+    return std::nullopt;
+  StringRef path = StringRef(argv[1]).drop_front(kReadCheckOption.size());
+  DialectRegistry registry;
+  registerToolEverything(registry);
+  // As the tools read it (a Session's context, diagnostics through the
+  // source manager): a reader's fault can depend on either (a bytecode
+  // file's double free came with its diagnostic's printing).
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  std::string error;
+  auto input = openInputFile(path, &error);
+  if (!input)
+    return kParseErrorStatus;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  // Printed to nowhere: the tool's own parse prints what is wrong.
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::nulls());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  return module ? 0 : kParseErrorStatus;
+}
+
+LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
+  if (path == "-")
+    return success();
+  std::string self = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&checkInputReadable));
+  std::string option = (kReadCheckOption + path).str();
+  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
+                                          StringRef("")};
+  // A sanitizer's shadow memory does not fit an address-space limit.
+#if defined(__SANITIZE_ADDRESS__)
+  unsigned memoryMiB = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  unsigned memoryMiB = 0;
+#else
+  unsigned memoryMiB = kReadCheckMemoryMiB;
+#endif
+#else
+  unsigned memoryMiB = kReadCheckMemoryMiB;
+#endif
+  // glibc's checking allocator in the child: a reader that corrupts the
+  // heap (a byte-flipped bytecode file's double free) aborts there, where
+  // plain malloc let it pass and the tool's own read then crashed. A
+  // sanitizer checks the heap itself.
+  std::vector<std::string> environment;
+  std::optional<llvm::ArrayRef<llvm::StringRef>> childEnvironment;
+  std::vector<llvm::StringRef> environmentRefs;
+  constexpr llvm::StringLiteral mallocDebug =
+      "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0";
+  if (memoryMiB && llvm::sys::fs::exists(mallocDebug)) {
+    for (char **variable = environ; *variable; ++variable) {
+      llvm::StringRef entry(*variable);
+      if (!entry.starts_with("LD_PRELOAD=") &&
+          !entry.starts_with("GLIBC_TUNABLES="))
+        environment.push_back(entry.str());
+    }
+    environment.push_back(("LD_PRELOAD=" + mallocDebug).str());
+    environment.push_back("GLIBC_TUNABLES=glibc.malloc.check=3");
+    environmentRefs.assign(environment.begin(), environment.end());
+    childEnvironment = environmentRefs;
+  }
+  std::string message;
+  bool executionFailed = false;
+  int status = llvm::sys::ExecuteAndWait(self, {self, option}, childEnvironment,
+                                         redirects, kReadCheckSeconds,
+                                         memoryMiB, &message, &executionFailed);
+  if (executionFailed) {
+    error = "the input could not be read: cannot run '" + self +
+            "' to read it apart (" + message + ")";
+    return failure();
+  }
+  if (status == 0 || status == kParseErrorStatus)
+    return success();
+  error =
+      "the input could not be read: '" + path.str() +
+      "' crashed or exhausted MLIR's reader (" +
+      (message.empty() ? "exit status " + std::to_string(status) : message) +
+      ", within " + std::to_string(kReadCheckSeconds) + " s and " +
+      std::to_string(kReadCheckMemoryMiB) +
+      " MiB); deeply nested or corrupted input?";
+  return failure();
+}
+
+bool qforge::checkInputArguments(StringRef tool, int argc, char **argv) {
+  for (int index = 1; index < argc; ++index) {
+    StringRef argument(argv[index]);
+    if (argument.starts_with("-") || StringRef(argv[index - 1]) == "-o" ||
+        !llvm::sys::fs::is_regular_file(argument))
+      continue;
+    std::string error;
+    if (failed(checkInputReadable(argument, error))) {
+      llvm::errs() << tool << ": error: " << error << "\n";
+      return false;
+    }
+  }
+  return true;
+}
