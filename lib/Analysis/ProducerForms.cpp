@@ -334,6 +334,19 @@ qforge::analyzeProducerForm(linalg::GenericOp contraction) {
   if (llvm::count(dequantRoles, MatmulRole::Group) != 1)
     return refuse("the scales are not read once per group (they must "
                   "depend on exactly one of the two reduction dims)");
+  // The group is the reduction dim the scales read; the weights' innermost
+  // dim must be the other one (a group's consecutive elements). Scales
+  // that vary along the innermost dim are not per group: said so here,
+  // not later as an activation stored in the wrong order.
+  AffineMap weightsMap = dequant.getMatchingIndexingMap(form.weights);
+  if (auto innermost = dyn_cast<AffineDimExpr>(
+          weightsMap.getResult(weightsMap.getNumResults() - 1));
+      innermost && dequantRoles[innermost.getPosition()] == MatmulRole::Group)
+    return refuse("the scales vary along the weights' innermost dim (d" +
+                  Twine(innermost.getPosition()) +
+                  " of the dequantization): qforge reads one scale per "
+                  "group of consecutive weights, constant along that dim "
+                  "(e.g. scales read through (d0, d1), not (d0, d2))");
   for (unsigned loop = 0; loop < numLoops; ++loop)
     if (!llvm::is_contained(dequantToContraction, loop) &&
         !linalg::isParallelIterator(contraction.getIteratorTypesArray()[loop]))

@@ -39,6 +39,9 @@
 // forms -- a sub-channel matmul -- that only then show their pair.)
 // RUN: not qforge-compile %t/plain.mlir -o %t/out.o 2>&1 | FileCheck %s --check-prefix=SCRIPT
 // SCRIPT: transforms/lib/common.mlir:{{[0-9]+}}:{{[0-9]+}}: error: found no dequantization generic
+// Beside it, the place in the user's file: the first reduction (or the
+// function), and what qforge reads.
+// SCRIPT: plain.mlir:2:8: error: qforge recognises no group-quantized matmul in @plain (here: a reduction): it reads a dequantization linalg.generic
 // SCRIPT: qforge-compile: error: the transform script '{{.*}}decode-f32.mlir' failed (see above)
 
 // A script that does not exist, and one that does not parse.

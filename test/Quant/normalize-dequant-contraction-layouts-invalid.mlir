@@ -114,3 +114,32 @@ func.func @two_dynamic_token_dims(%w: tensor<8x2x4xi8>, %s: tensor<8x2xf32>, %x:
   } -> tensor<?x?x8xf32>
   return %r : tensor<?x?x8xf32>
 }
+
+// -----
+
+#id = affine_map<(n, g, k) -> (n, g, k)>
+// Scales read through (n, k): they vary along the weights' innermost dim,
+// so the "group" they name is the element dim. Said as such (it was blamed
+// on the activation's layout).
+func.func @scales_along_k(%w: tensor<8x2x4xi8>, %s: tensor<8x4xf32>, %x: tensor<2x4xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %di = tensor.empty() : tensor<8x2x4xf32>
+  %d = linalg.generic {indexing_maps = [#id, affine_map<(n, g, k) -> (n, k)>, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %s : tensor<8x2x4xi8>, tensor<8x4xf32>) outs(%di : tensor<8x2x4xf32>) {
+  ^bb0(%a: i8, %b: f32, %o: f32):
+    %f = arith.uitofp %a : i8 to f32
+    %v = arith.mulf %f, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<8x2x4xf32>
+  // expected-error @+1 {{group-quantized matmul in a form qforge does not support: the scales vary along the weights' innermost dim (d2 of the dequantization): qforge reads one scale per group of consecutive weights, constant along that dim (e.g. scales read through (d0, d1), not (d0, d2))}}
+  %r = linalg.generic {indexing_maps = [affine_map<(n, g, k) -> (g, k)>, #id, affine_map<(n, g, k) -> (n)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %d : tensor<2x4xf32>, tensor<8x2x4xf32>) outs(%acc : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.addf %p, %o : f32
+    linalg.yield %q : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
