@@ -20,8 +20,10 @@ extern char **environ;
 using namespace mlir;
 
 static constexpr llvm::StringLiteral kReadCheckOption = "--qforge-read-check=";
-/// The child's bounds: a reader that runs longer or holds more is stopped.
-static constexpr unsigned kReadCheckSeconds = 10;
+/// The child's bounds: a reader that runs longer or holds more is stopped
+/// (generous in time: a sanitizer build on a loaded machine reads a small
+/// kernel in seconds).
+static constexpr unsigned kReadCheckSeconds = 60;
 static constexpr unsigned kReadCheckMemoryMiB = 4096;
 /// The child's exit status for a parse error: any other but 0 is a crash
 /// (a sanitizer's report exits with 1).
@@ -37,7 +39,6 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   // source manager): a reader's fault can depend on either (a bytecode
   // file's double free came with its diagnostic's printing).
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   std::string error;
   auto input = openInputFile(path, &error);
@@ -79,7 +80,19 @@ LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
   std::vector<llvm::StringRef> environmentRefs;
   constexpr llvm::StringLiteral mallocDebug =
       "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0";
-  if (memoryMiB && llvm::sys::fs::exists(mallocDebug)) {
+  if (!memoryMiB) {
+    // A sanitizer build: its own bound on the child's memory.
+    for (char **variable = environ; *variable; ++variable)
+      if (!llvm::StringRef(*variable).starts_with("ASAN_OPTIONS="))
+        environment.push_back(*variable);
+    const char *asanOptions = getenv("ASAN_OPTIONS");
+    environment.push_back(
+        std::string("ASAN_OPTIONS=") +
+        (asanOptions ? std::string(asanOptions) + ":" : "") +
+        "hard_rss_limit_mb=" + std::to_string(kReadCheckMemoryMiB));
+    environmentRefs.assign(environment.begin(), environment.end());
+    childEnvironment = environmentRefs;
+  } else if (llvm::sys::fs::exists(mallocDebug)) {
     for (char **variable = environ; *variable; ++variable) {
       llvm::StringRef entry(*variable);
       if (!entry.starts_with("LD_PRELOAD=") &&

@@ -29,7 +29,7 @@ namespace qforge {
 std::optional<int> runReadCheckIfAsked(int argc, char **argv);
 
 /// Reads `path` in a child process as above; failure, with `error` ("the
-/// input could not be read: ..."), when the reader crashed, or passed 10 s
+/// input could not be read: ..."), when the reader crashed, or passed 60 s
 /// or 4 GiB. Standard input ("-") is not checked.
 mlir::LogicalResult checkInputReadable(llvm::StringRef path,
                                        std::string &error);

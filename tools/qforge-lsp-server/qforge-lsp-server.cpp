@@ -302,7 +302,9 @@ private:
     worker = -1;
     // A worker that ended by itself after the client left or said exit is
     // the end of the session; any other end is a crash to recover from.
-    bool crashed = WIFSIGNALED(status) || (!clientGone && exitMessage.empty());
+    bool crashed = WIFSIGNALED(status) ||
+                   (WIFEXITED(status) && WEXITSTATUS(status) != 0) ||
+                   (!clientGone && exitMessage.empty());
     if (!crashed || !restart(status)) {
       done = true;
       finished.notify_all();
