@@ -2,6 +2,7 @@
 
 #include "FuzzDriver.h"
 
+#include "Driver/InputCheck.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/Session.h"
@@ -55,6 +56,16 @@ private:
 };
 
 } // namespace
+
+/// Both targets read their kernel as the tools do (Session::parseInput),
+/// first in a child process: this binary run with --qforge-read-check=FILE.
+/// libFuzzer's main hands its arguments here first; without this, the child
+/// ran a fuzzing loop of its own.
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  if (std::optional<int> status = qforge::runReadCheckIfAsked(*argc, *argv))
+    std::_Exit(*status);
+  return 0;
+}
 
 bool qforge::fuzz::compileToLLVMIR(const FuzzCompile &compile) {
   static ScratchFile kernelFile(".mlir"), scriptFile(".mlir");

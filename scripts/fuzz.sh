@@ -108,7 +108,10 @@ fi
 
 log="$work/fuzz-$target.log"
 status=0
-"$fuzzer" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=60 \
+# libFuzzer checks its time between inputs; the wall clock bounds the rest
+# (a child process that outlives its input once kept CI waiting).
+timeout --kill-after=30 $((seconds + 180)) \
+  "$fuzzer" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=60 \
   -rss_limit_mb=6144 -max_len=65536 -print_final_stats=1 \
   -artifact_prefix="$findings/" "${extra[@]}" > "$log" 2>&1 || status=$?
 executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)

@@ -8,6 +8,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
@@ -24,6 +25,8 @@ static constexpr llvm::StringLiteral kReadCheckOption = "--qforge-read-check=";
 /// (generous in time: a sanitizer build on a loaded machine reads a small
 /// kernel in seconds).
 static constexpr unsigned kReadCheckSeconds = 60;
+/// Set in the child's environment.
+static constexpr llvm::StringLiteral kChildMarker = "QFORGE_READ_CHECK_CHILD";
 static constexpr unsigned kReadCheckMemoryMiB = 4096;
 /// The child's exit status for a parse error: any other but 0 is a crash
 /// (a sanitizer's report exits with 1).
@@ -51,9 +54,32 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   return module ? 0 : kParseErrorStatus;
 }
 
+/// This process's environment with each of `overrides` (name, value) set.
+static std::vector<std::string> environmentWith(
+    llvm::ArrayRef<std::pair<llvm::StringRef, std::string>> overrides) {
+  std::vector<std::string> environment;
+  for (char **variable = environ; *variable; ++variable) {
+    llvm::StringRef name = llvm::StringRef(*variable).split('=').first;
+    if (llvm::none_of(overrides,
+                      [&](const auto &entry) { return entry.first == name; }))
+      environment.push_back(*variable);
+  }
+  for (const auto &[name, value] : overrides)
+    environment.push_back((name + "=" + value).str());
+  return environment;
+}
+
 LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
   if (path == "-")
     return success();
+  // A child whose main does not answer --qforge-read-check (a libFuzzer
+  // target without LLVMFuzzerInitialize once ran its fuzzing loop instead)
+  // must not start children of its own, each starting another.
+  if (getenv(kChildMarker.data())) {
+    error = "the input could not be read: this program was started to read "
+            "an input apart but does not answer --qforge-read-check";
+    return failure();
+  }
   std::string self = llvm::sys::fs::getMainExecutable(
       nullptr, reinterpret_cast<void *>(&checkInputReadable));
   std::string option = (kReadCheckOption + path).str();
@@ -71,42 +97,32 @@ LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
 #else
   unsigned memoryMiB = kReadCheckMemoryMiB;
 #endif
-  // glibc's checking allocator in the child: a reader that corrupts the
+  // The child's environment: this process's, with the child's marker and
+  // its own bounds. glibc's checking allocator: a reader that corrupts the
   // heap (a byte-flipped bytecode file's double free) aborts there, where
   // plain malloc let it pass and the tool's own read then crashed. A
-  // sanitizer checks the heap itself.
-  std::vector<std::string> environment;
-  std::optional<llvm::ArrayRef<llvm::StringRef>> childEnvironment;
-  std::vector<llvm::StringRef> environmentRefs;
+  // sanitizer checks the heap itself, and bounds the child's memory with
+  // its own option (its shadow memory does not fit an address-space limit).
+  std::vector<std::pair<llvm::StringRef, std::string>> overrides = {
+      {kChildMarker, "1"}};
   constexpr llvm::StringLiteral mallocDebug =
       "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0";
   if (!memoryMiB) {
-    // A sanitizer build: its own bound on the child's memory.
-    for (char **variable = environ; *variable; ++variable)
-      if (!llvm::StringRef(*variable).starts_with("ASAN_OPTIONS="))
-        environment.push_back(*variable);
     const char *asanOptions = getenv("ASAN_OPTIONS");
-    environment.push_back(
-        std::string("ASAN_OPTIONS=") +
-        (asanOptions ? std::string(asanOptions) + ":" : "") +
-        "hard_rss_limit_mb=" + std::to_string(kReadCheckMemoryMiB));
-    environmentRefs.assign(environment.begin(), environment.end());
-    childEnvironment = environmentRefs;
+    overrides.push_back(
+        {"ASAN_OPTIONS",
+         (asanOptions ? std::string(asanOptions) + ":" : "") +
+             "hard_rss_limit_mb=" + std::to_string(kReadCheckMemoryMiB)});
   } else if (llvm::sys::fs::exists(mallocDebug)) {
-    for (char **variable = environ; *variable; ++variable) {
-      llvm::StringRef entry(*variable);
-      if (!entry.starts_with("LD_PRELOAD=") &&
-          !entry.starts_with("GLIBC_TUNABLES="))
-        environment.push_back(entry.str());
-    }
-    environment.push_back(("LD_PRELOAD=" + mallocDebug).str());
-    environment.push_back("GLIBC_TUNABLES=glibc.malloc.check=3");
-    environmentRefs.assign(environment.begin(), environment.end());
-    childEnvironment = environmentRefs;
+    overrides.push_back({"LD_PRELOAD", mallocDebug.str()});
+    overrides.push_back({"GLIBC_TUNABLES", "glibc.malloc.check=3"});
   }
+  std::vector<std::string> environment = environmentWith(overrides);
+  std::vector<llvm::StringRef> environmentRefs(environment.begin(),
+                                               environment.end());
   std::string message;
   bool executionFailed = false;
-  int status = llvm::sys::ExecuteAndWait(self, {self, option}, childEnvironment,
+  int status = llvm::sys::ExecuteAndWait(self, {self, option}, environmentRefs,
                                          redirects, kReadCheckSeconds,
                                          memoryMiB, &message, &executionFailed);
   if (executionFailed) {
