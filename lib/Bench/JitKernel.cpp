@@ -3,8 +3,6 @@
 #include "Bench/JitKernel.h"
 #include "Driver/Target.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
-
 bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
                               const TargetChoice &target, JitKernel &kernel,
                               std::string &error) {
@@ -18,7 +16,11 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
   }
   // ExecutionEngineOptions keeps a function_ref: the transformer must outlive
   // create().
-  auto optimize = mlir::makeOptimizingTransformer(3, 0, machine.get());
+  llvm::TargetMachine *optimizeFor = machine.get();
+  auto optimize = [optimizeFor](llvm::Module *module) {
+    optimizeModule(*module, *optimizeFor);
+    return llvm::Error::success();
+  };
   mlir::ExecutionEngineOptions options;
   options.transformer = optimize;
   // Kernels whose strategy leaves an scf.forall call into the OpenMP

@@ -61,6 +61,12 @@ std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
                                                    llvm::TargetMachine &machine,
                                                    const TargetChoice &choice);
 
+/// LLVM's -O3 pipeline for `machine` (what translateAndOptimize runs; the
+/// bench's JIT runs it too): mlir::makeOptimizingTransformer's, with the
+/// standard instrumentations (an `optnone` function is skipped) and without
+/// CalledValuePropagation.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine);
+
 /// Writes `module` as an object file or assembly.
 bool emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
                      bool assembly, llvm::raw_pwrite_stream &out,
