@@ -16,6 +16,7 @@
 #include "Driver/CompileGuard.h"
 #include "Driver/InputCheck.h"
 #include "Driver/Options.h"
+#include "Driver/ParallelCodegen.h"
 #include "Driver/Pipelines.h"
 #include "Driver/SelectStrategy.h"
 #include "Driver/Session.h"
@@ -74,6 +75,17 @@ cl::opt<bool> printStrategyTable(
     cl::desc("print the strategy table (with --strategy-table merged) as "
              "Markdown and stop"),
     cl::cat(qforge::optionCategory()), cl::init(false));
+cl::opt<unsigned> codegenThreads(
+    "codegen-threads",
+    cl::desc("threads that generate machine code for an object or shared "
+             "library, each for its own kernels (default 0: one per core; "
+             "1: one thread, the module as one unit)"),
+    cl::cat(qforge::optionCategory()), cl::init(0));
+cl::opt<unsigned> codegenSplitThreshold(
+    "codegen-split-threshold",
+    cl::desc("modules of fewer LLVM instructions are generated in one piece "
+             "(tests: 0 splits any module with independent functions)"),
+    cl::Hidden, cl::init(qforge::kSmallestSplitModule));
 cl::opt<std::string> headerFile("header",
                                 cl::desc("also write the kernel's C header"),
                                 cl::cat(qforge::optionCategory()),
@@ -296,9 +308,17 @@ int main(int argc, char **argv) {
     return writeHeader();
   }
   guard.setPhase("generating machine code for @" + name);
-  if (!qforge::emitMachineCode(*llvmModule, *machine, emitKind == Emit::Asm,
-                               outFile->os(), error))
-    return fail(error);
+  if (emitKind == Emit::Asm) {
+    if (!qforge::emitMachineCode(*llvmModule, *machine, /*assembly=*/true,
+                                 outFile->os(), error))
+      return fail(error);
+  } else {
+    llvm::SmallVector<char, 0> object;
+    if (!qforge::emitObjectInParallel(*llvmModule, target, codegenThreads,
+                                      codegenSplitThreshold, object, error))
+      return fail(error);
+    outFile->os().write(object.data(), object.size());
+  }
   if (!finish(*outFile, outputPath))
     return 1;
   if (emitKind == Emit::Shared) {

@@ -1,0 +1,339 @@
+//===- ParallelCodegen.cpp - machine code on every core -------------------===//
+
+#include "Driver/ParallelCodegen.h"
+#include "Driver/Target.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+/// Functions whose machine code one thread generates.
+struct Partition {
+  SmallVector<const Function *> functions;
+  uint64_t instructions = 0;
+  /// Only optnone functions: generated at -O0.
+  bool glue = false;
+};
+
+} // namespace
+
+/// The global values `function` references, through constant expressions.
+static void collectReferences(const Function &function,
+                              SmallPtrSetImpl<const GlobalValue *> &result) {
+  SmallVector<const Constant *> work;
+  SmallPtrSet<const Constant *, 32> seen;
+  for (const BasicBlock &block : function)
+    for (const Instruction &instruction : block)
+      for (const Use &operand : instruction.operands())
+        if (auto *constant = dyn_cast<Constant>(operand.get()))
+          work.push_back(constant);
+  while (!work.empty()) {
+    const Constant *constant = work.pop_back_val();
+    if (!seen.insert(constant).second)
+      continue;
+    if (auto *global = dyn_cast<GlobalValue>(constant)) {
+      result.insert(global);
+      continue;
+    }
+    for (const Use &operand : constant->operands())
+      work.push_back(cast<Constant>(operand.get()));
+  }
+}
+
+/// Whether a global initializer reaches a function (a table of function
+/// pointers): its partition would be every user's.
+static bool initializerReachesFunction(const GlobalVariable &variable) {
+  if (!variable.hasInitializer())
+    return false;
+  SmallVector<const Constant *> work = {variable.getInitializer()};
+  SmallPtrSet<const Constant *, 32> seen;
+  while (!work.empty()) {
+    const Constant *constant = work.pop_back_val();
+    if (!seen.insert(constant).second)
+      continue;
+    if (isa<Function>(constant))
+      return true;
+    if (isa<GlobalValue>(constant))
+      continue;
+    for (const Use &operand : constant->operands())
+      work.push_back(cast<Constant>(operand.get()));
+  }
+  return false;
+}
+
+/// The partitions of `module`'s functions: at most `threads` at -O3, and
+/// each group of optnone glue apart; a single partition for a module of
+/// fewer than `smallestSplit` instructions, or one that holds what a split
+/// would have to rewrite (aliases, comdats, appending globals such as
+/// llvm.global_ctors, function pointers in data).
+static std::vector<Partition> partitionFunctions(const Module &module,
+                                                 unsigned threads,
+                                                 unsigned smallestSplit) {
+  std::vector<Partition> whole(1);
+  for (const Function &function : module)
+    if (!function.isDeclaration())
+      whole.front().functions.push_back(&function);
+  if (!module.alias_empty() || !module.ifunc_empty() ||
+      !module.getComdatSymbolTable().empty() || threads < 2 ||
+      module.getInstructionCount() < smallestSplit ||
+      !sys::fs::can_execute(QFORGE_LLD_PATH))
+    return whole;
+  for (const GlobalVariable &variable : module.globals())
+    if (variable.hasAppendingLinkage() || initializerReachesFunction(variable))
+      return whole;
+
+  // A function, the local functions it references (a kernel's OpenMP
+  // bodies) and the functions that share a local variable with it are one
+  // group; local constants are copied into each partition that reads them.
+  EquivalenceClasses<const Function *> groups;
+  DenseMap<const GlobalVariable *, const Function *> firstWriter;
+  for (const Function *function : whole.front().functions) {
+    groups.insert(function);
+    SmallPtrSet<const GlobalValue *, 16> references;
+    collectReferences(*function, references);
+    for (const GlobalValue *global : references) {
+      if (!global->hasLocalLinkage())
+        continue;
+      if (auto *callee = dyn_cast<Function>(global)) {
+        if (!callee->isDeclaration())
+          groups.unionSets(function, callee);
+      } else if (auto *variable = dyn_cast<GlobalVariable>(global)) {
+        if (variable->isConstant())
+          continue;
+        auto [entry, inserted] = firstWriter.try_emplace(variable, function);
+        if (!inserted)
+          groups.unionSets(function, entry->second);
+      }
+    }
+  }
+  // Groups in module order (deterministic output), with their sizes.
+  std::vector<Partition> grouped;
+  DenseMap<const Function *, size_t> groupOfLeader;
+  for (const Function *function : whole.front().functions) {
+    const Function *leader = groups.getLeaderValue(function);
+    auto [entry, inserted] = groupOfLeader.try_emplace(leader, grouped.size());
+    if (inserted) {
+      grouped.emplace_back();
+      grouped.back().glue = true;
+    }
+    Partition &group = grouped[entry->second];
+    group.functions.push_back(function);
+    group.instructions += function->getInstructionCount();
+    group.glue &= function->hasOptNone();
+  }
+
+  // Each glue group its own partition (a model's public function and its
+  // C-interface wrapper: each a few thousand descriptor arguments); the
+  // rest by size, each group to the partition with the fewest instructions
+  // so far.
+  std::vector<Partition> glue;
+  std::vector<Partition *> rest;
+  for (Partition &group : grouped) {
+    if (group.glue)
+      glue.push_back(group);
+    else
+      rest.push_back(&group);
+  }
+  // Largest first; equal sizes in module order (`grouped` is).
+  llvm::sort(rest, [](Partition *a, Partition *b) {
+    return a->instructions != b->instructions
+               ? a->instructions > b->instructions
+               : a < b;
+  });
+  std::vector<Partition> result(std::min<size_t>(threads, rest.size()));
+  for (Partition *group : rest) {
+    Partition &smallest =
+        *std::min_element(result.begin(), result.end(),
+                          [](const Partition &a, const Partition &b) {
+                            return a.instructions < b.instructions;
+                          });
+    smallest.functions.append(group->functions);
+    smallest.instructions += group->instructions;
+  }
+  result.insert(result.end(), glue.begin(), glue.end());
+  if (result.size() < 2)
+    return whole;
+  return result;
+}
+
+/// Keeps in `module` (a copy of the whole, read from bitcode) the definitions
+/// of the functions named in `own` only: the others become declarations,
+/// global variables not local are defined by the first partition only, and
+/// local data nobody reads any more is dropped. The copy keeps the order of
+/// every value's uses (the bitcode preserved it): code generation reads it,
+/// and a partition's kernels are then compiled exactly as in one piece.
+static void keepOnly(Module &module, const StringSet<> &own, bool first) {
+  for (Function &function : module)
+    if (!function.isDeclaration() && !own.contains(function.getName()))
+      function.deleteBody();
+  if (!first)
+    for (GlobalVariable &variable : module.globals())
+      if (!variable.hasLocalLinkage() && variable.hasInitializer()) {
+        variable.setInitializer(nullptr);
+        variable.setLinkage(GlobalValue::ExternalLinkage);
+      }
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (GlobalVariable &variable : make_early_inc_range(module.globals())) {
+      if (variable.hasLocalLinkage() && variable.use_empty()) {
+        variable.eraseFromParent();
+        erased = true;
+      }
+    }
+  }
+}
+
+/// Runs `ld.lld -r` on `objects`, into `joined`.
+static bool joinObjects(ArrayRef<SmallVector<char, 0>> objects,
+                        SmallVectorImpl<char> &joined, std::string &error) {
+  std::vector<std::string> paths;
+  std::vector<FileRemover> removers;
+  removers.reserve(objects.size() + 1);
+  auto temporary = [&](std::string &path) {
+    SmallString<128> name;
+    if (sys::fs::createTemporaryFile("qforge-part", "o", name)) {
+      error = "cannot create a temporary object file";
+      return false;
+    }
+    path = name.str().str();
+    removers.emplace_back(path);
+    return true;
+  };
+  for (const SmallVector<char, 0> &object : objects) {
+    std::string path;
+    if (!temporary(path))
+      return false;
+    std::error_code code;
+    raw_fd_ostream out(path, code);
+    if (code) {
+      error = "cannot write " + path + ": " + code.message();
+      return false;
+    }
+    out.write(object.data(), object.size());
+    paths.push_back(path);
+  }
+  std::string output;
+  if (!temporary(output))
+    return false;
+  std::string lld = QFORGE_LLD_PATH;
+  SmallVector<StringRef> arguments = {lld, "-r", "-o", output};
+  arguments.append(paths.begin(), paths.end());
+  std::string message;
+  int status =
+      sys::ExecuteAndWait(lld, arguments, std::nullopt, {}, 0, 0, &message);
+  if (status != 0) {
+    error = "joining the partitions' objects with " + lld + " failed" +
+            (message.empty() ? "" : ": " + message);
+    return false;
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(output, /*IsText=*/false);
+  if (!buffer) {
+    error = "cannot read " + output + ": " + buffer.getError().message();
+    return false;
+  }
+  joined.assign((*buffer)->getBufferStart(), (*buffer)->getBufferEnd());
+  return true;
+}
+
+bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
+                                  unsigned threads, unsigned smallestSplit,
+                                  SmallVectorImpl<char> &object,
+                                  std::string &error) {
+  std::vector<Partition> parts = partitionFunctions(
+      module, hardware_concurrency(threads).compute_thread_count(),
+      smallestSplit);
+  if (parts.size() == 1) {
+    std::unique_ptr<TargetMachine> machine = createTargetMachine(target, error);
+    if (!machine)
+      return false;
+    raw_svector_ostream out(object);
+    return emitMachineCode(module, *machine, /*assembly=*/false, out, error);
+  }
+
+  // The machines and the bitcode here (the module's context is this
+  // thread's); each thread reads the whole module into its own context and
+  // keeps its partition.
+  SmallVector<char, 0> bitcode;
+  {
+    raw_svector_ostream out(bitcode);
+    WriteBitcodeToFile(module, out, /*ShouldPreserveUseListOrder=*/true);
+  }
+  struct Job {
+    std::unique_ptr<TargetMachine> machine;
+    StringSet<> functions;
+    bool first = false;
+    SmallVector<char, 0> object;
+    std::string error;
+  };
+  std::vector<Job> jobs(parts.size());
+  for (auto [index, part] : llvm::enumerate(parts)) {
+    Job &job = jobs[index];
+    job.machine = createTargetMachine(target, error);
+    if (!job.machine)
+      return false;
+    if (part.glue)
+      job.machine->setOptLevel(CodeGenOptLevel::None);
+    for (const Function *function : part.functions)
+      job.functions.insert(function->getName());
+    job.first = index == 0;
+  }
+  {
+    DefaultThreadPool pool(hardware_concurrency(threads));
+    for (Job &job : jobs) {
+      pool.async([&job, &bitcode] {
+        LLVMContext context;
+        Expected<std::unique_ptr<Module>> partModule = parseBitcodeFile(
+            MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                            "module"),
+            context);
+        if (!partModule) {
+          job.error = toString(partModule.takeError());
+          return;
+        }
+        keepOnly(**partModule, job.functions, job.first);
+        raw_svector_ostream out(job.object);
+        legacy::PassManager passes;
+        if (job.machine->addPassesToEmitFile(passes, out, nullptr,
+                                             CodeGenFileType::ObjectFile)) {
+          job.error = "the target cannot emit an object file";
+          return;
+        }
+        passes.run(**partModule);
+      });
+    }
+    pool.wait();
+  }
+  SmallVector<SmallVector<char, 0>> objects;
+  for (Job &job : jobs) {
+    if (!job.error.empty()) {
+      error = "generating a partition's machine code failed: " + job.error;
+      return false;
+    }
+    objects.push_back(std::move(job.object));
+  }
+  return joinObjects(objects, object, error);
+}
