@@ -523,8 +523,8 @@ static void copiesAsLoops(ModuleOp module) {
 static void markArgumentsReadOnly(ModuleOp module) {
   auto readOnly = BoolAttr::get(module.getContext(), false);
   for (auto func : module.getOps<func::FuncOp>())
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      if (isa<TensorType>(func.getArgument(i).getType()))
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (!func.isExternal() && isa<TensorType>(type))
         func.setArgAttr(i, "bufferization.writable", readOnly);
 }
 
