@@ -1,6 +1,7 @@
 //===- JitKernel.cpp - a kernel compiled into this process ----------------===//
 
 #include "Bench/JitKernel.h"
+#include "Bench/SiteReplay.h"
 #include "Driver/Target.h"
 
 bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
@@ -34,6 +35,9 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
     error = "JIT compilation failed: " + llvm::toString(engine.takeError());
     return false;
   }
+  // The taps and replays of a module verified matmul by matmul
+  // (Bench/SiteReplay.h), for modules that call them.
+  SiteReplay::registerSymbols(**engine);
   kernel.engine = std::move(*engine);
   kernel.call = kernel.lookup(name, error);
   return kernel.call != nullptr;

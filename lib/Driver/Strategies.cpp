@@ -557,6 +557,14 @@ LogicalResult finishCalls(CompiledSite &site, std::string &error) {
 }
 } // namespace
 
+bool qforge::compilesSitesApart(ModuleOp module, ArrayRef<MatmulSite> sites) {
+  bool dynamicTokens = llvm::any_of(sites, [](const MatmulSite &site) {
+    return ShapedType::isDynamic(site.tokens);
+  });
+  return !sites.empty() &&
+         (sites.size() > 1 || dynamicTokens || !isAlone(module, sites.front()));
+}
+
 FailureOr<qforge::StrategyPlan>
 qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
                         StrategyOptions options, std::string &error) {
@@ -569,8 +577,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   });
   if (failed(checkDynamicShapes(kernel, dynamicTokens, error)))
     return failure();
-  if (sites.empty() ||
-      (sites.size() == 1 && !dynamicTokens && isAlone(module, sites.front())))
+  if (!compilesSitesApart(module, sites))
     return applyModuleScript(session, module, kernel, sites, options, error);
 
   // Several: each its own function and the script its M and weights call

@@ -43,6 +43,15 @@ struct StrategyPlan {
   std::string describe() const;
 };
 
+struct MatmulSite;
+
+/// Whether applyStrategies compiles `sites` (findQuantizedMatmuls of
+/// `module`) apart -- each outlined into its own function with its own
+/// script -- rather than running one script on the whole module (no
+/// matmul, or a single one with nothing around it and a static M).
+bool compilesSitesApart(mlir::ModuleOp module,
+                        llvm::ArrayRef<MatmulSite> sites);
+
 /// Runs the strategies on `module`, whose entry function is `kernel`.
 /// Diagnostics name the payload op a failing step ran on; `error` says what
 /// failed overall.

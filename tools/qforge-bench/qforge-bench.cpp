@@ -20,6 +20,7 @@
 #include "Bench/JitKernel.h"
 #include "Bench/KernelBuffers.h"
 #include "Bench/MemoryBandwidth.h"
+#include "Bench/SiteReplay.h"
 #include "Bench/WeightPacking.h"
 #include "Driver/CompileGuard.h"
 #include "Driver/InputCheck.h"
@@ -75,6 +76,12 @@ cl::opt<bool> exactInt8Activations(
              "applies (default); =false: random ones, whose int8 rounding "
              "shows in the error (pass --tolerance)"),
     cl::cat(qforge::optionCategory()), cl::init(true));
+cl::opt<unsigned> int8ReferenceLimit(
+    "int8-reference-limit",
+    cl::desc("tests only: the exact int8 reference rounds activations to "
+             "[-L, L] (the kernels: 127), to show a kernel that rounds "
+             "otherwise fails"),
+    cl::Hidden, cl::init(127));
 cl::opt<bool> json("json", cl::desc("end with one JSON line of the figures"),
                    cl::cat(qforge::optionCategory()), cl::init(false));
 cl::opt<unsigned> rotateMiB(
@@ -427,6 +434,28 @@ int main(int argc, char **argv) {
     for (unsigned argument : qforge::findActivationArguments(*kernelFunc))
       if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
         exactActivations.push_back(argument);
+  // A module whose quantized matmuls are compiled apart is verified matmul
+  // by matmul (Bench/SiteReplay.h): the reference takes the kernel's
+  // int8-rounded activations and each matmul's result, after comparing
+  // them with its own.
+  qforge::ReplayPlan replayPlan;
+  if (verify) {
+    std::string why;
+    replayPlan = qforge::planSiteReplay(*module, options, why);
+    if (!options.int8Activations || !exactInt8Activations)
+      replayPlan.activations.clear();
+    else if (!why.empty())
+      progress("no exact int8 reference (" + why + ")");
+    if (!replayPlan.activations.empty())
+      exactActivations.clear();
+    if (!replayPlan.empty())
+      progress("verifying matmul by matmul: the reference takes the "
+               "activations of " +
+               llvm::Twine(replayPlan.activations.size()) +
+               " int8-activated matmul(s), rounded as the kernel rounds "
+               "them, and the results of " +
+               llvm::Twine(replayPlan.results.size()) + " from the kernel");
+  }
   if (!exactActivations.empty())
     progress("verifying with activations int8 represents exactly (argument" +
              std::string(exactActivations.size() > 1 ? "s" : "") + " " +
@@ -442,6 +471,11 @@ int main(int argc, char **argv) {
   // is compared with the exact f32 sums (docs/numerics.md).
   func::FuncOp referenceFunc = skipResultRounding(*reference, name);
   FunctionType dynamicReferenceType = referenceFunc.getFunctionType();
+  if (!replayPlan.empty() &&
+      (failed(qforge::replayReferenceSites(*reference, replayPlan)) ||
+       failed(qforge::tapKernelSites(*module, replayPlan))))
+    return fail("the matmul-by-matmul reference could not be built (see "
+                "above)");
 
   guard->setPhase("applying the transform strategy to @" + name);
   FailureOr<qforge::StrategyPlan> strategy =
@@ -532,13 +566,53 @@ int main(int argc, char **argv) {
         return fail(error);
       for (auto [to, from] : llvm::zip(referenceCall.inputs, rawCall.inputs))
         to.copyFrom(from);
-      progress("running the reference");
-      oracle.call(referenceCall.getPackedArguments());
+      qforge::SiteReplay &replay = qforge::SiteReplay::get();
+      replay.clear();
+      replay.setLimit(float(int8ReferenceLimit));
+      replay.setMode(qforge::SiteReplay::Mode::Capture);
       kernel.call(firstCall.getPackedArguments());
+      bool matmulsAgree = true;
+      if (!replayPlan.empty()) {
+        // The plain reference first, for its distance.
+        progress("running the plain reference");
+        replay.setMode(qforge::SiteReplay::Mode::PassThrough);
+        oracle.call(referenceCall.getPackedArguments());
+        auto [plainError, plainMagnitude] = compare(firstCall, referenceCall);
+        progress("running the reference matmul by matmul");
+        replay.setMode(qforge::SiteReplay::Mode::Replay);
+        oracle.call(referenceCall.getPackedArguments());
+        replay.setMode(qforge::SiteReplay::Mode::Off);
+        if (!replay.checkConsumed(error))
+          return fail("the matmul-by-matmul reference: " + error);
+        matmulsAgree = replay.activationDifference() <= acceptedError &&
+                       replay.resultDifference() <= acceptedError;
+        if (replay.replayedActivations())
+          llvm::outs() << llvm::format(
+              "verify: the activations of %zu int8-activated matmul call(s): "
+              "normalized %.3g from the reference's own (tolerance %.3g)\n",
+              replay.replayedActivations(), replay.activationDifference(),
+              acceptedError);
+        if (replay.replayedResults())
+          llvm::outs() << llvm::format(
+              "verify: the results of %zu matmul call(s): normalized %.3g "
+              "from the reference's (each against its own magnitude; "
+              "tolerance %.3g)\n",
+              replay.replayedResults(), replay.resultDifference(),
+              acceptedError);
+        llvm::outs() << llvm::format(
+            "verify: the plain reference (nothing from the kernel): "
+            "normalized %.3g (not judged%s)\n",
+            plainMagnitude > 0 ? plainError / plainMagnitude : plainError,
+            replay.replayedActivations() ? ": the int8 rounding" : "");
+      } else {
+        replay.setMode(qforge::SiteReplay::Mode::Off);
+        progress("running the reference");
+        oracle.call(referenceCall.getPackedArguments());
+      }
       auto [absError, magnitude] = compare(firstCall, referenceCall);
       maxAbsError = absError;
       normalizedError = magnitude > 0 ? absError / magnitude : absError;
-      verified = normalizedError <= acceptedError;
+      verified = normalizedError <= acceptedError && matmulsAgree;
       llvm::outs() << llvm::format(
           "verify: max_abs_err %.3g, normalized %.3g (max |ref| %.4g, "
           "tolerance %.3g): %s\n",
