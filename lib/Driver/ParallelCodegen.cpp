@@ -261,7 +261,7 @@ static bool joinObjects(ArrayRef<SmallVector<char, 0>> objects,
 
 bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
                                   unsigned threads, unsigned smallestSplit,
-                                  SmallVectorImpl<char> &object,
+                                  bool optimize, SmallVectorImpl<char> &object,
                                   std::string &error) {
   std::vector<Partition> parts = partitionFunctions(
       module, hardware_concurrency(threads).compute_thread_count(),
@@ -270,6 +270,8 @@ bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
     std::unique_ptr<TargetMachine> machine = createTargetMachine(target, error);
     if (!machine)
       return false;
+    if (optimize)
+      optimizeModule(module, *machine);
     raw_svector_ostream out(object);
     return emitMachineCode(module, *machine, /*assembly=*/false, out, error);
   }
@@ -304,7 +306,7 @@ bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
   {
     DefaultThreadPool pool(hardware_concurrency(threads));
     for (Job &job : jobs) {
-      pool.async([&job, &bitcode] {
+      pool.async([&job, &bitcode, optimize] {
         LLVMContext context;
         Expected<std::unique_ptr<Module>> partModule = parseBitcodeFile(
             MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
@@ -315,6 +317,8 @@ bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
           return;
         }
         keepOnly(**partModule, job.functions, job.first);
+        if (optimize)
+          optimizeModule(**partModule, *job.machine);
         raw_svector_ostream out(job.object);
         legacy::PassManager passes;
         if (job.machine->addPassesToEmitFile(passes, out, nullptr,

@@ -1,18 +1,22 @@
-//===- ParallelCodegen.h - machine code on every core -----------*- C++ -*-===//
+//===- ParallelCodegen.h - -O3 and machine code on every core ---*- C++ -*-===//
 //
-// LLVM generates machine code one function after another; a whole layer's
-// or model's kernels are independent, so qforge-compile splits the optimized
-// module into partitions -- each public function with the local functions
-// and data that only it reaches (a kernel with its OpenMP bodies) -- and
-// generates each partition's object on its own thread, with its own
-// LLVMContext and TargetMachine (neither is thread-safe), then joins the
-// objects into one with `ld.lld -r`. The loop-free glue that LLVM leaves
-// unoptimized (optnone: a model's chain of layer calls, thousands of
-// descriptor arguments) gets its own partition at -O0 -- FastISel and the
-// fast register allocator, which is what optnone asks for and what the
-// module-wide -O3 pipeline does not give it (greedy allocation of 5,000
-// values live across one call took most of a 32-layer model's code
-// generation). A kernel's machine code is the same as in one thread.
+// LLVM optimizes and generates machine code one function after another; a
+// whole layer's or model's kernels are independent, so qforge-compile
+// splits the translated module into partitions -- each public function with
+// the local functions and data that only it reaches (a kernel with its
+// OpenMP bodies) -- and runs LLVM's -O3 pipeline and code generation on each
+// partition on its own thread, with its own LLVMContext and TargetMachine
+// (neither is thread-safe), then joins the objects into one with
+// `ld.lld -r`. A kernel calls no other partition's function, so its -O3 and
+// its machine code are those of the module in one piece; the code around
+// the kernels no longer sees its callees' bodies (a dynamic-M layer's
+// public function: 8,400 instructions instead of 7,700). The loop-free
+// glue that LLVM leaves unoptimized (optnone: a model's chain of layer
+// calls, thousands of descriptor arguments) gets its own partitions at -O0
+// -- FastISel and the fast register allocator, which is what optnone asks
+// for and what the module-wide -O3 pipeline does not give it (greedy
+// allocation of 5,000 values live across one call took most of a 32-layer
+// model's code generation).
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_DRIVER_PARALLELCODEGEN_H
@@ -31,14 +35,17 @@ namespace qforge {
 
 struct TargetChoice;
 
-/// Modules with fewer instructions are generated in one piece: splitting and
-/// joining (bitcode, one more target machine per part, `ld.lld -r`) cost
-/// ~70 ms, which a decoder layer's kernels (2,000 instructions, 0.10 s of
-/// code generation on Zen 5) do not win back.
+/// Modules with fewer instructions (before -O3) are optimized and generated
+/// in one piece: splitting and joining (bitcode, one more target machine
+/// per part, `ld.lld -r`) cost ~70 ms, which a decoder layer's kernels
+/// (0.15 s of -O3 and code generation on Zen 5) do not win back.
 inline constexpr unsigned kSmallestSplitModule = 10000;
 
-/// Generates the relocatable object of `module` (optimized LLVM IR whose
-/// functions carry their target-cpu and target-features) into `object`, on
+/// Generates the relocatable object of `module` (LLVM IR whose functions
+/// carry their target-cpu and target-features; with `optimize`, not yet
+/// optimized: each part runs LLVM's -O3 pipeline, optimizeModule, on its
+/// thread -- a kernel's IPO sees only its own part, whose functions call no
+/// other part's but through declarations) into `object`, on
 /// up to `threads` threads (0: one per core). A module of fewer than
 /// `smallestSplit` instructions (a layer), a single kernel or one thread is
 /// generated in one piece, in this thread. False,
@@ -46,7 +53,7 @@ inline constexpr unsigned kSmallestSplitModule = 10000;
 /// cannot be joined.
 bool emitObjectInParallel(llvm::Module &module, const TargetChoice &target,
                           unsigned threads, unsigned smallestSplit,
-                          llvm::SmallVectorImpl<char> &object,
+                          bool optimize, llvm::SmallVectorImpl<char> &object,
                           std::string &error);
 
 } // namespace qforge

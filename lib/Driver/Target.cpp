@@ -311,6 +311,17 @@ std::unique_ptr<llvm::Module>
 qforge::translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
                              llvm::TargetMachine &machine,
                              const TargetChoice &choice) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(module, context, machine, choice);
+  if (llvmModule)
+    optimizeModule(*llvmModule, machine);
+  return llvmModule;
+}
+
+std::unique_ptr<llvm::Module>
+qforge::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                          llvm::TargetMachine &machine,
+                          const TargetChoice &choice) {
   if (mlir::failed(legalizeIntrinsics(module, machine, choice)))
     return nullptr;
   llvm::SmallVector<std::string> forSize, notOptimized;
@@ -351,7 +362,6 @@ qforge::translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
     function.addFnAttr("target-cpu", machine.getTargetCPU());
     function.addFnAttr("target-features", machine.getTargetFeatureString());
   }
-  optimizeModule(*llvmModule, machine);
   return llvmModule;
 }
 

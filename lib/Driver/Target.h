@@ -61,6 +61,14 @@ std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
                                                    llvm::TargetMachine &machine,
                                                    const TargetChoice &choice);
 
+/// translateAndOptimize without the optimization: the LLVM IR with its
+/// function attributes (target, optsize, optnone), for a caller that
+/// optimizes it in parts (emitObjectInParallel).
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                llvm::TargetMachine &machine,
+                                                const TargetChoice &choice);
+
 /// LLVM's -O3 pipeline for `machine` (what translateAndOptimize runs; the
 /// bench's JIT runs it too): mlir::makeOptimizingTransformer's, with the
 /// standard instrumentations (an `optnone` function is skipped) and without

@@ -7,8 +7,8 @@
 // CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  reading and normalizing the input
 // CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  applying the transform strategy to @quantized_matmul
 // CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  lowering @quantized_matmul ({{.*}}) to the LLVM dialect
-// CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  translating @quantized_matmul to LLVM IR and optimizing it
-// CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  generating machine code for @quantized_matmul
+// CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  translating @quantized_matmul to LLVM IR
+// CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +[0-9.]+%}}  optimizing @quantized_matmul and generating machine code
 // CHECK-NEXT: {{ +[0-9]+\.[0-9]+ +100.0%}}  total
 // Without it, nothing is printed.
 // RUN: qforge-compile %t.mlir -o %t.o 2>&1 | count 0

@@ -295,9 +295,17 @@ int main(int argc, char **argv) {
   if (!machine)
     return fail(error);
   llvm::LLVMContext llvmContext;
-  guard.setPhase("translating @" + name + " to LLVM IR and optimizing it");
+  // An object or shared library is optimized in parts, each on its own
+  // thread with its machine code (ParallelCodegen.h); LLVM IR and assembly
+  // are the module optimized as one.
+  bool inParts = emitKind == Emit::Obj || emitKind == Emit::Shared;
+  guard.setPhase("translating @" + name + " to LLVM IR" +
+                 (inParts ? "" : " and optimizing it"));
   std::unique_ptr<llvm::Module> llvmModule =
-      qforge::translateAndOptimize(*module, llvmContext, *machine, target);
+      inParts
+          ? qforge::translateToLLVMIR(*module, llvmContext, *machine, target)
+          : qforge::translateAndOptimize(*module, llvmContext, *machine,
+                                         target);
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
 
@@ -307,15 +315,17 @@ int main(int argc, char **argv) {
       return 1;
     return writeHeader();
   }
-  guard.setPhase("generating machine code for @" + name);
   if (emitKind == Emit::Asm) {
+    guard.setPhase("generating machine code for @" + name);
     if (!qforge::emitMachineCode(*llvmModule, *machine, /*assembly=*/true,
                                  outFile->os(), error))
       return fail(error);
   } else {
+    guard.setPhase("optimizing @" + name + " and generating machine code");
     llvm::SmallVector<char, 0> object;
     if (!qforge::emitObjectInParallel(*llvmModule, target, codegenThreads,
-                                      codegenSplitThreshold, object, error))
+                                      codegenSplitThreshold, /*optimize=*/true,
+                                      object, error))
       return fail(error);
     outFile->os().write(object.data(), object.size());
   }
