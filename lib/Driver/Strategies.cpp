@@ -530,14 +530,6 @@ struct CompiledSite {
   SmallVector<func::CallOp> calls;
 };
 
-bool isSameRequest(const qforge::StrategyRequest &a,
-                   const qforge::StrategyRequest &b) {
-  return a.int8Activations == b.int8Activations &&
-         a.packedWeights == b.packedWeights && a.int4Weights == b.int4Weights &&
-         a.tokens == b.tokens && a.dynamicTokens == b.dynamicTokens &&
-         a.groups == b.groups && a.groupSize == b.groupSize;
-}
-
 /// Each call of a compiled site takes its packed parameters from its
 /// caller's <f>_pack_weights; a dynamic M's dispatch moves into it.
 LogicalResult finishCalls(CompiledSite &site, std::string &error) {
@@ -597,7 +589,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     Outlined outlined = outlineQuantizedMatmul(site.contraction, name);
     StrategyRequest request = getStrategyRequest(siteOptions);
     auto same = llvm::find_if(compiled, [&](const CompiledSite &other) {
-      return isSameRequest(other.request, request) &&
+      return other.request == request &&
              qforge::areIdenticalFunctions(*other.pristine, outlined.function);
     });
     if (same != compiled.end()) {

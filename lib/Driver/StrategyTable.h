@@ -21,6 +21,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm::json {
@@ -40,6 +41,15 @@ struct StrategyRequest {
   /// G and the weights of a group (0: unknown).
   int64_t groups = 0;
   int64_t groupSize = 0;
+
+  /// Every field equal: two matmuls that ask this get the same strategy.
+  bool operator==(const StrategyRequest &other) const {
+    return std::tie(int8Activations, packedWeights, int4Weights, tokens,
+                    dynamicTokens, groups, groupSize) ==
+           std::tie(other.int8Activations, other.packedWeights,
+                    other.int4Weights, other.tokens, other.dynamicTokens,
+                    other.groups, other.groupSize);
+  }
 };
 
 /// How a dynamic token count is cut into chunks for a batched row
