@@ -59,6 +59,7 @@ tools = [
     "qforge-compile",
     "qforge-bench",
     "qforge-ab",
+    "qforge-gguf",
     "qforge-lsp-server",
     "qforge-reduce",
     ToolSubst("mlir-opt", mlir_opt),
