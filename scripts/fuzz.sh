@@ -2,7 +2,7 @@
 # Runs one of qforge's libFuzzer targets (fuzz/, built by
 # scripts/sanitize.sh with ASan + UBSan) for a while:
 #
-#   scripts/fuzz.sh kernel|script|bytecode SECONDS [-- LIBFUZZER_FLAGS...]
+#   scripts/fuzz.sh kernel|script|bytecode|gguf SECONDS [-- LIBFUZZER_FLAGS...]
 #
 #   kernel  the kernel front door: parse, normalize, match, the shipped
 #           strategy (default, or "// fuzz: packed" / "// fuzz: int8" in the
@@ -13,7 +13,9 @@
 #           and unroll sizes mutated;
 #   bytecode  the readers' front door: a file read as the tools read it (in
 #           a child process first, docs/reliability.md), seeded with the
-#           generators' kernels as MLIR bytecode, bytes mutated.
+#           generators' kernels as MLIR bytecode, bytes mutated;
+#   gguf    the GGUF reader (lib/Gguf): test/Tools/Inputs/write-gguf.py's
+#           files, valid and broken, bytes mutated.
 #
 # The corpus grows in $build/fuzz/corpus-TARGET (kept between runs); a crash,
 # sanitizer report, timeout (-timeout, default 60 s) or memory blow-up
@@ -21,10 +23,10 @@
 # and the script exits non-zero. The last line says how many inputs ran.
 set -euo pipefail
 
-usage() { echo "usage: $0 kernel|script|bytecode SECONDS [-- LIBFUZZER_FLAGS...]" >&2; exit 2; }
+usage() { echo "usage: $0 kernel|script|bytecode|gguf SECONDS [-- LIBFUZZER_FLAGS...]" >&2; exit 2; }
 [[ $# -ge 2 ]] || usage
 target="$1"; seconds="$2"; shift 2
-[[ "$target" == kernel || "$target" == script || "$target" == bytecode ]] || usage
+[[ "$target" == kernel || "$target" == script || "$target" == bytecode || "$target" == gguf ]] || usage
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
 extra=()
 if [[ $# -gt 0 ]]; then
@@ -84,6 +86,12 @@ if [[ "$target" == kernel ]]; then
   done
   $python "$repo_root/examples/gen_decoder_layer.py" --hidden 128 --intermediate 256 \
     --group 64 > "$seeds/layer.mlir"
+elif [[ "$target" == gguf ]]; then
+  for variant in valid magic version tensor-count key-length alignment \
+      value-type array-type dims negative-dim type blocks duplicate \
+      misaligned offset truncated; do
+    $python "$repo_root/test/Tools/Inputs/write-gguf.py" "$seeds/$variant.gguf" "$variant"
+  done
 elif [[ "$target" == bytecode ]]; then
   kernels="$work/kernels"; mkdir -p "$kernels"
   kernel_seeds "$kernels"

@@ -50,7 +50,7 @@ failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)
 echo "qforge sanitizers (ASan + UBSan): lit ${passed:-0} passed, ${failed:-0} failed in $((SECONDS - start)) s"
 
 if [[ "$fuzz_seconds" -gt 0 ]]; then
-  for target in kernel script bytecode; do
+  for target in kernel script bytecode gguf; do
     "$repo_root/scripts/fuzz.sh" "$target" "$fuzz_seconds" || status=1
   done
 fi
