@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/bit.h"
 
 #include <cmath>
 
@@ -332,9 +333,13 @@ void qforge::SiteReplay::replay(int64_t site, int64_t kind, int64_t groupDims,
        ++dim)
     groupSize *= own.shape[own.shape.size() - 1 - dim];
   for (size_t start = 0; start < count; start += groupSize) {
-    float amax = 0;
+    // amax as the kernel takes it: the largest sign-cleared bit pattern (a
+    // NaN's exceeds every number's), so a NaN gives the kernel's 0 inverse.
+    uint32_t amaxBits = 0;
     for (size_t index = start; index < start + groupSize; ++index)
-      amax = std::max(amax, std::fabs(kernel[index]));
+      amaxBits = std::max(amaxBits, llvm::bit_cast<uint32_t>(kernel[index]) &
+                                        0x7fffffffu);
+    float amax = llvm::bit_cast<float>(amaxBits);
     float inverse = amax > 0 ? limit / amax : 0.0f;
     float step = amax / limit;
     for (size_t index = start; index < start + groupSize; ++index) {

@@ -40,8 +40,10 @@ struct Partition {
 
 } // namespace
 
-/// The global values `function` references, through constant expressions.
-static void collectReferences(const Function &function,
+/// The global values `function` references, through constant expressions;
+/// false when it takes a block's address (which a split cannot keep apart
+/// from its function).
+static bool collectReferences(const Function &function,
                               SmallPtrSetImpl<const GlobalValue *> &result) {
   SmallVector<const Constant *> work;
   SmallPtrSet<const Constant *, 32> seen;
@@ -54,6 +56,8 @@ static void collectReferences(const Function &function,
     const Constant *constant = work.pop_back_val();
     if (!seen.insert(constant).second)
       continue;
+    if (isa<BlockAddress>(constant))
+      return false;
     if (auto *global = dyn_cast<GlobalValue>(constant)) {
       result.insert(global);
       continue;
@@ -61,11 +65,14 @@ static void collectReferences(const Function &function,
     for (const Use &operand : constant->operands())
       work.push_back(cast<Constant>(operand.get()));
   }
+  return true;
 }
 
 /// Whether a global initializer reaches a function (a table of function
-/// pointers): its partition would be every user's.
-static bool initializerReachesFunction(const GlobalVariable &variable) {
+/// pointers), a local variable that is written (its users would have to be
+/// found through the initializer) or a block's address: the module is then
+/// not split.
+static bool initializerReachesCode(const GlobalVariable &variable) {
   if (!variable.hasInitializer())
     return false;
   SmallVector<const Constant *> work = {variable.getInitializer()};
@@ -74,8 +81,14 @@ static bool initializerReachesFunction(const GlobalVariable &variable) {
     const Constant *constant = work.pop_back_val();
     if (!seen.insert(constant).second)
       continue;
-    if (isa<Function>(constant))
+    if (isa<Function, BlockAddress>(constant))
       return true;
+    if (auto *other = dyn_cast<GlobalVariable>(constant)) {
+      if (other != &variable && other->hasLocalLinkage() &&
+          !other->isConstant())
+        return true;
+      continue;
+    }
     if (isa<GlobalValue>(constant))
       continue;
     for (const Use &operand : constant->operands())
@@ -102,7 +115,7 @@ static std::vector<Partition> partitionFunctions(const Module &module,
       !sys::fs::can_execute(QFORGE_LLD_PATH))
     return whole;
   for (const GlobalVariable &variable : module.globals())
-    if (variable.hasAppendingLinkage() || initializerReachesFunction(variable))
+    if (variable.hasAppendingLinkage() || initializerReachesCode(variable))
       return whole;
 
   // A function, the local functions it references (a kernel's OpenMP
@@ -113,7 +126,8 @@ static std::vector<Partition> partitionFunctions(const Module &module,
   for (const Function *function : whole.front().functions) {
     groups.insert(function);
     SmallPtrSet<const GlobalValue *, 16> references;
-    collectReferences(*function, references);
+    if (!collectReferences(*function, references))
+      return whole;
     for (const GlobalValue *global : references) {
       if (!global->hasLocalLinkage())
         continue;
@@ -233,6 +247,12 @@ static bool joinObjects(ArrayRef<SmallVector<char, 0>> objects,
       return false;
     }
     out.write(object.data(), object.size());
+    out.close();
+    if (out.has_error()) {
+      error = "cannot write " + path + ": " + out.error().message();
+      out.clear_error();
+      return false;
+    }
     paths.push_back(path);
   }
   std::string output;

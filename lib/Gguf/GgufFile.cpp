@@ -197,7 +197,7 @@ std::optional<File> File::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
     uint64_t keyOffset = in.offset();
     uint32_t type;
     if (!in.readString(&key, "a metadata key") ||
-        !in.read(type, "the type of '" + key + "'"))
+        !in.read(type, llvm::Twine("the type of '") + key + "'"))
       return failed();
     uint64_t valueOffset = in.offset();
     if (key == "general.alignment") {
@@ -220,83 +220,84 @@ std::optional<File> File::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
     if (type == kString) {
       if (!in.readString(key == "general.architecture" ? &file.architecture
                                                        : nullptr,
-                         "the value of '" + key + "'"))
+                         llvm::Twine("the value of '") + key + "'"))
         return failed();
       continue;
     }
     if (uint64_t size = scalarSize(type)) {
-      if (!in.skip(size, "the value of '" + key + "'"))
+      if (!in.skip(size, llvm::Twine("the value of '") + key + "'"))
         return failed();
       continue;
     }
     if (type != kArray) {
-      in.fail("'" + key + "' has the unknown value type " + llvm::Twine(type),
+      in.fail(llvm::Twine("'") + key + "' has the unknown value type " +
+                  llvm::Twine(type),
               keyOffset);
       return failed();
     }
     uint32_t elementType;
     uint64_t count;
-    if (!in.read(elementType, "the element type of '" + key + "'") ||
-        !in.read(count, "the length of '" + key + "'"))
+    if (!in.read(elementType,
+                 llvm::Twine("the element type of '") + key + "'") ||
+        !in.read(count, llvm::Twine("the length of '") + key + "'"))
       return failed();
     if (elementType == kString) {
       if (count > in.remaining() / 8) {
-        in.fail("'" + key + "' holds " + llvm::Twine(count) +
+        in.fail(llvm::Twine("'") + key + "' holds " + llvm::Twine(count) +
                     " strings, more than the file can hold",
                 valueOffset);
         return failed();
       }
       for (uint64_t element = 0; element < count; ++element)
-        if (!in.readString(nullptr, "a string of '" + key + "'"))
+        if (!in.readString(nullptr, llvm::Twine("a string of '") + key + "'"))
           return failed();
       continue;
     }
     uint64_t size = scalarSize(elementType);
     if (!size) {
-      in.fail("'" + key + "' is an array of the value type " +
+      in.fail(llvm::Twine("'") + key + "' is an array of the value type " +
                   llvm::Twine(elementType) +
                   " (GGUF arrays hold scalars or strings)",
               valueOffset);
       return failed();
     }
     if (count > in.remaining() / size) {
-      in.fail("'" + key + "' holds " + llvm::Twine(count) +
+      in.fail(llvm::Twine("'") + key + "' holds " + llvm::Twine(count) +
                   " elements, more than the file can hold",
               valueOffset);
       return failed();
     }
-    if (!in.skip(count * size, "the elements of '" + key + "'"))
+    if (!in.skip(count * size, llvm::Twine("the elements of '") + key + "'"))
       return failed();
   }
 
   llvm::StringSet<> names;
-  file.tensors.reserve(numTensors);
   for (int64_t index = 0; index < numTensors; ++index) {
     TensorInfo tensor;
     tensor.recordOffset = in.offset();
     uint32_t numDims;
     if (!in.readString(&tensor.name, "a tensor name") ||
-        !in.read(numDims, "the dims of '" + tensor.name + "'"))
+        !in.read(numDims, llvm::Twine("the dims of '") + tensor.name + "'"))
       return failed();
     if (!names.insert(tensor.name).second) {
-      in.fail("a second tensor named '" + tensor.name + "'",
+      in.fail(llvm::Twine("a second tensor named '") + tensor.name + "'",
               tensor.recordOffset);
       return failed();
     }
     if (numDims == 0 || numDims > 4) {
-      in.fail("tensor '" + tensor.name + "' has " + llvm::Twine(numDims) +
-                  " dims (ggml tensors have 1 to 4)",
+      in.fail(llvm::Twine("tensor '") + tensor.name + "' has " +
+                  llvm::Twine(numDims) + " dims (ggml tensors have 1 to 4)",
               tensor.recordOffset);
       return failed();
     }
     uint64_t elements = 1;
     for (uint32_t dim = 0; dim < numDims; ++dim) {
       int64_t size;
-      if (!in.read(size, "a dim of '" + tensor.name + "'"))
+      if (!in.read(size, llvm::Twine("a dim of '") + tensor.name + "'"))
         return failed();
       if (size < 0 ||
           (size > 0 && elements > uint64_t(INT64_MAX) / uint64_t(size))) {
-        in.fail("tensor '" + tensor.name + "' has a dim of " +
+        in.fail(llvm::Twine("tensor '") + tensor.name + "' has a dim of " +
                     llvm::Twine(size) + " (negative, or too many elements)",
                 tensor.recordOffset);
         return failed();
@@ -305,19 +306,21 @@ std::optional<File> File::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
       tensor.shape.push_back(size);
     }
     uint64_t relativeOffset;
-    if (!in.read(tensor.typeId, "the type of '" + tensor.name + "'") ||
-        !in.read(relativeOffset, "the offset of '" + tensor.name + "'"))
+    if (!in.read(tensor.typeId,
+                 llvm::Twine("the type of '") + tensor.name + "'") ||
+        !in.read(relativeOffset,
+                 llvm::Twine("the offset of '") + tensor.name + "'"))
       return failed();
     std::optional<TensorType> type = lookupType(tensor.typeId);
     if (!type) {
-      in.fail("tensor '" + tensor.name + "' has the unknown ggml type " +
-                  llvm::Twine(tensor.typeId),
+      in.fail(llvm::Twine("tensor '") + tensor.name +
+                  "' has the unknown ggml type " + llvm::Twine(tensor.typeId),
               tensor.recordOffset);
       return failed();
     }
     if (tensor.shape[0] % type->blockElements != 0) {
-      in.fail("tensor '" + tensor.name + "' of type " + type->name +
-                  ": ne[0] = " + llvm::Twine(tensor.shape[0]) +
+      in.fail(llvm::Twine("tensor '") + tensor.name + "' of type " +
+                  type->name + ": ne[0] = " + llvm::Twine(tensor.shape[0]) +
                   " is not a whole number of its blocks of " +
                   llvm::Twine(type->blockElements),
               tensor.recordOffset);
@@ -326,7 +329,8 @@ std::optional<File> File::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
     // Bytes: blocks times their size, checked for overflow.
     uint64_t blocks = elements / type->blockElements;
     if (blocks > UINT64_MAX / type->blockBytes) {
-      in.fail("tensor '" + tensor.name + "' is too large", tensor.recordOffset);
+      in.fail(llvm::Twine("tensor '") + tensor.name + "' is too large",
+              tensor.recordOffset);
       return failed();
     }
     tensor.bytes = blocks * type->blockBytes;
@@ -340,16 +344,18 @@ std::optional<File> File::read(std::unique_ptr<llvm::MemoryBuffer> buffer,
   for (TensorInfo &tensor : file.tensors) {
     uint64_t relativeOffset = tensor.fileOffset;
     if (relativeOffset % file.alignment != 0) {
-      in.fail("tensor '" + tensor.name + "' starts at data offset " +
-                  llvm::Twine(relativeOffset) + ", not a multiple of the " +
-                  "alignment " + llvm::Twine(file.alignment),
+      in.fail(llvm::Twine("tensor '") + tensor.name +
+                  "' starts at data offset " + llvm::Twine(relativeOffset) +
+                  ", not a multiple of the " + "alignment " +
+                  llvm::Twine(file.alignment),
               tensor.recordOffset);
       return failed();
     }
     if (dataStart > size || relativeOffset > size - dataStart ||
         tensor.bytes > size - dataStart - relativeOffset) {
-      in.fail("tensor '" + tensor.name + "' (" + llvm::Twine(tensor.bytes) +
-                  " bytes at data offset " + llvm::Twine(relativeOffset) +
+      in.fail(llvm::Twine("tensor '") + tensor.name + "' (" +
+                  llvm::Twine(tensor.bytes) + " bytes at data offset " +
+                  llvm::Twine(relativeOffset) +
                   ") runs past the end of the file (" + llvm::Twine(size) +
                   " bytes, data from byte " + llvm::Twine(dataStart) + ")",
               tensor.recordOffset);

@@ -46,7 +46,8 @@ struct TensorInfo {
   uint32_t typeId;
   /// Offset of the tensor's first byte from the start of the file.
   uint64_t fileOffset;
-  /// Its size in bytes (0 when its type's block size is unknown).
+  /// Its size in bytes (a file whose tensor has a type unknown here is
+  /// refused).
   uint64_t bytes;
   /// Where its record starts in the file (for messages).
   uint64_t recordOffset;

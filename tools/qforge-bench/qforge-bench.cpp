@@ -71,10 +71,13 @@ cl::opt<double> tolerance(
     cl::cat(qforge::optionCategory()), cl::init(1e-5));
 cl::opt<bool> exactInt8Activations(
     "exact-int8-activations",
-    cl::desc("with --int8-activations --verify: activations the per-group "
-             "int8 quantization represents exactly, so that the f32 tolerance "
-             "applies (default); =false: random ones, whose int8 rounding "
-             "shows in the error (pass --tolerance)"),
+    cl::desc("with --int8-activations --verify: the f32 tolerance applies "
+             "(default) -- a module's reference reads each int8 matmul's "
+             "activation as the kernel rounded it, a single kernel gets "
+             "activations the per-group int8 quantization represents "
+             "exactly; =false: random activations against the f32 "
+             "reference, whose int8 rounding shows in the error (pass "
+             "--tolerance)"),
     cl::cat(qforge::optionCategory()), cl::init(true));
 cl::opt<unsigned> int8ReferenceLimit(
     "int8-reference-limit",
@@ -584,26 +587,31 @@ int main(int argc, char **argv) {
         replay.setMode(qforge::SiteReplay::Mode::Off);
         if (!replay.checkConsumed(error))
           return fail("the matmul-by-matmul reference: " + error);
-        matmulsAgree = replay.activationDifference() <= acceptedError &&
-                       replay.resultDifference() <= acceptedError;
-        if (replay.replayedActivations())
+        // The recorded values are not needed any more (a model's can be
+        // large beside the cold regime's copies).
+        double activationDifference = replay.activationDifference(),
+               resultDifference = replay.resultDifference();
+        size_t activationCalls = replay.replayedActivations(),
+               resultCalls = replay.replayedResults();
+        replay.clear();
+        matmulsAgree = activationDifference <= acceptedError &&
+                       resultDifference <= acceptedError;
+        if (activationCalls)
           llvm::outs() << llvm::format(
               "verify: the activations of %zu int8-activated matmul call(s): "
               "normalized %.3g from the reference's own (tolerance %.3g)\n",
-              replay.replayedActivations(), replay.activationDifference(),
-              acceptedError);
-        if (replay.replayedResults())
+              activationCalls, activationDifference, acceptedError);
+        if (resultCalls)
           llvm::outs() << llvm::format(
               "verify: the results of %zu matmul call(s): normalized %.3g "
               "from the reference's (each against its own magnitude; "
               "tolerance %.3g)\n",
-              replay.replayedResults(), replay.resultDifference(),
-              acceptedError);
+              resultCalls, resultDifference, acceptedError);
         llvm::outs() << llvm::format(
             "verify: the plain reference (nothing from the kernel): "
             "normalized %.3g (not judged%s)\n",
             plainMagnitude > 0 ? plainError / plainMagnitude : plainError,
-            replay.replayedActivations() ? ": the int8 rounding" : "");
+            activationCalls ? ": the int8 rounding" : "");
       } else {
         replay.setMode(qforge::SiteReplay::Mode::Off);
         progress("running the reference");
