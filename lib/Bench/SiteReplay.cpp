@@ -74,6 +74,19 @@ qforge::ReplayPlan qforge::planSiteReplay(ModuleOp module,
 /// What a tap or replay hands over.
 enum class Kind : int64_t { Activation = 0, Result = 1 };
 
+/// The contraction of quantized matmul #`index` (findQuantizedMatmuls
+/// order) among `found`, the module's; an error at the module when it holds
+/// fewer than the plan counted.
+static FailureOr<linalg::GenericOp>
+contractionAt(ModuleOp module, ArrayRef<qforge::MatmulSite> found,
+              unsigned index) {
+  if (index < found.size())
+    return found[index].contraction;
+  return module.emitError("qforge-bench: the module holds no quantized matmul "
+                          "#")
+         << index << " of the matmul-by-matmul plan";
+}
+
 /// The declaration of a tap, with its C interface.
 static void declareTap(ModuleOp module, StringRef name, TypeRange inputs) {
   if (module.lookupSymbol(name))
@@ -110,23 +123,23 @@ LogicalResult qforge::tapKernelSites(ModuleOp module, const ReplayPlan &plan) {
         ValueRange{site, what, asUnrankedBuffer(builder, loc, value)});
   };
   for (unsigned index : plan.activations) {
-    if (index >= found.size())
-      return module.emitError("qforge-bench: a quantized matmul was lost "
-                              "before its tap");
-    linalg::GenericOp contraction = found[index].contraction;
-    OpBuilder builder(contraction);
-    tap(builder, contraction.getLoc(), index, Kind::Activation,
-        contraction.getDpsInputOperand(0)->get());
+    FailureOr<linalg::GenericOp> contraction =
+        contractionAt(module, found, index);
+    if (failed(contraction))
+      return failure();
+    OpBuilder builder(*contraction);
+    tap(builder, contraction->getLoc(), index, Kind::Activation,
+        contraction->getDpsInputOperand(0)->get());
   }
   for (unsigned index : plan.results) {
-    if (index >= found.size())
-      return module.emitError("qforge-bench: a quantized matmul was lost "
-                              "before its tap");
-    linalg::GenericOp contraction = found[index].contraction;
-    OpBuilder builder(contraction);
-    builder.setInsertionPointAfter(contraction);
-    tap(builder, contraction.getLoc(), index, Kind::Result,
-        contraction->getResult(0));
+    FailureOr<linalg::GenericOp> contraction =
+        contractionAt(module, found, index);
+    if (failed(contraction))
+      return failure();
+    OpBuilder builder(*contraction);
+    builder.setInsertionPointAfter(*contraction);
+    tap(builder, contraction->getLoc(), index, Kind::Result,
+        (*contraction)->getResult(0));
   }
   return success();
 }
@@ -170,28 +183,28 @@ LogicalResult qforge::replayReferenceSites(ModuleOp module,
   Type unranked = UnrankedMemRefType::get(types.getF32Type(), 0);
   declareTap(module, kReplayName, {i64, i64, i64, unranked, unranked});
   for (unsigned index : plan.activations) {
-    if (index >= found.size())
-      return module.emitError("qforge-bench: a quantized matmul was lost "
-                              "before its replay");
-    linalg::GenericOp contraction = found[index].contraction;
-    OpOperand *operand = contraction.getDpsInputOperand(0);
-    OpBuilder builder(contraction);
+    FailureOr<linalg::GenericOp> contraction =
+        contractionAt(module, found, index);
+    if (failed(contraction))
+      return failure();
+    OpOperand *operand = contraction->getDpsInputOperand(0);
+    OpBuilder builder(*contraction);
     SmallPtrSet<Operation *, 4> readers;
-    operand->set(replayed(builder, contraction.getLoc(), index,
-                          Kind::Activation, countGroupDims(contraction),
+    operand->set(replayed(builder, contraction->getLoc(), index,
+                          Kind::Activation, countGroupDims(*contraction),
                           operand->get(), readers));
   }
   for (unsigned index : plan.results) {
-    if (index >= found.size())
-      return module.emitError("qforge-bench: a quantized matmul was lost "
-                              "before its replay");
-    linalg::GenericOp contraction = found[index].contraction;
-    Value result = contraction->getResult(0);
-    OpBuilder builder(contraction);
-    builder.setInsertionPointAfter(contraction);
+    FailureOr<linalg::GenericOp> contraction =
+        contractionAt(module, found, index);
+    if (failed(contraction))
+      return failure();
+    Value result = (*contraction)->getResult(0);
+    OpBuilder builder(*contraction);
+    builder.setInsertionPointAfter(*contraction);
     SmallPtrSet<Operation *, 4> readers;
-    Value kernels = replayed(builder, contraction.getLoc(), index, Kind::Result,
-                             0, result, readers);
+    Value kernels = replayed(builder, contraction->getLoc(), index,
+                             Kind::Result, 0, result, readers);
     result.replaceUsesWithIf(kernels, [&](OpOperand &use) {
       return !readers.contains(use.getOwner());
     });

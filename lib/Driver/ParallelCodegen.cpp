@@ -40,32 +40,44 @@ struct Partition {
 
 } // namespace
 
+/// Visits each constant reachable from `work` through constant operands,
+/// once, without entering global values and block addresses (whose operands
+/// are not constants); stops, returning false, when `visit` does.
+static bool walkConstants(SmallVector<const Constant *> work,
+                          function_ref<bool(const Constant *)> visit) {
+  SmallPtrSet<const Constant *, 32> seen;
+  while (!work.empty()) {
+    const Constant *constant = work.pop_back_val();
+    if (!seen.insert(constant).second)
+      continue;
+    if (!visit(constant))
+      return false;
+    if (isa<GlobalValue, BlockAddress>(constant))
+      continue;
+    for (const Use &operand : constant->operands())
+      work.push_back(cast<Constant>(operand.get()));
+  }
+  return true;
+}
+
 /// The global values `function` references, through constant expressions;
 /// false when it takes a block's address (which a split cannot keep apart
 /// from its function).
 static bool collectReferences(const Function &function,
                               SmallPtrSetImpl<const GlobalValue *> &result) {
-  SmallVector<const Constant *> work;
-  SmallPtrSet<const Constant *, 32> seen;
+  SmallVector<const Constant *> operands;
   for (const BasicBlock &block : function)
     for (const Instruction &instruction : block)
       for (const Use &operand : instruction.operands())
         if (auto *constant = dyn_cast<Constant>(operand.get()))
-          work.push_back(constant);
-  while (!work.empty()) {
-    const Constant *constant = work.pop_back_val();
-    if (!seen.insert(constant).second)
-      continue;
+          operands.push_back(constant);
+  return walkConstants(std::move(operands), [&](const Constant *constant) {
     if (isa<BlockAddress>(constant))
       return false;
-    if (auto *global = dyn_cast<GlobalValue>(constant)) {
+    if (auto *global = dyn_cast<GlobalValue>(constant))
       result.insert(global);
-      continue;
-    }
-    for (const Use &operand : constant->operands())
-      work.push_back(cast<Constant>(operand.get()));
-  }
-  return true;
+    return true;
+  });
 }
 
 /// Whether a global initializer reaches a function (a table of function
@@ -75,26 +87,14 @@ static bool collectReferences(const Function &function,
 static bool initializerReachesCode(const GlobalVariable &variable) {
   if (!variable.hasInitializer())
     return false;
-  SmallVector<const Constant *> work = {variable.getInitializer()};
-  SmallPtrSet<const Constant *, 32> seen;
-  while (!work.empty()) {
-    const Constant *constant = work.pop_back_val();
-    if (!seen.insert(constant).second)
-      continue;
-    if (isa<Function, BlockAddress>(constant))
-      return true;
-    if (auto *other = dyn_cast<GlobalVariable>(constant)) {
-      if (other != &variable && other->hasLocalLinkage() &&
-          !other->isConstant())
-        return true;
-      continue;
-    }
-    if (isa<GlobalValue>(constant))
-      continue;
-    for (const Use &operand : constant->operands())
-      work.push_back(cast<Constant>(operand.get()));
-  }
-  return false;
+  return !walkConstants(
+      {variable.getInitializer()}, [&](const Constant *constant) {
+        if (isa<Function, BlockAddress>(constant))
+          return false;
+        auto *other = dyn_cast<GlobalVariable>(constant);
+        return !other || other == &variable || !other->hasLocalLinkage() ||
+               other->isConstant();
+      });
 }
 
 /// The partitions of `module`'s functions: at most `threads` at -O3, and

@@ -572,7 +572,8 @@ int main(int argc, char **argv) {
       qforge::SiteReplay &replay = qforge::SiteReplay::get();
       replay.clear();
       replay.setLimit(float(int8ReferenceLimit));
-      replay.setMode(qforge::SiteReplay::Mode::Capture);
+      replay.setMode(replayPlan.empty() ? qforge::SiteReplay::Mode::Off
+                                        : qforge::SiteReplay::Mode::Capture);
       kernel.call(firstCall.getPackedArguments());
       bool matmulsAgree = true;
       if (!replayPlan.empty()) {
@@ -613,7 +614,6 @@ int main(int argc, char **argv) {
             plainMagnitude > 0 ? plainError / plainMagnitude : plainError,
             activationCalls ? ": the int8 rounding" : "");
       } else {
-        replay.setMode(qforge::SiteReplay::Mode::Off);
         progress("running the reference");
         oracle.call(referenceCall.getPackedArguments());
       }
