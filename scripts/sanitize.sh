@@ -38,6 +38,7 @@ if [[ ! -f "$build_dir/build.ninja" ]]; then
     -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG"
 fi
 ninja -C "$build_dir"
+"$repo_root/scripts/install-ggml.sh" "$build_dir"
 $build_only && exit 0
 
 status=0

@@ -18,6 +18,12 @@ build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
           clang-format-22 libomp-22-dev libclang-rt-22-dev cmake ninja-build
           libzstd-dev python3)
+# npm fetches ggml's prebuilt library, the GGUF kernels' oracle
+# (scripts/install-ggml.sh): CI installs it, so that the tests against ggml
+# run there; elsewhere it is used when present.
+if [[ "${CI:-}" == true ]]; then
+  packages+=(npm)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -40,3 +46,4 @@ if [[ ! -f "$build_dir/build.ninja" ]]; then
 fi
 # Two cores: two compile jobs peak at ~5 GB, well inside the machine.
 ninja -C "$build_dir"
+"$repo_root/scripts/install-ggml.sh" "$build_dir"

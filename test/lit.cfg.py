@@ -87,3 +87,12 @@ with open("/proc/cpuinfo") as cpuinfo:
 for feature in ("avx2", "avx512f", "avx512_vnni", "avx_vnni"):
     if feature in host_flags:
         config.available_features.add(feature.replace("_", ""))
+
+# ggml's own library (scripts/install-ggml.sh): the oracle of the GGUF
+# kernels. CI installs npm and so the library: there a missing library is
+# an error, not a reason to skip the tests against ggml.
+if os.path.exists(os.path.join(config.qforge_ggml_dir, "libggml-base.so")):
+    config.available_features.add("ggml")
+elif os.environ.get("CI") == "true":
+    lit_config.fatal("ggml's library is missing from %s (scripts/install-ggml.sh)"
+                     % config.qforge_ggml_dir)

@@ -29,6 +29,12 @@ inline constexpr llvm::StringLiteral kPrepackedArgumentsAttr =
 inline constexpr llvm::StringLiteral kInt4BytePairsAttrName =
     "qforge.int4_byte_pairs";
 
+/// A kernel argument that holds a weight matrix's blocks exactly as a GGUF
+/// file stores them (`N x K/QK x BYTES` bytes, docs/gguf.md) carries this
+/// string attribute: the ggml type name ("q8_0"). The bench fills such an
+/// argument with valid blocks (finite f16 scales).
+inline constexpr llvm::StringLiteral kGgufTypeAttr = "qforge.gguf_type";
+
 } // namespace qforge
 
 #endif // QFORGE_ABI_ABIATTRIBUTES_H

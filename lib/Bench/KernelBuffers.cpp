@@ -106,6 +106,20 @@ void qforge::TensorBuffer::fillRandom(uint64_t seed) {
   }
 }
 
+void qforge::TensorBuffer::fillBlocks(uint64_t seed, uint32_t blockBytes,
+                                      llvm::ArrayRef<uint32_t> halfOffsets) {
+  fillRandom(seed);
+  std::mt19937_64 generator(seed ^ 0x9e3779b97f4a7c15ull);
+  std::uniform_real_distribution<float> uniform(-1.0f / 64, 1.0f / 64);
+  auto *bytes = static_cast<uint8_t *>(data.get());
+  for (size_t block = 0; block + blockBytes <= numBytes; block += blockBytes)
+    for (uint32_t offset : halfOffsets) {
+      uint16_t bits = toHalfBits(uniform(generator), llvm::APFloat::IEEEhalf());
+      bytes[block + offset] = uint8_t(bits);
+      bytes[block + offset + 1] = uint8_t(bits >> 8);
+    }
+}
+
 void qforge::TensorBuffer::fillInt8Representable(uint64_t seed,
                                                  int64_t extremePeriod) {
   std::mt19937_64 generator(seed);

@@ -42,6 +42,12 @@ public:
   /// int8-activation kernel then owes the reference the f32 sums, not sums
   /// within a quantization error. Exact in f16 and bf16 too.
   void fillInt8Representable(uint64_t seed, int64_t extremePeriod = 8);
+  /// fillRandom, then in every block of `blockBytes` bytes the f16 fields
+  /// at `halfOffsets` set to finite halves uniform in [-1/64, 1/64) (the
+  /// scales of a GGUF block; random bytes would make 1 in 32 of them
+  /// infinite or NaN). For a byte tensor holding whole blocks.
+  void fillBlocks(uint64_t seed, uint32_t blockBytes,
+                  llvm::ArrayRef<uint32_t> halfOffsets);
   void copyFrom(const TensorBuffer &other);
   /// Element `index` (row-major) as double; floats and integers (signless
   /// integers read as signed).

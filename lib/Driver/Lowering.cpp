@@ -8,6 +8,7 @@
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
 #include "Driver/TokenDispatch.h"
+#include "Patterns/Patterns.h"
 #include "Rewrites/BlockReductionsForCache.h"
 #include "Rewrites/FlattenContiguousVectors.h"
 
@@ -697,6 +698,7 @@ static LogicalResult bufferize(ModuleOp module) {
     RewritePatternSet patterns(module.getContext());
     patterns.add<FoldTransferReadOfSplat, FoldTransposeOfConstant>(
         module.getContext());
+    qforge::populateComputeElementwiseAtReadsPatterns(patterns);
     vector::ShapeCastOp::getCanonicalizationPatterns(patterns,
                                                      module.getContext());
     (void)applyPatternsGreedily(module, std::move(patterns));

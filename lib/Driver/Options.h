@@ -43,6 +43,9 @@ struct StrategyOptions {
   /// The M = 1 path of a dynamic token count's dispatch (set by the driver):
   /// a forced --strategy-row (a batched one) does not apply to it.
   bool dynamicDecodePath = false;
+  /// The weights' scales are decoded in the kernel from block bytes (set
+  /// from the kernel: a GGUF block read in place).
+  bool blocksInPlace = false;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

@@ -23,15 +23,28 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` reshapes or transposes a function argument, directly or
-/// through other such ops: how a normalized form reads N x G or G x N
-/// parameters as N x G x 1.
+/// Whether `op` reshapes, slices or transposes a function argument, or
+/// decodes parameters from arguments elementwise, directly or through other
+/// such ops: how a normalized form reads N x G or G x N parameters as
+/// N x G x 1, and how a block format's fields are read in place (a slice of
+/// the blocks; a scale joined from two of their bytes, docs/gguf.md).
 bool isArgumentView(Operation *op) {
+  auto readsArguments = [](Value source) {
+    return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
+  };
+  // A decoding reads integers only (the bytes of a block): a float
+  // argument's conversion (an f16 activation's) stays with the parent.
+  if (auto generic = dyn_cast_or_null<linalg::GenericOp>(op))
+    return generic->getNumResults() == 1 &&
+           generic.getNumLoops() == generic.getNumParallelLoops() &&
+           llvm::all_of(generic.getDpsInputs(), [&](Value input) {
+             return isa<IntegerType>(getElementTypeOrSelf(input.getType())) &&
+                    readsArguments(input);
+           });
   if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-                       linalg::TransposeOp>(op))
+                       tensor::ExtractSliceOp, linalg::TransposeOp>(op))
     return false;
-  Value source = op->getOperand(0);
-  return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
+  return readsArguments(op->getOperand(0));
 }
 
 /// Whether `op` computes an input of `contraction` from integers: its

@@ -6,6 +6,7 @@
 #include "Analysis/ProducerForms.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SetVector.h"
@@ -43,6 +44,7 @@ qforge::getStrategyRequest(const StrategyOptions &options) {
   request.dynamicTokens = options.dynamicTokens;
   request.groups = options.groups;
   request.groupSize = options.groupSize;
+  request.blocksInPlace = options.blocksInPlace;
   return request;
 }
 
@@ -113,6 +115,30 @@ void qforge::recordStrategyParams(func::FuncOp function,
   function->setAttr(kStrategyParamsAttrName, builder.getDictionaryAttr(params));
 }
 
+/// Whether a float input (scale, zero-point) of `contraction`'s
+/// dequantization is computed by a generic from integers, through reshapes.
+static bool decodesParametersInPlace(linalg::GenericOp contraction) {
+  auto isInteger = [](Value value) {
+    return isa<IntegerType>(getElementTypeOrSelf(value.getType()));
+  };
+  for (Value input : contraction.getDpsInputs()) {
+    auto dequant = input.getDefiningOp<linalg::GenericOp>();
+    if (!dequant || !llvm::any_of(dequant.getDpsInputs(), isInteger))
+      continue;
+    for (Value parameter : dequant.getDpsInputs()) {
+      if (isInteger(parameter))
+        continue;
+      while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          parameter.getDefiningOp()))
+        parameter = parameter.getDefiningOp()->getOperand(0);
+      auto decoding = parameter.getDefiningOp<linalg::GenericOp>();
+      if (decoding && llvm::all_of(decoding.getDpsInputs(), isInteger))
+        return true;
+    }
+  }
+  return false;
+}
+
 llvm::SmallVector<qforge::MatmulSite>
 qforge::findQuantizedMatmuls(ModuleOp module) {
   SmallVector<MatmulSite> sites;
@@ -130,6 +156,7 @@ qforge::findQuantizedMatmuls(ModuleOp module) {
     }
     auto parent = op->getParentOfType<func::FuncOp>();
     site.int4Weights = parent && parent->hasAttr(kInt4BytePairsAttrName);
+    site.blocksInPlace = decodesParametersInPlace(op);
     sites.push_back(site);
   });
   return sites;
@@ -152,6 +179,7 @@ qforge::StrategyOptions qforge::getSiteOptions(StrategyOptions options,
   options.groupSize = site.groupSize;
   options.weightRows = site.weightRows;
   options.int4Weights = site.int4Weights;
+  options.blocksInPlace = site.blocksInPlace;
   return options;
 }
 

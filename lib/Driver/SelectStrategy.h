@@ -66,6 +66,10 @@ struct MatmulSite {
   int64_t weightRows = 0;
   /// The weights are 4-bit byte pairs (the function holding it is marked).
   bool int4Weights = false;
+  /// A scale or zero-point of its dequantization is computed from integers
+  /// by another generic (a GGUF block's f16 joined from two of its bytes):
+  /// the blocks are read in place.
+  bool blocksInPlace = false;
 };
 
 /// The quantized matmuls of `module`, in walk order.

@@ -192,10 +192,12 @@ public:
 
   bool readFamily(const json::Object &object, const llvm::Twine &where,
                   StrategyFamily &family) {
+    std::optional<bool> packsWeights;
     if (!checkKeys(object, where,
                    {"family", "for", "strategy", "needs", "fix", "rows",
                     "min_group_size", "min_group_size_note",
-                    "single_group_min_size", "single_group_min_size_note"}) ||
+                    "single_group_min_size", "single_group_min_size_note",
+                    "packs_weights"}) ||
         !readString(object, "family", where, family.name, true) ||
         !readString(object, "strategy", where, family.strategy) ||
         !readString(object, "needs", where, family.needs) ||
@@ -206,8 +208,10 @@ public:
         !readInteger(object, "single_group_min_size", where,
                      family.singleGroupMinSize) ||
         !readString(object, "single_group_min_size_note", where,
-                    family.singleGroupMinSizeNote))
+                    family.singleGroupMinSizeNote) ||
+        !readBool(object, "packs_weights", where, packsWeights))
       return false;
+    family.packsWeights = packsWeights.value_or(false);
     if (const json::Value *forValue = object.get("for")) {
       const json::Object *request = forValue->getAsObject();
       std::string at = (where + ".for").str();
@@ -573,6 +577,14 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
             ": " + family->singleGroupMinSizeNote + "); " + family->fix;
     return std::nullopt;
   }
+  if (family->packsWeights && request.blocksInPlace) {
+    error = "the " + family->strategy +
+            " packs the weights ahead of calls, and does not yet take a "
+            "weight format's blocks read in place (scales decoded from the "
+            "blocks' bytes, docs/gguf.md): compile one token (M = 1) without "
+            "--packed-weights, or pass the blocks' fields as separate tensors";
+    return std::nullopt;
+  }
   llvm::StringRef cpuClass = getCpuClass(target.getCpu());
   StrategySelection selection;
   selection.family = &*family;
@@ -670,6 +682,9 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
       os << "; one group per row (G = 1) of at least "
          << family.singleGroupMinSize
          << " weights: " << family.singleGroupMinSizeNote;
+    if (family.packsWeights)
+      os << "; packs the weights ahead of calls: not for blocks read in "
+            "place (docs/gguf.md)";
     os << " |\n";
   }
   os << "\n| family/row | when | script | params | dynamic M (tile; rows "

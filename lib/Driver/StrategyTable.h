@@ -41,14 +41,17 @@ struct StrategyRequest {
   /// G and the weights of a group (0: unknown).
   int64_t groups = 0;
   int64_t groupSize = 0;
+  /// The weights' scales are decoded from block bytes in the kernel (a GGUF
+  /// block read in place, docs/gguf.md).
+  bool blocksInPlace = false;
 
   /// Every field equal: two matmuls that ask this get the same strategy.
   bool operator==(const StrategyRequest &other) const {
     return std::tie(int8Activations, packedWeights, int4Weights, tokens,
-                    dynamicTokens, groups, groupSize) ==
+                    dynamicTokens, groups, groupSize, blocksInPlace) ==
            std::tie(other.int8Activations, other.packedWeights,
                     other.int4Weights, other.tokens, other.dynamicTokens,
-                    other.groups, other.groupSize);
+                    other.groups, other.groupSize, other.blocksInPlace);
   }
 };
 
@@ -108,6 +111,9 @@ struct StrategyFamily {
   /// (0: any).
   int64_t singleGroupMinSize = 0;
   std::string singleGroupMinSizeNote;
+  /// The family's scripts pack the weights ahead of calls (a linalg.pack of
+  /// each parameter argument): blocks read in place are refused.
+  bool packsWeights = false;
   std::vector<StrategyRow> rows;
 };
 

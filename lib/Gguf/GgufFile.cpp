@@ -35,6 +35,33 @@ std::optional<TensorType> qforge::gguf::lookupType(uint32_t id) {
   return std::nullopt;
 }
 
+llvm::ArrayRef<TensorType> qforge::gguf::knownTypes() { return kTypes; }
+
+std::optional<TensorType> qforge::gguf::lookupType(llvm::StringRef name) {
+  for (const TensorType &type : kTypes)
+    if (type.name == name)
+      return type;
+  return std::nullopt;
+}
+
+llvm::ArrayRef<uint32_t> qforge::gguf::halfFieldOffsets(uint32_t id) {
+  // ggml-common.h: block_q4_0 {d; qs}, block_q8_0 {d; qs}, block_q4_K and
+  // block_q5_K {d; dmin; ...}, block_q6_K {ql; qh; scales; d}.
+  static const uint32_t kFirst[] = {0}, kFirstTwo[] = {0, 2}, kQ6K[] = {208};
+  switch (id) {
+  case 2: // q4_0
+  case 8: // q8_0
+    return kFirst;
+  case 12: // q4_K
+  case 13: // q5_K
+    return kFirstTwo;
+  case 14: // q6_K
+    return kQ6K;
+  default:
+    return {};
+  }
+}
+
 namespace {
 
 // GGUF's metadata value types.

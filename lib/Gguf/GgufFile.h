@@ -38,6 +38,16 @@ struct TensorType {
 
 /// The types whose block size is known here, by id; std::nullopt for others.
 std::optional<TensorType> lookupType(uint32_t id);
+/// Every type of the table, by id.
+llvm::ArrayRef<TensorType> knownTypes();
+/// The same, by name ("q8_0").
+std::optional<TensorType> lookupType(llvm::StringRef name);
+/// The byte offsets in a block of its f16 fields (scales: `d`, and `dmin`
+/// in q4_K and q5_K), for the types qforge compiles (q4_0, q8_0, q4_K,
+/// q5_K, q6_K); empty for the others. Every other bit pattern of a block is
+/// valid quants or sub-block scales: a block filled at random with these
+/// fields set to finite halves is one a file may hold.
+llvm::ArrayRef<uint32_t> halfFieldOffsets(uint32_t id);
 
 struct TensorInfo {
   std::string name;

@@ -36,6 +36,12 @@ void populateFoldWholeInsertSlicePatterns(mlir::RewritePatternSet &patterns);
 /// TransposeAsShuffle.cpp: a vector.transpose of at most 4096 bits -> one
 /// vector.shuffle of the flattened vector.
 void populateTransposeAsShufflePatterns(mlir::RewritePatternSet &patterns);
+/// ComputeElementwiseAtReads.cpp: a point read (tensor.extract, one element
+/// by vector.transfer_read) of a small elementwise generic's result -> its body
+/// computed at that point (a block format's scale decoded where the group
+/// loop reads it, not in a prologue).
+void populateComputeElementwiseAtReadsPatterns(
+    mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

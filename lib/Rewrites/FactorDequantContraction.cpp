@@ -173,10 +173,8 @@ qforge::analyzeFactoring(const DequantParts &dequant,
     return failure();
   }
   if (quantizeActivations &&
-      (dequant.weightsAreSigned || weightsType.getElementTypeBitWidth() != 8 ||
-       !floatType.isF32())) {
-    reason = "int8 dot products take unsigned 8-bit weights (read with "
-             "extui/uitofp) and f32 activations";
+      (weightsType.getElementTypeBitWidth() != 8 || !floatType.isF32())) {
+    reason = "int8 dot products take 8-bit weights and f32 activations";
     return failure();
   }
 
@@ -299,11 +297,16 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
   // Dims of the split activation after the leading ones: g, j, l (, q).
   const unsigned splitDims = quantizeActivations ? 4 : 3;
 
+  // Signed weights in integer mode are summed as unsigned (sign bit flipped:
+  // + weightOffset), which the group sums take back with the zero-point.
+  const double weightOffset = qforge::integerWeightOffset(
+      quantizeActivations, dequant.weightsAreSigned, /*nibbles=*/false);
+
   // xs[.., g, l] = Σ_j (Σ_q) x[.., g, j, l (, q)], in f32 (exact for the
   // integers of the quantized activation): dims [activation dims..., g, j, l (,
   // q)].
   Value activationSums;
-  if (dequant.zeroPoints) {
+  if (dequant.zeroPoints || weightOffset != 0.0) {
     unsigned rank = activationRank - 2 + splitDims;
     SmallVector<int64_t> shape(activationType.getShape().drop_back());
     shape.push_back(lanes);
@@ -378,10 +381,14 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
     SmallVector<Value> inputs = {dequant.scales->get()};
     SmallVector<AffineMap> maps = {scaleMap};
     if (dequant.zeroPoints) {
+      inputs.push_back(dequant.zeroPoints->get());
+      maps.push_back(zeroPointMap);
+    }
+    if (activationSums) {
       SmallVector<AffineExpr> xsExprs = activationLeading;
       xsExprs.append({dim(p), dim(p + 1)});
-      inputs.append({dequant.zeroPoints->get(), activationSums});
-      maps.append({zeroPointMap, AffineMap::get(numDims, 0, xsExprs, ctx)});
+      inputs.push_back(activationSums);
+      maps.push_back(AffineMap::get(numDims, 0, xsExprs, ctx));
     }
     SmallVector<AffineExpr> pExprs = outputExprs;
     pExprs.append({dim(p), dim(p + 1)});
@@ -406,7 +413,8 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
         inputs, ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
-                                    quantizeActivations, floatType);
+                                    quantizeActivations, floatType,
+                                    weightOffset);
         });
   }
 

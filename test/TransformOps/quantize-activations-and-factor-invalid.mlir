@@ -7,111 +7,6 @@
 // lanes < 1 is rejected by the verifier. FileCheck checks, where the failure
 // is suppressed, that the payload is left exactly as it was.
 
-// Signed weights (gen_decode_kernel.py 8 4 128 --signed: extsi + sitofp):
-// vpdpbusd reads its first byte operand as unsigned, so a weight byte 0xFF
-// would count as 255 instead of -1. The float op accepts this kernel; the
-// integer one must not.
-
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
-#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
-#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
-#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
-func.func @signed_weights(%weights: tensor<8x4x128xi8>, %scales: tensor<8x4x1xf32>,
-    %zero_points: tensor<8x4x1xf32>,
-    %x: tensor<1x1x4x128xf32>, %acc: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
-  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #per_group, #per_group, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x4x128xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
-      outs(%dequant_init : tensor<8x4x128xf32>) {
-  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
-    %w32 = arith.extsi %w : i8 to i32
-    %wf = arith.sitofp %w32 : i32 to f32
-    %shifted = arith.subf %wf, %zero_point : f32
-    %scaled = arith.mulf %shifted, %scale : f32
-    linalg.yield %scaled : f32
-  } -> tensor<8x4x128xf32>
-  // expected-note @below {{contraction}}
-  %matvec = linalg.generic {
-      indexing_maps = [#activation, #weights, #result],
-      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
-      outs(%acc : tensor<1x1x8xf32>) {
-  ^bb0(%in: f32, %a: f32, %out: f32):
-    %product = arith.mulf %in, %a : f32
-    %sum = arith.addf %product, %out : f32
-    linalg.yield %sum : f32
-  } -> tensor<1x1x8xf32>
-  return %matvec : tensor<1x1x8xf32>
-}
-
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: int8 dot products take unsigned 8-bit weights (read with extui/uitofp) and f32 activations}}
-    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
-        %dequant, %contraction
-      : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield
-  }
-}
-
-// -----
-
-// A bare sitofp of the i8 (what fold_int_to_float_casts leaves of extsi +
-// sitofp) is signed too.
-
-#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
-#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
-#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
-#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
-func.func @bare_sitofp(%weights: tensor<8x4x128xi8>, %scales: tensor<8x4x1xf32>,
-    %x: tensor<1x1x4x128xf32>, %acc: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
-  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
-  %dequant = linalg.generic {
-      indexing_maps = [#identity, #per_group, #identity],
-      iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales : tensor<8x4x128xi8>, tensor<8x4x1xf32>)
-      outs(%dequant_init : tensor<8x4x128xf32>) {
-  ^bb0(%w: i8, %scale: f32, %out: f32):
-    %wf = arith.sitofp %w : i8 to f32
-    %scaled = arith.mulf %wf, %scale : f32
-    linalg.yield %scaled : f32
-  } -> tensor<8x4x128xf32>
-  // expected-note @below {{contraction}}
-  %matvec = linalg.generic {
-      indexing_maps = [#activation, #weights, #result],
-      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
-      outs(%acc : tensor<1x1x8xf32>) {
-  ^bb0(%in: f32, %a: f32, %out: f32):
-    %product = arith.mulf %in, %a : f32
-    %sum = arith.addf %product, %out : f32
-    linalg.yield %sum : f32
-  } -> tensor<1x1x8xf32>
-  return %matvec : tensor<1x1x8xf32>
-}
-
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: int8 dot products take unsigned 8-bit weights (read with extui/uitofp) and f32 activations}}
-    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
-        %dequant, %contraction
-      : (!transform.any_op, !transform.any_op)
-        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.yield
-  }
-}
-
-// -----
-
 // i4 weights (zero-extended, so unsigned): not bytes, nothing for vpdpbusd
 // to read.
 
@@ -154,7 +49,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: int8 dot products take unsigned 8-bit weights (read with extui/uitofp) and f32 activations}}
+    // expected-error @below {{cannot factor: int8 dot products take 8-bit weights and f32 activations}}
     %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
@@ -206,7 +101,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: int8 dot products take unsigned 8-bit weights (read with extui/uitofp) and f32 activations}}
+    // expected-error @below {{cannot factor: int8 dot products take 8-bit weights and f32 activations}}
     %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
@@ -259,7 +154,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %root
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    // expected-error @below {{cannot factor: int8 dot products take unsigned 8-bit weights (read with extui/uitofp) and f32 activations}}
+    // expected-error @below {{cannot factor: int8 dot products take 8-bit weights and f32 activations}}
     %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
         %dequant, %contraction
       : (!transform.any_op, !transform.any_op)
@@ -545,12 +440,13 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// Suppressed inside a transform.sequence, the failure (signed weights) leaves
+// Suppressed inside a transform.sequence, the failure (groups of 96, not a multiple of
+// 16 lanes x 4 bytes) leaves
 // the payload as it was: no activation quantization, no reshape, the dequant
 // and the contraction untouched.
 
 // CHECK-LABEL: func.func @unchanged_after_failure
-// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: tensor<8x4x128xi8>, %[[S:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[Z:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[X:[a-z0-9_]+]]: tensor<1x1x4x128xf32>, %[[ACC:[a-z0-9_]+]]: tensor<1x1x8xf32>)
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: tensor<8x4x96xi8>, %[[S:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[Z:[a-z0-9_]+]]: tensor<8x4x1xf32>, %[[X:[a-z0-9_]+]]: tensor<1x1x4x96xf32>, %[[ACC:[a-z0-9_]+]]: tensor<1x1x8xf32>)
 // CHECK-NOT:     tensor.expand_shape
 // CHECK-NOT:     math.absf
 // CHECK:         %[[D:.+]] = linalg.generic
@@ -559,7 +455,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK:           arith.extsi %{{.+}} : i8 to i32
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:      ins(%[[X]], %[[D]] : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>) outs(%[[ACC]] : tensor<1x1x8xf32>)
+// CHECK-SAME:      ins(%[[X]], %[[D]] : tensor<1x1x4x96xf32>, tensor<8x4x96xf32>) outs(%[[ACC]] : tensor<1x1x8xf32>)
 // CHECK-NOT:     tensor.expand_shape
 // CHECK-NOT:     math.absf
 // CHECK:         return %[[R]] : tensor<1x1x8xf32>
@@ -570,26 +466,26 @@ module attributes {transform.with_named_sequence} {
 #weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
 #result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
 // expected-remark @below {{after the suppressed failure}}
-func.func @unchanged_after_failure(%weights: tensor<8x4x128xi8>, %scales: tensor<8x4x1xf32>,
+func.func @unchanged_after_failure(%weights: tensor<8x4x96xi8>, %scales: tensor<8x4x1xf32>,
     %zero_points: tensor<8x4x1xf32>,
-    %x: tensor<1x1x4x128xf32>, %acc: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
-  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
+    %x: tensor<1x1x4x96xf32>, %acc: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
+  %dequant_init = tensor.empty() : tensor<8x4x96xf32>
   %dequant = linalg.generic {
       indexing_maps = [#identity, #per_group, #per_group, #identity],
       iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x4x128xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
-      outs(%dequant_init : tensor<8x4x128xf32>) {
+      ins(%weights, %scales, %zero_points : tensor<8x4x96xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
+      outs(%dequant_init : tensor<8x4x96xf32>) {
   ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
     %w32 = arith.extsi %w : i8 to i32
     %wf = arith.sitofp %w32 : i32 to f32
     %shifted = arith.subf %wf, %zero_point : f32
     %scaled = arith.mulf %shifted, %scale : f32
     linalg.yield %scaled : f32
-  } -> tensor<8x4x128xf32>
+  } -> tensor<8x4x96xf32>
   %matvec = linalg.generic {
       indexing_maps = [#activation, #weights, #result],
       iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
+      ins(%x, %dequant : tensor<1x1x4x96xf32>, tensor<8x4x96xf32>)
       outs(%acc : tensor<1x1x8xf32>) {
   ^bb0(%in: f32, %a: f32, %out: f32):
     %product = arith.mulf %in, %a : f32
@@ -620,7 +516,7 @@ module attributes {transform.with_named_sequence} {
 
 // Nothing changes when any pair fails, not only the failing one: the handles
 // hold two pairs, the first quantizable (unsigned, K = 128), the second not
-// (signed). The op must not leave the first pair rewritten (with its
+// (groups of 96). The op must not leave the first pair rewritten (with its
 // activation quantized) behind a silenceable failure.
 
 // CHECK-LABEL: func.func @first_quantizable
@@ -637,7 +533,7 @@ module attributes {transform.with_named_sequence} {
 // CHECK-NOT:     math.absf
 // CHECK:         return %[[R]] : tensor<1x1x8xf32>
 
-// CHECK-LABEL: func.func @second_signed
+// CHECK-LABEL: func.func @second_not_quantizable
 // CHECK-NOT:     tensor.expand_shape
 // CHECK:         %[[D:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel"]
@@ -682,26 +578,26 @@ func.func @first_quantizable(%weights: tensor<8x4x128xi8>, %scales: tensor<8x4x1
 }
 
 // expected-remark @below {{after the suppressed failure}}
-func.func @second_signed(%weights: tensor<8x4x128xi8>, %scales: tensor<8x4x1xf32>,
+func.func @second_not_quantizable(%weights: tensor<8x4x96xi8>, %scales: tensor<8x4x1xf32>,
     %zero_points: tensor<8x4x1xf32>,
-    %x: tensor<1x1x4x128xf32>, %acc: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
-  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
+    %x: tensor<1x1x4x96xf32>, %acc: tensor<1x1x8xf32>) -> tensor<1x1x8xf32> {
+  %dequant_init = tensor.empty() : tensor<8x4x96xf32>
   %dequant = linalg.generic {
       indexing_maps = [#identity, #per_group, #per_group, #identity],
       iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%weights, %scales, %zero_points : tensor<8x4x128xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
-      outs(%dequant_init : tensor<8x4x128xf32>) {
+      ins(%weights, %scales, %zero_points : tensor<8x4x96xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
+      outs(%dequant_init : tensor<8x4x96xf32>) {
   ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
     %w32 = arith.extsi %w : i8 to i32
     %wf = arith.sitofp %w32 : i32 to f32
     %shifted = arith.subf %wf, %zero_point : f32
     %scaled = arith.mulf %shifted, %scale : f32
     linalg.yield %scaled : f32
-  } -> tensor<8x4x128xf32>
+  } -> tensor<8x4x96xf32>
   %matvec = linalg.generic {
       indexing_maps = [#activation, #weights, #result],
       iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
-      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
+      ins(%x, %dequant : tensor<1x1x4x96xf32>, tensor<8x4x96xf32>)
       outs(%acc : tensor<1x1x8xf32>) {
   ^bb0(%in: f32, %a: f32, %out: f32):
     %product = arith.mulf %in, %a : f32

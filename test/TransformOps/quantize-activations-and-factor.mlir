@@ -518,3 +518,77 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Signed symmetric weights (sitofp of i8: GGUF's q8_0, y = d * q): vpdpbusd
+// reads its weight operand as unsigned, so each byte's sign bit is flipped
+// (xor 0x80: q + 128) and the group sums take 128 * xs back, xs the sum of
+// the quantized activation's bytes per lane -- the activation sums a
+// zero-point would need, here for the offset alone.
+
+// CHECK-LABEL: func.func @signed_symmetric
+// CHECK:         %[[XS:.+]] = linalg.generic {{.*}} attrs = {activation_sums}
+// CHECK:         linalg.generic {{.*}} attrs = {partial_sums}
+// CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: i8, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: i32):
+// CHECK-NEXT:      %[[SIGN:.+]] = arith.constant -128 : i8
+// CHECK-NEXT:      %[[FLIPPED:.+]] = arith.xori %[[P_W]], %[[SIGN]] : i8
+// CHECK-NEXT:      %[[P_WI:.+]] = arith.extui %[[FLIPPED]] : i8 to i32
+// CHECK-NEXT:      %[[P_XI:.+]] = arith.extsi %[[P_X]] : i8 to i32
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %[[XS]], %{{.+}}, %{{.+}} : tensor<8x4x1xf32>, tensor<1x1x4x16xf32>, tensor<1x1x8x4x16xi32>, tensor<1x1x4xi32>) {{.*}} attrs = {group_sums}
+// CHECK:           %[[OFFSET:.+]] = arith.constant 1.280000e+02 : f32
+// CHECK-NEXT:      %[[TAKEN:.+]] = arith.mulf %[[OFFSET]], %{{.+}} : f32
+// CHECK-NEXT:      arith.subf %{{.+}}, %[[TAKEN]] : f32
+
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @signed_symmetric(%weights: tensor<8x4x128xi8>,
+    %scales: tensor<8x4x1xf32>,
+    %x: tensor<1x1x4x128xf32>) -> tensor<1x1x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x8xf32>
+  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales : tensor<8x4x128xi8>, tensor<8x4x1xf32>)
+      outs(%dequant_init : tensor<8x4x128xf32>) {
+  ^bb0(%w: i8, %scale: f32, %out: f32):
+    %wf = arith.sitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<8x4x128xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
+      outs(%acc : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x8xf32>
+  return %matvec : tensor<1x1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
+        %dequant, %contraction
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %n = transform.num_associations %sums : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{activation_sums holds 1 : i64}}
+    transform.debug.emit_param_as_remark %n, "activation_sums holds" : !transform.param<i64>
+    transform.annotate %sums "activation_sums" : !transform.any_op
+    transform.annotate %partials "partial_sums" : !transform.any_op
+    transform.annotate %groups "group_sums" : !transform.any_op
+    transform.yield
+  }
+}

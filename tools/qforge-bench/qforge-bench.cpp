@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Abi/AbiAttributes.h"
 #include "Analysis/ProducerForms.h"
 #include "Bench/ComputePeak.h"
 #include "Bench/JitKernel.h"
@@ -30,6 +31,8 @@
 #include "Driver/Strategies.h"
 #include "Driver/Target.h"
 #include "Driver/TokenDispatch.h"
+#include "Gguf/GgmlLibrary.h"
+#include "Gguf/GgufFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -47,7 +50,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <malloc.h>
 #include <optional>
 #include <unistd.h>
@@ -69,6 +74,29 @@ cl::opt<double> tolerance(
              "(default: 1e-5, or for f16 / bf16 results 1e-3 / 8e-3, their "
              "rounding; docs/numerics.md)"),
     cl::cat(qforge::optionCategory()), cl::init(1e-5));
+cl::opt<std::string> oracleName(
+    "oracle",
+    cl::desc("with --verify, also check the kernel against another "
+             "implementation: 'ggml' (a kernel of one matmul y = x . W^T whose "
+             "W is GGUF blocks: W dequantized by ggml's own to_float, the "
+             "products summed in f64; docs/gguf.md)"),
+    cl::cat(qforge::optionCategory()), cl::init(""));
+cl::opt<std::string> peerName(
+    "peer",
+    cl::desc("also time another implementation on the same bytes, threads "
+             "and regimes: 'ggml' (ggml_mul_mat on a plain CPU buffer, for a "
+             "kernel --oracle=ggml takes; docs/gguf.md)"),
+    cl::cat(qforge::optionCategory()), cl::init(""));
+cl::opt<std::string> ggmlCpuVariant(
+    "ggml-cpu",
+    cl::desc("the ggml CPU backend --peer=ggml loads (libggml-cpu-<name>.so; "
+             "default: the best this CPU runs)"),
+    cl::cat(qforge::optionCategory()), cl::init(""));
+cl::opt<std::string> ggmlDirectory(
+    "ggml-dir",
+    cl::desc("the folder of ggml's libggml-base.so (--oracle=ggml)"),
+    cl::cat(qforge::optionCategory()),
+    cl::init(qforge::defaultGgmlDirectory().str()));
 cl::opt<bool> exactInt8Activations(
     "exact-int8-activations",
     cl::desc("with --int8-activations --verify: the f32 tolerance applies "
@@ -176,30 +204,35 @@ struct Timing {
   size_t calls = 0;
 };
 
-/// Calls `kernel` on calls[i % calls.size()] until `minTimeMs` has passed
-/// and every call set ran at least twice; per-call wall times.
-Timing timeCalls(const qforge::JitKernel &kernel,
-                 std::vector<qforge::KernelCall> &calls) {
-  std::vector<void **> packed;
-  for (qforge::KernelCall &call : calls)
-    packed.push_back(call.getPackedArguments());
-  for (int warmup = 0; warmup < 2; ++warmup)
-    kernel.call(packed[warmup % packed.size()]);
+/// Runs `run(i % sets)` until `minTimeMs` has passed and every one of the
+/// `sets` ran at least twice (after two warm-up runs); per-run wall times.
+Timing timeRuns(size_t sets, llvm::function_ref<void(size_t)> run) {
+  for (size_t warmup = 0; warmup < 2; ++warmup)
+    run(warmup % sets);
   std::vector<double> samples;
   auto begin = Clock::now();
   auto budget = std::chrono::milliseconds(minTimeMs);
   for (size_t i = 0;; ++i) {
     auto start = Clock::now();
-    kernel.call(packed[i % packed.size()]);
+    run(i % sets);
     auto end = Clock::now();
     samples.push_back(
         std::chrono::duration<double, std::micro>(end - start).count());
-    if (end - begin >= budget && samples.size() >= 2 * packed.size() &&
+    if (end - begin >= budget && samples.size() >= 2 * sets &&
         samples.size() >= 10)
       break;
   }
   std::sort(samples.begin(), samples.end());
   return {samples.front(), samples[samples.size() / 2], samples.size()};
+}
+
+/// Calls `kernel` on calls[i % calls.size()] (timeRuns).
+Timing timeCalls(const qforge::JitKernel &kernel,
+                 std::vector<qforge::KernelCall> &calls) {
+  std::vector<void **> packed;
+  for (qforge::KernelCall &call : calls)
+    packed.push_back(call.getPackedArguments());
+  return timeRuns(packed.size(), [&](size_t i) { kernel.call(packed[i]); });
 }
 
 /// One JSON object on one line, keys in the order written.
@@ -312,6 +345,82 @@ std::pair<double, double> compare(const qforge::KernelCall &actual,
   return {maxAbsError, maxMagnitude};
 }
 } // namespace
+
+/// --oracle=ggml: y = x . W^T with W dequantized by ggml's to_float of its
+/// type and the products summed in f64, against the kernel's `result`;
+/// prints the comparison and returns the normalized error (std::nullopt
+/// with `error` when the shapes do not fit).
+/// N, K and M of y = x . W^T for W of GGUF blocks (N rows of K weights),
+/// x and y; std::nullopt with `error` when the buffers do not fit.
+struct GgmlShape {
+  int64_t rows, depth, tokens;
+};
+static std::optional<GgmlShape>
+getGgmlShape(const qforge::gguf::TensorType &type,
+             const qforge::TensorBuffer &blocks,
+             const qforge::TensorBuffer &activation,
+             const qforge::TensorBuffer &result, std::string &error) {
+  ArrayRef<int64_t> shape = blocks.getType().getShape();
+  int64_t rows = shape.empty() ? 0 : shape.front();
+  int64_t blockCount = int64_t(blocks.getNumBytes() / type.blockBytes);
+  if (rows <= 0 || blocks.getNumBytes() % type.blockBytes != 0 ||
+      blockCount % rows != 0) {
+    error = "the weights are not rows of whole " + type.name.str() + " blocks";
+    return std::nullopt;
+  }
+  int64_t depth = blockCount / rows * type.blockElements; // K
+  int64_t tokens = int64_t(activation.getNumElements()) / depth;
+  if (tokens * depth != int64_t(activation.getNumElements()) ||
+      int64_t(result.getNumElements()) != tokens * rows) {
+    error = "x (" + std::to_string(activation.getNumElements()) +
+            " elements) and y (" + std::to_string(result.getNumElements()) +
+            ") are not M x K and M x N for W of " + std::to_string(rows) +
+            " x " + std::to_string(depth);
+    return std::nullopt;
+  }
+  return GgmlShape{rows, depth, tokens};
+}
+
+static std::optional<double> checkAgainstGgml(
+    const qforge::GgmlLibrary &ggml, const qforge::gguf::TensorType &type,
+    const qforge::TensorBuffer &blocks, const qforge::TensorBuffer &activation,
+    const qforge::TensorBuffer &result, double tolerance, std::string &error) {
+  std::optional<GgmlShape> shape =
+      getGgmlShape(type, blocks, activation, result, error);
+  if (!shape)
+    return std::nullopt;
+  auto [rows, depth, tokens] = *shape;
+  std::vector<float> weights(size_t(rows * depth));
+  if (!ggml.dequantize(type.id, blocks.getData(), weights.data(), rows * depth,
+                       error))
+    return std::nullopt;
+  std::vector<double> x(size_t(tokens * depth));
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = activation.getAsDouble(i);
+  double maxError = 0, magnitude = 0;
+  for (int64_t m = 0; m < tokens; ++m)
+    for (int64_t n = 0; n < rows; ++n) {
+      const float *w = &weights[size_t(n * depth)];
+      const double *xm = &x[size_t(m * depth)];
+      double sum = 0;
+      for (int64_t k = 0; k < depth; ++k)
+        sum += xm[k] * double(w[k]);
+      double out = result.getAsDouble(size_t(m * rows + n));
+      double difference = std::fabs(out - sum);
+      if (std::isnan(difference))
+        difference = std::numeric_limits<double>::infinity();
+      maxError = std::max(maxError, difference);
+      magnitude = std::max(magnitude, std::fabs(sum));
+    }
+  double normalized = magnitude > 0 ? maxError / magnitude : maxError;
+  llvm::outs() << llvm::format(
+      "verify: against ggml (%s dequantized by its to_float, sums in f64): "
+      "max_abs_err %.3g, normalized %.3g (max |ref| %.4g, tolerance %.3g): "
+      "%s\n",
+      type.name.str().c_str(), maxError, normalized, magnitude, tolerance,
+      normalized <= tolerance ? "PASS" : "FAIL");
+  return normalized;
+}
 
 int main(int argc, char **argv) {
   if (std::optional<int> status = qforge::runReadCheckIfAsked(argc, argv))
@@ -430,6 +539,19 @@ int main(int argc, char **argv) {
   // (TensorBuffer::fillInt8Representable), so the kernel owes the
   // reference's f32 sums and the f32 tolerance applies.
   SmallVector<unsigned> exactActivations;
+  // Arguments holding GGUF blocks (qforge.gguf_type) get valid blocks.
+  llvm::DenseMap<unsigned, std::optional<qforge::gguf::TensorType>>
+      ggufArguments;
+  for (unsigned argument = 0; argument < kernelFunc->getNumArguments();
+       ++argument)
+    if (auto typeName = kernelFunc->getArgAttrOfType<StringAttr>(
+            argument, qforge::kGgufTypeAttr)) {
+      ggufArguments[argument] = qforge::gguf::lookupType(typeName.getValue());
+      if (!ggufArguments[argument])
+        return fail("argument #" + std::to_string(argument) + " of @" + name +
+                    ": " + qforge::kGgufTypeAttr.str() + " '" +
+                    typeName.getValue().str() + "' is not a ggml type");
+    }
   // Groups of fewer than 8 weights (e.g. 4) need the extreme in each.
   int64_t groupSize = qforge::findSmallestGroupSize(*kernelFunc);
   int64_t extremePeriod = groupSize > 0 && groupSize < 8 ? groupSize : 8;
@@ -437,6 +559,47 @@ int main(int argc, char **argv) {
     for (unsigned argument : qforge::findActivationArguments(*kernelFunc))
       if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
         exactActivations.push_back(argument);
+  // --oracle=ggml: ggml dequantizes the one GGUF argument, the bench sums
+  // in f64 against the one float argument, and compares with the result.
+  std::optional<qforge::GgmlLibrary> ggml;
+  unsigned ggmlWeights = 0, ggmlActivation = 0;
+  const bool ggmlOracle = !oracleName.empty(), ggmlPeer = !peerName.empty();
+  if (ggmlOracle || ggmlPeer) {
+    if (ggmlOracle && oracleName != "ggml")
+      return fail("--oracle='" + oracleName + "': the oracle is 'ggml'");
+    if (ggmlPeer && peerName != "ggml")
+      return fail("--peer='" + peerName + "': the peer is 'ggml'");
+    if (ggmlOracle && !verify)
+      return fail("--oracle=ggml checks the kernel as --verify does: pass "
+                  "--verify");
+    SmallVector<unsigned> floats;
+    for (unsigned argument = 0; argument < dynamicType.getNumInputs();
+         ++argument)
+      if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
+        floats.push_back(argument);
+    if (ggufArguments.size() != 1 || floats.size() != 1 ||
+        dynamicType.getNumResults() != 1 || dynamicType.getNumInputs() != 2)
+      return fail(std::string(ggmlOracle ? "--oracle" : "--peer") +
+                  "=ggml takes a kernel of one matmul y = x . W^T: "
+                  "two arguments, W marked " +
+                  qforge::kGgufTypeAttr.str() +
+                  " and x of floats, and one result (what "
+                  "examples/gen_gguf_kernel.py writes)");
+    ggmlWeights = ggufArguments.begin()->first;
+    ggmlActivation = floats.front();
+    std::string loadError;
+    ggml = qforge::GgmlLibrary::load(ggmlDirectory, loadError);
+    if (!ggml)
+      return fail(loadError);
+    if (ggmlPeer && !ggml->loadCpuBackend(ggmlCpuVariant, loadError))
+      return fail(loadError);
+    // ggml's to_float takes the activation as it is: with int8 activations
+    // it gets values int8 represents exactly, as the kernel's rounding then
+    // changes nothing.
+    if (ggmlOracle && options.int8Activations &&
+        !llvm::is_contained(exactActivations, ggmlActivation))
+      exactActivations.push_back(ggmlActivation);
+  }
   // A module whose quantized matmuls are compiled apart is verified matmul
   // by matmul (Bench/SiteReplay.h): the reference takes the kernel's
   // int8-rounded activations and each matmul's result, after comparing
@@ -449,7 +612,7 @@ int main(int argc, char **argv) {
       replayPlan.activations.clear();
     else if (!why.empty())
       progress("no exact int8 reference (" + why + ")");
-    if (!replayPlan.activations.empty())
+    if (!replayPlan.activations.empty() && !ggmlOracle)
       exactActivations.clear();
     if (!replayPlan.empty())
       progress("verifying matmul by matmul: the reference takes the "
@@ -539,7 +702,11 @@ int main(int argc, char **argv) {
       return fail(error);
     // The raw inputs (those the reference takes), and the scripted kernel's.
     for (auto [index, buffer] : llvm::enumerate(rawCall.inputs)) {
-      if (llvm::is_contained(exactActivations, index))
+      if (std::optional<qforge::gguf::TensorType> blocks =
+              ggufArguments.lookup(index))
+        buffer.fillBlocks(seed * 1000003ull + index, blocks->blockBytes,
+                          qforge::gguf::halfFieldOffsets(blocks->id));
+      else if (llvm::is_contained(exactActivations, index))
         buffer.fillInt8Representable(seed * 1000003ull + index, extremePeriod);
       else
         buffer.fillRandom(seed * 1000003ull + index);
@@ -621,6 +788,16 @@ int main(int argc, char **argv) {
       maxAbsError = absError;
       normalizedError = magnitude > 0 ? absError / magnitude : absError;
       verified = normalizedError <= acceptedError && matmulsAgree;
+      if (ggmlOracle) {
+        progress("running the ggml oracle");
+        std::optional<double> ggmlError = checkAgainstGgml(
+            *ggml, *ggufArguments.lookup(ggmlWeights),
+            rawCall.inputs[ggmlWeights], rawCall.inputs[ggmlActivation],
+            firstCall.results.front(), acceptedError, error);
+        if (!ggmlError)
+          return fail(error);
+        verified = verified && *ggmlError <= acceptedError;
+      }
       llvm::outs() << llvm::format(
           "verify: max_abs_err %.3g, normalized %.3g (max |ref| %.4g, "
           "tolerance %.3g): %s\n",
@@ -708,6 +885,66 @@ int main(int argc, char **argv) {
     double memoryGBps = qforge::measureReadBandwidth(regions, 5, threads);
     progress("timing, cold");
     Timing cold = timeCalls(kernel, coldCalls);
+    // The copies are not needed any more; ggml's take their place.
+    coldCalls.clear();
+
+    // --peer=ggml: ggml's mul_mat on the same bytes, threads and regimes.
+    std::optional<Timing> peerHot, peerCold;
+    size_t peerCopies = 0;
+    uint64_t peerBytes = 0;
+    double peerDistance = 0;
+    if (ggmlPeer) {
+      const qforge::gguf::TensorType type = *ggufArguments.lookup(ggmlWeights);
+      const qforge::TensorBuffer &blocks = rawCall.inputs[ggmlWeights];
+      const qforge::TensorBuffer &x = rawCall.inputs[ggmlActivation];
+      const qforge::TensorBuffer &y = hotCalls.front().results.front();
+      std::optional<GgmlShape> shape = getGgmlShape(type, blocks, x, y, error);
+      if (!shape)
+        return fail("--peer=ggml: " + error);
+      // As many copies as the kernel's cold regime rotates over (at most
+      // 256: each is a ggml context with its own graph).
+      peerCopies = std::clamp<size_t>((rotateBytes + blocks.getNumBytes() - 1) /
+                                          blocks.getNumBytes(),
+                                      2, 256);
+      progress("preparing ggml's matmul (" + llvm::Twine(peerCopies) +
+               " copies, CPU backend " + ggml->getCpuVariant() + ")");
+      std::unique_ptr<qforge::GgmlMatmul> peer = qforge::GgmlMatmul::create(
+          *ggml, type.id, shape->rows, shape->depth, shape->tokens, peerCopies,
+          int(threads), error);
+      if (!peer)
+        return fail("--peer=ggml: " + error);
+      if (peer->getWeightBytes() != blocks.getNumBytes())
+        return fail("--peer=ggml: ggml holds W in " +
+                    std::to_string(peer->getWeightBytes()) +
+                    " bytes, the kernel in " +
+                    std::to_string(blocks.getNumBytes()));
+      for (size_t copy = 0; copy < peerCopies; ++copy) {
+        std::memcpy(peer->getWeights(copy), blocks.getData(),
+                    blocks.getNumBytes());
+        float *activation = peer->getActivation(copy);
+        for (size_t i = 0; i < x.getNumElements(); ++i)
+          activation[i] = float(x.getAsDouble(i));
+      }
+      bool failed = false;
+      progress("timing ggml, hot");
+      peerHot = timeRuns(1, [&](size_t) { failed |= !peer->run(0); });
+      progress("timing ggml, cold");
+      peerCold =
+          timeRuns(peerCopies, [&](size_t i) { failed |= !peer->run(i); });
+      if (failed)
+        return fail("--peer=ggml: ggml_graph_compute_with_ctx failed");
+      // How far ggml's result is from the kernel's (ggml rounds x to its
+      // type's dot-product partner: not judged).
+      double maxError = 0, magnitude = 0;
+      const float *peerResult = peer->getResult(0);
+      for (size_t i = 0; i < y.getNumElements(); ++i) {
+        double out = y.getAsDouble(i);
+        maxError = std::max(maxError, std::fabs(out - double(peerResult[i])));
+        magnitude = std::max(magnitude, std::fabs(out));
+      }
+      peerDistance = magnitude > 0 ? maxError / magnitude : maxError;
+      peerBytes = blocks.getNumBytes() + x.getNumBytes() + y.getNumBytes();
+    }
 
     double hotGBps = bytesPerCall / hot.medianUs / 1e3;
     double coldGBps = bytesPerCall / cold.medianUs / 1e3;
@@ -736,6 +973,18 @@ int main(int argc, char **argv) {
         "arithmetic peak, same run: f32 multiply-add %.1f GFLOP/s, int8 dot "
         "product %.1f GOP/s (0: not on this CPU)\n",
         flopsPerCall / 1e9, hotGFlops, coldGFlops, fmaPeakGflops, dotPeakGops);
+    if (peerHot)
+      llvm::outs() << llvm::format(
+          "peer ggml (ggml_mul_mat, plain CPU buffer, backend %s, %u "
+          "thread(s)): hot min %.1f us, median %.1f us, %.1f GB/s; cold min "
+          "%.1f us, median %.1f us (%zu copies), %.1f GB/s; qforge cold "
+          "median / ggml's: %.2fx faster; ggml's result %.3g from the "
+          "kernel's (normalized, not judged: it rounds x)\n",
+          ggml->getCpuVariant().str().c_str(), threads, peerHot->minUs,
+          peerHot->medianUs, peerBytes / peerHot->medianUs / 1e3,
+          peerCold->minUs, peerCold->medianUs, peerCopies,
+          peerBytes / peerCold->medianUs / 1e3,
+          peerCold->medianUs / cold.medianUs, peerDistance);
     if (json)
       printJson([&](llvm::json::OStream &out) {
         writeVerification(out);
@@ -757,6 +1006,14 @@ int main(int argc, char **argv) {
         out.attribute("fma_peak_gflops", fmaPeakGflops);
         out.attribute("int8_dot_peak_gops", dotPeakGops);
         out.attribute("keep_freed_memory", bool(keepFreedMemory));
+        if (peerHot) {
+          out.attribute("peer", "ggml");
+          out.attribute("peer_buffer", "cpu");
+          out.attribute("peer_backend", ggml->getCpuVariant());
+          out.attribute("peer_us_hot", peerHot->medianUs);
+          out.attribute("peer_us_cold", peerCold->medianUs);
+          out.attribute("peer_us_cold_min", peerCold->minUs);
+        }
       });
     return verify && !verified ? 1 : 0;
   };

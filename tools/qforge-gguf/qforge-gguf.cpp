@@ -6,8 +6,15 @@
 // malformed file is an error naming the byte where it goes wrong
 // (lib/Gguf/GgufFile.h), with exit status 1.
 //
+// qforge-gguf --check-ggml [--ggml-dir=DIR]: loads ggml's own library
+// (lib/Gguf/GgmlLibrary.h) and compares, for every type of qforge's table,
+// qforge's block (elements, bytes) with what ggml's type traits say,
+// read through qforge's declaration of `struct ggml_type_traits` and
+// through ggml's accessor functions; exit status 1 on any difference.
+//
 //===----------------------------------------------------------------------===//
 
+#include "Gguf/GgmlLibrary.h"
 #include "Gguf/GgufFile.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -24,14 +31,64 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.gguf>"),
                                cl::cat(category), cl::init(""));
 cl::opt<bool> list("list", cl::desc("print every tensor of the file"),
                    cl::cat(category), cl::init(false));
+cl::opt<bool> checkGgml(
+    "check-ggml",
+    cl::desc("compare qforge's type table and its declarations of ggml's "
+             "structs with ggml's own library, and exit"),
+    cl::cat(category), cl::init(false));
+cl::opt<std::string>
+    ggmlDirectory("ggml-dir", cl::desc("the folder of ggml's libggml-base.so"),
+                  cl::cat(category),
+                  cl::init(qforge::defaultGgmlDirectory().str()));
+
+int checkAgainstGgml() {
+  std::string error;
+  std::optional<qforge::GgmlLibrary> ggml =
+      qforge::GgmlLibrary::load(ggmlDirectory, error);
+  if (!ggml) {
+    errs() << "qforge-gguf: error: " << error << "\n";
+    return 1;
+  }
+  unsigned differences = 0, checked = 0;
+  for (const qforge::gguf::TensorType &type : qforge::gguf::knownTypes()) {
+    qforge::GgmlLibrary::TypeReport report = ggml->describe(type.id);
+    if (report.accessorName == "NONE") {
+      outs() << format("%-8s id %2u: unknown to this ggml\n",
+                       type.name.str().c_str(), type.id);
+      continue;
+    }
+    ++checked;
+    bool same = report.accessorName == type.name &&
+                report.traitsName == type.name &&
+                report.accessorBlockElements == type.blockElements &&
+                report.traitsBlockElements == type.blockElements &&
+                report.accessorBlockBytes == type.blockBytes &&
+                report.traitsBlockBytes == type.blockBytes;
+    differences += !same;
+    outs() << format(
+        "%-8s id %2u: qforge %3u elements %3u bytes; ggml traits "
+        "%s %lld %llu, accessors %s %lld %llu; to_float %s: %s\n",
+        type.name.str().c_str(), type.id, type.blockElements, type.blockBytes,
+        report.traitsName.c_str(), (long long)report.traitsBlockElements,
+        (unsigned long long)report.traitsBlockBytes,
+        report.accessorName.c_str(), (long long)report.accessorBlockElements,
+        (unsigned long long)report.accessorBlockBytes,
+        report.hasToFloat ? "yes" : "no", same ? "same" : "DIFFERENT");
+  }
+  outs() << checked << " types checked, " << differences << " different\n";
+  return differences || !checked ? 1 : 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "qforge GGUF reader\n");
+  if (checkGgml)
+    return checkAgainstGgml();
   if (inputFile.empty() || !list) {
-    errs() << "qforge-gguf: error: usage: qforge-gguf FILE.gguf --list\n";
+    errs() << "qforge-gguf: error: usage: qforge-gguf FILE.gguf --list, or "
+              "qforge-gguf --check-ggml\n";
     return 1;
   }
   std::string error;
