@@ -140,9 +140,17 @@ void qforge::TensorBuffer::fillInt8Representable(uint64_t seed,
   }
 }
 
+void qforge::TensorBuffer::borrow(const void *external) {
+  // The kernel only reads its inputs (they are marked read-only).
+  data.reset();
+  borrowed = external;
+  descriptor[0] = reinterpret_cast<int64_t>(external);
+  descriptor[1] = reinterpret_cast<int64_t>(external);
+}
+
 void qforge::TensorBuffer::copyFrom(const TensorBuffer &other) {
   if (type.getElementType() == other.type.getElementType()) {
-    std::memcpy(data.get(), other.data.get(), numBytes);
+    std::memcpy(data.get(), other.getData(), numBytes);
     return;
   }
   // Another float type (the reference reads an f16 or bf16 input widened to
@@ -161,7 +169,7 @@ void qforge::TensorBuffer::copyFrom(const TensorBuffer &other) {
 
 double qforge::TensorBuffer::getAsDouble(size_t index) const {
   Type element = type.getElementType();
-  const char *base = static_cast<const char *>(data.get());
+  const char *base = static_cast<const char *>(getData());
   if (element.isF32())
     return reinterpret_cast<const float *>(base)[index];
   if (element.isF64())

@@ -25,8 +25,10 @@ public:
 
   mlir::RankedTensorType getType() const { return type; }
   size_t getNumBytes() const { return numBytes; }
-  void *getData() { return data.get(); }
-  const void *getData() const { return data.get(); }
+  void *getData() {
+    return borrowed ? const_cast<void *>(borrowed) : data.get();
+  }
+  const void *getData() const { return borrowed ? borrowed : data.get(); }
   /// The descriptor {allocated, aligned, offset, sizes..., strides...}.
   void *getDescriptor() { return descriptor.data(); }
 
@@ -49,6 +51,10 @@ public:
   void fillBlocks(uint64_t seed, uint32_t blockBytes,
                   llvm::ArrayRef<uint32_t> halfOffsets);
   void copyFrom(const TensorBuffer &other);
+  /// Reads `external` -- getNumBytes() bytes the caller keeps alive and
+  /// nobody writes, e.g. a tensor of a mapped GGUF file -- in place of its
+  /// own storage, which it frees: an input bound without a copy.
+  void borrow(const void *external);
   /// Element `index` (row-major) as double; floats and integers (signless
   /// integers read as signed).
   double getAsDouble(size_t index) const;
@@ -61,6 +67,8 @@ private:
   mlir::RankedTensorType type;
   size_t numElements = 0, elementBytes = 0, numBytes = 0;
   std::unique_ptr<void, FreeDeleter> data;
+  /// The caller's bytes read in place of `data` (borrow).
+  const void *borrowed = nullptr;
   std::vector<int64_t> descriptor;
 };
 

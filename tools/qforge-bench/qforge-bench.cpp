@@ -33,6 +33,7 @@
 #include "Driver/TokenDispatch.h"
 #include "Gguf/GgmlLibrary.h"
 #include "Gguf/GgufFile.h"
+#include "Gguf/MatmulKernel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -92,6 +93,13 @@ cl::opt<std::string> ggmlCpuVariant(
     cl::desc("the ggml CPU backend --peer=ggml loads (libggml-cpu-<name>.so; "
              "default: the best this CPU runs)"),
     cl::cat(qforge::optionCategory()), cl::init(""));
+cl::opt<std::string> weightsFile(
+    "weights",
+    cl::desc("a GGUF file whose tensors the kernel's weight arguments name "
+             "(qforge.gguf_tensor, written by qforge-gguf --tensor): those "
+             "arguments read the file's bytes, mapped, not copied"),
+    cl::value_desc("FILE.gguf"), cl::cat(qforge::optionCategory()),
+    cl::init(""));
 cl::opt<std::string> ggmlDirectory(
     "ggml-dir",
     cl::desc("the folder of ggml's libggml-base.so (--oracle=ggml)"),
@@ -552,6 +560,49 @@ int main(int argc, char **argv) {
                     ": " + qforge::kGgufTypeAttr.str() + " '" +
                     typeName.getValue().str() + "' is not a ggml type");
     }
+  // --weights=FILE.gguf: the arguments naming a tensor read its bytes.
+  std::optional<qforge::gguf::File> weightFile;
+  llvm::DenseMap<unsigned, const void *> fileArguments;
+  if (!weightsFile.empty()) {
+    std::string fileError;
+    weightFile = qforge::gguf::File::open(weightsFile, fileError);
+    if (!weightFile)
+      return fail(fileError);
+    for (unsigned argument = 0; argument < kernelFunc->getNumArguments();
+         ++argument) {
+      auto tensorName = kernelFunc->getArgAttrOfType<StringAttr>(
+          argument, qforge::gguf::kGgufTensorAttr);
+      if (!tensorName)
+        continue;
+      std::string where = "argument #" + std::to_string(argument) + " of @" +
+                          name + " (tensor '" + tensorName.getValue().str() +
+                          "')";
+      const qforge::gguf::TensorInfo *tensor =
+          weightFile->findTensor(tensorName.getValue());
+      if (!tensor)
+        return fail(where + ": " + weightsFile + " has no such tensor");
+      std::optional<qforge::gguf::TensorType> expected =
+          ggufArguments.lookup(argument);
+      auto argumentType =
+          dyn_cast<RankedTensorType>(dynamicType.getInput(argument));
+      if (!expected || tensor->typeId != expected->id)
+        return fail(where + ": the file holds it as " +
+                    qforge::gguf::lookupType(tensor->typeId)->name.str() +
+                    ", the argument is marked " +
+                    (expected ? expected->name.str() : std::string("nothing")));
+      if (!argumentType || !argumentType.hasStaticShape() ||
+          uint64_t(argumentType.getNumElements()) *
+                  ((argumentType.getElementTypeBitWidth() + 7) / 8) !=
+              tensor->bytes)
+        return fail(where + ": the file's " + std::to_string(tensor->bytes) +
+                    " bytes are not the argument's");
+      fileArguments[argument] = weightFile->getData(*tensor).data();
+    }
+    if (fileArguments.empty())
+      return fail("--weights=" + weightsFile + ": no argument of @" + name +
+                  " names a tensor (" + qforge::gguf::kGgufTensorAttr.str() +
+                  "; qforge-gguf --tensor writes kernels that do)");
+  }
   // Groups of fewer than 8 weights (e.g. 4) need the extreme in each.
   int64_t groupSize = qforge::findSmallestGroupSize(*kernelFunc);
   int64_t extremePeriod = groupSize > 0 && groupSize < 8 ? groupSize : 8;
@@ -702,8 +753,10 @@ int main(int argc, char **argv) {
       return fail(error);
     // The raw inputs (those the reference takes), and the scripted kernel's.
     for (auto [index, buffer] : llvm::enumerate(rawCall.inputs)) {
-      if (std::optional<qforge::gguf::TensorType> blocks =
-              ggufArguments.lookup(index))
+      if (const void *bytes = fileArguments.lookup(index))
+        buffer.borrow(bytes);
+      else if (std::optional<qforge::gguf::TensorType> blocks =
+                   ggufArguments.lookup(index))
         buffer.fillBlocks(seed * 1000003ull + index, blocks->blockBytes,
                           qforge::gguf::halfFieldOffsets(blocks->id));
       else if (llvm::is_contained(exactActivations, index))
@@ -721,8 +774,13 @@ int main(int argc, char **argv) {
         return fail(error);
       qforge::packInputs(pack, **packing, rawCall, firstCall);
     } else {
-      for (auto [to, from] : llvm::zip(firstCall.inputs, rawCall.inputs))
-        to.copyFrom(from);
+      for (auto [index, to, from] :
+           llvm::enumerate(firstCall.inputs, rawCall.inputs)) {
+        if (const void *bytes = fileArguments.lookup(index))
+          to.borrow(bytes);
+        else
+          to.copyFrom(from);
+      }
     }
     // What one timed call reads: packed parameters (with any padding) when
     // the kernel takes them.

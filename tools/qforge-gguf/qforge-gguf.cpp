@@ -6,6 +6,12 @@
 // malformed file is an error naming the byte where it goes wrong
 // (lib/Gguf/GgufFile.h), with exit status 1.
 //
+// qforge-gguf FILE.gguf --tensor=NAME [--tokens=M|dynamic] [-o K.mlir]:
+// the kernel y = x . W^T of that weight tensor, its blocks read in place
+// (lib/Gguf/MatmulKernel.h); `qforge-bench K.mlir --weights=FILE.gguf`
+// runs it on the file's bytes. A tensor qforge does not compile is refused
+// by name and type.
+//
 // qforge-gguf --check-ggml [--ggml-dir=DIR]: loads ggml's own library
 // (lib/Gguf/GgmlLibrary.h) and compares, for every type of qforge's table,
 // qforge's block (elements, bytes) with what ggml's type traits say,
@@ -16,6 +22,7 @@
 
 #include "Gguf/GgmlLibrary.h"
 #include "Gguf/GgufFile.h"
+#include "Gguf/MatmulKernel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -31,6 +38,18 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.gguf>"),
                                cl::cat(category), cl::init(""));
 cl::opt<bool> list("list", cl::desc("print every tensor of the file"),
                    cl::cat(category), cl::init(false));
+cl::opt<std::string> tensorName(
+    "tensor",
+    cl::desc("write the kernel y = x . W^T of this weight tensor, read in "
+             "place"),
+    cl::cat(category), cl::init(""));
+cl::opt<std::string>
+    tokensOption("tokens",
+                 cl::desc("--tensor: the rows of x, a number or 'dynamic'"),
+                 cl::cat(category), cl::init("1"));
+cl::opt<std::string> outputFile("o", cl::desc("--tensor: the output file"),
+                                cl::value_desc("file"), cl::cat(category),
+                                cl::init("-"));
 cl::opt<bool> checkGgml(
     "check-ggml",
     cl::desc("compare qforge's type table and its declarations of ggml's "
@@ -40,6 +59,54 @@ cl::opt<std::string>
     ggmlDirectory("ggml-dir", cl::desc("the folder of ggml's libggml-base.so"),
                   cl::cat(category),
                   cl::init(qforge::defaultGgmlDirectory().str()));
+
+/// The characters of a tensor name a function name keeps; others become _.
+std::string functionNameOf(StringRef tensor) {
+  std::string name;
+  for (char c : tensor)
+    name += isAlnum(c) ? c : '_';
+  if (name.empty() || isDigit(name.front()))
+    name = "w_" + name;
+  return name;
+}
+
+int writeKernel(const qforge::gguf::File &file) {
+  const qforge::gguf::TensorInfo *tensor = file.findTensor(tensorName);
+  if (!tensor) {
+    errs() << inputFile << ": error: no tensor named '" << tensorName
+           << "' (qforge-gguf " << inputFile << " --list)\n";
+    return 1;
+  }
+  if (std::optional<std::string> why = qforge::gguf::whyNotCompiled(*tensor)) {
+    errs() << inputFile << ": error: " << *why << "\n";
+    return 1;
+  }
+  int64_t tokens = 0;
+  if (tokensOption != "dynamic" &&
+      (StringRef(tokensOption).getAsInteger(10, tokens) || tokens < 1 ||
+       tokens > (int64_t(1) << 24))) {
+    errs() << "qforge-gguf: error: --tokens=" << tokensOption
+           << ": a number of rows from 1 to 2^24, or 'dynamic'\n";
+    return 1;
+  }
+  std::error_code errorCode;
+  raw_fd_ostream out(outputFile, errorCode);
+  if (errorCode) {
+    errs() << "qforge-gguf: error: cannot write '" << outputFile
+           << "': " << errorCode.message() << "\n";
+    return 1;
+  }
+  out << qforge::gguf::writeMatmulKernel(*tensor, tokens,
+                                         functionNameOf(tensor->name));
+  out.close();
+  if (out.has_error()) {
+    errs() << "qforge-gguf: error: cannot write '" << outputFile
+           << "': " << out.error().message() << "\n";
+    out.clear_error();
+    return 1;
+  }
+  return 0;
+}
 
 int checkAgainstGgml() {
   std::string error;
@@ -86,9 +153,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "qforge GGUF reader\n");
   if (checkGgml)
     return checkAgainstGgml();
-  if (inputFile.empty() || !list) {
-    errs() << "qforge-gguf: error: usage: qforge-gguf FILE.gguf --list, or "
-              "qforge-gguf --check-ggml\n";
+  if (inputFile.empty() || list == !tensorName.empty()) {
+    errs() << "qforge-gguf: error: usage: qforge-gguf FILE.gguf --list, "
+              "qforge-gguf FILE.gguf --tensor=NAME [--tokens=M|dynamic] [-o "
+              "K.mlir], or qforge-gguf --check-ggml\n";
     return 1;
   }
   std::string error;
@@ -98,6 +166,8 @@ int main(int argc, char **argv) {
     errs() << error << "\n";
     return 1;
   }
+  if (!tensorName.empty())
+    return writeKernel(*file);
   outs() << inputFile << ": GGUF version " << file->getVersion() << ", "
          << file->getTensors().size() << " tensors, " << file->getNumMetadata()
          << " metadata keys, alignment " << file->getAlignment();
