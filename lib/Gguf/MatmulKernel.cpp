@@ -26,103 +26,275 @@ qforge::gguf::whyNotCompiled(const TensorInfo &tensor) {
   return std::nullopt;
 }
 
+namespace {
+/// Writes MLIR text: the shared attribute aliases, one matmul's ops, and
+/// elementwise ops, naming values by a prefix.
+class KernelWriter {
+public:
+  explicit KernelWriter(llvm::raw_ostream &os) : os(os) {}
+
+  void writeMaps() {
+    os << "#map_q = affine_map<(n, g, e) -> (n, g, e)>\n"
+          "#map_d = affine_map<(n, g, e) -> (n, g)>\n"
+          "#map_lo = affine_map<(n, g) -> (n, g, 0)>\n"
+          "#map_hi = affine_map<(n, g) -> (n, g, 1)>\n"
+          "#map_ng = affine_map<(n, g) -> (n, g)>\n"
+          "#map_x = affine_map<(m, n, g, e) -> (m, g, e)>\n"
+          "#map_w = affine_map<(m, n, g, e) -> (n, g, e)>\n"
+          "#map_y = affine_map<(m, n, g, e) -> (m, n)>\n"
+          "#map_mn = affine_map<(m, n) -> (m, n)>\n";
+  }
+
+  static std::string blocksType(const TensorInfo &tensor) {
+    TensorType type = *lookupType(tensor.typeId);
+    return llvm::formatv("tensor<{0}x{1}x{2}xi8>", tensor.shape[1],
+                         tensor.shape[0] / type.blockElements, type.blockBytes);
+  }
+
+  /// The argument declaration of `tensor`'s blocks, named `%name`.
+  static std::string blocksArgument(const TensorInfo &tensor,
+                                    llvm::StringRef name) {
+    TensorType type = *lookupType(tensor.typeId);
+    // Escaped for an MLIR string attribute (the name comes from the file).
+    std::string escaped;
+    for (unsigned char c : tensor.name) {
+      if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+        escaped += llvm::formatv("\\{0:X-2}", unsigned(c)).str();
+      else
+        escaped += char(c);
+    }
+    return llvm::formatv("%{0}: {1} {{qforge.gguf_type = \"{2}\", "
+                         "qforge.gguf_tensor = \"{3}\"}",
+                         name, blocksType(tensor), type.name, escaped);
+  }
+
+  /// y = x . W^T with W the blocks `%blocks` of `tensor`, x the value `x`
+  /// of `m` rows (`mValue`: "?" rows are `%m`); returns y's name.
+  std::string writeMatmul(const TensorInfo &tensor, llvm::StringRef blocks,
+                          llvm::StringRef x, llvm::StringRef m,
+                          llvm::StringRef prefix) {
+    TensorType type = *lookupType(tensor.typeId);
+    const int64_t k = tensor.shape[0], n = tensor.shape[1];
+    const int64_t qk = type.blockElements, g = k / qk;
+    std::string blocksT = blocksType(tensor);
+    std::string quants = llvm::formatv("tensor<{0}x{1}x{2}xi8>", n, g, qk);
+    std::string scales = llvm::formatv("tensor<{0}x{1}xf16>", n, g);
+    std::string weights = llvm::formatv("tensor<{0}x{1}x{2}xf32>", n, g, qk);
+    std::string xT = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
+    std::string xgT = llvm::formatv("tensor<{0}x{1}x{2}xf32>", m, g, qk);
+    std::string yT = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
+    std::string outputM = m == "?" ? "%m" : m.str();
+    std::string dims = m == "?" ? "(%m)" : "()";
+    auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
+    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
+                        "read in place.\n",
+                        prefix, tensor.name, type.name, n, k);
+    os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 2] [{2}, "
+                        "{3}, {4}] [1, 1, 1] : {5} to {6}\n",
+                        v("qs"), blocks, n, g, qk, blocksT, quants);
+    os << llvm::formatv("  {0} = tensor.empty() : {1}\n", v("d_init"), scales);
+    os << "  // d: the f16 in the block's first two bytes, little endian.\n";
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [#map_lo, #map_hi, "
+        "#map_ng], iterator_types = [\"parallel\", \"parallel\"]}\n",
+        v("d"));
+    os << llvm::formatv("      ins(%{0}, %{0} : {1}, {1}) outs({2} : {3}) {{\n",
+                        blocks, blocksT, v("d_init"), scales);
+    os << "  ^bb0(%lo: i8, %hi: i8, %unused: f16):\n"
+          "    %lo16 = arith.extui %lo : i8 to i16\n"
+          "    %hi16 = arith.extui %hi : i8 to i16\n"
+          "    %c8 = arith.constant 8 : i16\n"
+          "    %high = arith.shli %hi16, %c8 : i16\n"
+          "    %bits = arith.ori %high, %lo16 : i16\n"
+          "    %half = arith.bitcast %bits : i16 to f16\n"
+          "    linalg.yield %half : f16\n";
+    os << llvm::formatv("  } -> {0}\n", scales);
+    os << llvm::formatv("  {0} = tensor.empty() : {1}\n", v("w_init"), weights);
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [#map_q, #map_d, #map_q], "
+        "iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}\n",
+        v("w"));
+    os << llvm::formatv("      ins({0}, {1} : {2}, {3}) outs({4} : {5}) {{\n",
+                        v("qs"), v("d"), quants, scales, v("w_init"), weights);
+    os << "  ^bb0(%q: i8, %scale: f16, %unused: f32):\n"
+          "    %qf = arith.sitofp %q : i8 to f32\n"
+          "    %s = arith.extf %scale : f16 to f32\n"
+          "    %value = arith.mulf %qf, %s : f32\n"
+          "    linalg.yield %value : f32\n";
+    os << llvm::formatv("  } -> {0}\n", weights);
+    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2]] "
+                        "output_shape [{2}, {3}, {4}] : {5} into {6}\n",
+                        v("xg"), x, outputM, g, qk, xT, xgT);
+    os << llvm::formatv("  {0} = arith.constant 0.0 : f32\n", v("zero"));
+    os << llvm::formatv("  {0} = tensor.empty{1} : {2}\n", v("y_init"), dims,
+                        yT);
+    os << llvm::formatv("  {0} = linalg.fill ins({1} : f32) outs({2} : {3}) "
+                        "-> {3}\n",
+                        v("acc"), v("zero"), v("y_init"), yT);
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [#map_x, #map_w, #map_y], "
+        "iterator_types = [\"parallel\", \"parallel\", \"reduction\", "
+        "\"reduction\"]}\n",
+        v("y"));
+    os << llvm::formatv("      ins({0}, {1} : {2}, {3}) outs({4} : {5}) {{\n",
+                        v("xg"), v("w"), xgT, weights, v("acc"), yT);
+    os << "  ^bb0(%a: f32, %b: f32, %out: f32):\n"
+          "    %product = arith.mulf %a, %b : f32\n"
+          "    %sum = arith.addf %out, %product : f32\n"
+          "    linalg.yield %sum : f32\n";
+    os << llvm::formatv("  } -> {0}\n", yT);
+    return v("y");
+  }
+
+  /// An elementwise generic over two m x n values: `body` computes %r from
+  /// %a and %b.
+  std::string writeElementwise(llvm::StringRef name, llvm::StringRef a,
+                               llvm::StringRef b, int64_t n, llvm::StringRef m,
+                               llvm::StringRef body) {
+    std::string type = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
+    std::string dims = m == "?" ? "(%m)" : "()";
+    os << llvm::formatv("  %{0}_init = tensor.empty{1} : {2}\n", name, dims,
+                        type);
+    os << llvm::formatv(
+        "  %{0} = linalg.generic {{indexing_maps = [#map_mn, #map_mn, "
+        "#map_mn], iterator_types = [\"parallel\", \"parallel\"]}\n",
+        name);
+    os << llvm::formatv("      ins({0}, {1} : {2}, {2}) outs(%{3}_init : {2}) "
+                        "{{\n",
+                        a, b, type, name);
+    os << "  ^bb0(%a: f32, %b: f32, %unused: f32):\n" << body;
+    os << "    linalg.yield %r : f32\n";
+    os << llvm::formatv("  } -> {0}\n", type);
+    return ("%" + name).str();
+  }
+
+private:
+  llvm::raw_ostream &os;
+};
+} // namespace
+
 std::string qforge::gguf::writeMatmulKernel(const TensorInfo &tensor,
                                             int64_t tokens,
                                             llvm::StringRef name) {
   TensorType type = *lookupType(tensor.typeId);
   const int64_t k = tensor.shape[0], n = tensor.shape[1];
-  const int64_t qk = type.blockElements, bytes = type.blockBytes, g = k / qk;
   std::string m = tokens ? std::to_string(tokens) : "?";
   std::string out;
   llvm::raw_string_ostream os(out);
+  KernelWriter writer(os);
   // The same IR as examples/gen_gguf_kernel.py (q8_0, blocks in place).
-  os << llvm::formatv(
-      "// y = x . W^T, W = GGUF tensor '{0}' ({1}, {2} x {3}) read in "
-      "place; written by qforge-gguf --tensor.\n",
-      tensor.name, type.name, n, k);
-  os << "#map_q = affine_map<(n, g, e) -> (n, g, e)>\n"
-        "#map_d = affine_map<(n, g, e) -> (n, g)>\n"
-        "#map_lo = affine_map<(n, g) -> (n, g, 0)>\n"
-        "#map_hi = affine_map<(n, g) -> (n, g, 1)>\n"
-        "#map_ng = affine_map<(n, g) -> (n, g)>\n"
-        "#map_x = affine_map<(m, n, g, e) -> (m, g, e)>\n"
-        "#map_w = affine_map<(m, n, g, e) -> (n, g, e)>\n"
-        "#map_y = affine_map<(m, n, g, e) -> (m, n)>\n";
-  std::string blocks = llvm::formatv("tensor<{0}x{1}x{2}xi8>", n, g, bytes);
-  std::string quants = llvm::formatv("tensor<{0}x{1}x{2}xi8>", n, g, qk);
-  std::string scales = llvm::formatv("tensor<{0}x{1}xf16>", n, g);
-  std::string weights = llvm::formatv("tensor<{0}x{1}x{2}xf32>", n, g, qk);
+  os << llvm::formatv("// y = x . W^T, W = GGUF tensor '{0}' ({1}, {2} x "
+                      "{3}) read in place; written by qforge-gguf --tensor.\n",
+                      tensor.name, type.name, n, k);
+  writer.writeMaps();
   std::string x = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
-  std::string xg = llvm::formatv("tensor<{0}x{1}x{2}xf32>", m, g, qk);
   std::string y = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
-  std::string tensorName = tensor.name;
-  // Escape for an MLIR string attribute.
-  std::string escaped;
-  for (unsigned char c : tensorName) {
-    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-      escaped += llvm::formatv("\\{0:X-2}", unsigned(c)).str();
-    else
-      escaped += char(c);
-  }
-  os << llvm::formatv("func.func @{0}(%blocks: {1} {{qforge.gguf_type = "
-                      "\"{2}\", qforge.gguf_tensor = \"{3}\"}, %x: {4}) -> "
-                      "{5} {{\n",
-                      name, blocks, type.name, escaped, x, y);
-  std::string dims = "()", outputM = m;
-  if (!tokens) {
-    os << "  %c0 = arith.constant 0 : index\n";
-    os << llvm::formatv("  %m = tensor.dim %x, %c0 : {0}\n", x);
-    dims = "(%m)";
-    outputM = "%m";
-  }
-  os << llvm::formatv("  %qs = tensor.extract_slice %blocks[0, 0, 2] [{0}, "
-                      "{1}, {2}] [1, 1, 1] : {3} to {4}\n",
-                      n, g, qk, blocks, quants);
-  os << llvm::formatv("  %d_init = tensor.empty() : {0}\n", scales);
-  os << "  // d: the f16 in the block's first two bytes, little endian.\n";
-  os << "  %d = linalg.generic {indexing_maps = [#map_lo, #map_hi, #map_ng], "
-        "iterator_types = [\"parallel\", \"parallel\"]}\n";
-  os << llvm::formatv("      ins(%blocks, %blocks : {0}, {0}) outs(%d_init : "
-                      "{1}) {{\n",
-                      blocks, scales);
-  os << "  ^bb0(%lo: i8, %hi: i8, %unused: f16):\n"
-        "    %lo16 = arith.extui %lo : i8 to i16\n"
-        "    %hi16 = arith.extui %hi : i8 to i16\n"
-        "    %c8 = arith.constant 8 : i16\n"
-        "    %high = arith.shli %hi16, %c8 : i16\n"
-        "    %bits = arith.ori %high, %lo16 : i16\n"
-        "    %half = arith.bitcast %bits : i16 to f16\n"
-        "    linalg.yield %half : f16\n";
-  os << llvm::formatv("  } -> {0}\n", scales);
-  os << llvm::formatv("  %w_init = tensor.empty() : {0}\n", weights);
-  os << "  %w = linalg.generic {indexing_maps = [#map_q, #map_d, #map_q], "
-        "iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}\n";
-  os << llvm::formatv("      ins(%qs, %d : {0}, {1}) outs(%w_init : {2}) {{\n",
-                      quants, scales, weights);
-  os << "  ^bb0(%q: i8, %scale: f16, %unused: f32):\n"
-        "    %qf = arith.sitofp %q : i8 to f32\n"
-        "    %s = arith.extf %scale : f16 to f32\n"
-        "    %value = arith.mulf %qf, %s : f32\n"
-        "    linalg.yield %value : f32\n";
-  os << llvm::formatv("  } -> {0}\n", weights);
-  os << llvm::formatv("  %xg = tensor.expand_shape %x [[0], [1, 2]] "
-                      "output_shape [{0}, {1}, {2}] : {3} into {4}\n",
-                      outputM, g, qk, x, xg);
-  os << "  %zero = arith.constant 0.0 : f32\n";
-  os << llvm::formatv("  %y_init = tensor.empty{0} : {1}\n", dims, y);
-  os << llvm::formatv("  %acc = linalg.fill ins(%zero : f32) outs(%y_init : "
-                      "{0}) -> {0}\n",
-                      y);
-  os << "  %y = linalg.generic {indexing_maps = [#map_x, #map_w, #map_y], "
-        "iterator_types = [\"parallel\", \"parallel\", \"reduction\", "
-        "\"reduction\"]}\n";
-  os << llvm::formatv("      ins(%xg, %w : {0}, {1}) outs(%acc : {2}) {{\n", xg,
-                      weights, y);
-  os << "  ^bb0(%a: f32, %b: f32, %out: f32):\n"
-        "    %product = arith.mulf %a, %b : f32\n"
-        "    %sum = arith.addf %out, %product : f32\n"
-        "    linalg.yield %sum : f32\n";
-  os << llvm::formatv("  } -> {0}\n", y);
-  os << llvm::formatv("  return %y : {0}\n}\n", y);
+  os << llvm::formatv("func.func @{0}({1}, %x: {2}) -> {3} {{\n", name,
+                      KernelWriter::blocksArgument(tensor, "blocks"), x, y);
+  if (!tokens)
+    os << "  %c0 = arith.constant 0 : index\n"
+       << llvm::formatv("  %m = tensor.dim %x, %c0 : {0}\n", x);
+  std::string result = writer.writeMatmul(tensor, "blocks", "%x", m, "");
+  os << llvm::formatv("  return {0} : {1}\n}\n", result, y);
   return out;
+}
+
+std::string
+qforge::gguf::writeLayerKernel(llvm::ArrayRef<const TensorInfo *> tensors,
+                               int64_t tokens, llvm::StringRef name) {
+  const TensorInfo &q = *tensors[0], &k = *tensors[1], &v = *tensors[2],
+                   &o = *tensors[3], &gate = *tensors[4], &up = *tensors[5],
+                   &down = *tensors[6];
+  const int64_t hidden = q.shape[0], inter = gate.shape[1];
+  std::string m = tokens ? std::to_string(tokens) : "?";
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  KernelWriter writer(os);
+  os << "// One LLaMA decoder layer's quantized part, its GGUF weights read "
+        "in place; written by qforge-gguf --layer:\n"
+        "//   q, k, v = Wq x, Wk x, Wv x;  h = x + Wo a;\n"
+        "//   out = h + Wdown (silu(Wgate h) * Wup h).\n";
+  writer.writeMaps();
+  auto rows = [&](const TensorInfo &t) {
+    return llvm::formatv("tensor<{0}x{1}xf32>", m, t.shape[1]).str();
+  };
+  std::string xT = llvm::formatv("tensor<{0}x{1}xf32>", m, hidden);
+  std::string aT = llvm::formatv("tensor<{0}x{1}xf32>", m, o.shape[0]);
+  os << llvm::formatv("func.func @{0}({1},\n    {2},\n    {3},\n    {4},\n    "
+                      "{5},\n    {6},\n    {7},\n    %x: {8}, %attn: {9})\n    "
+                      "-> ({10}, {11}, {12}, {13}) {{\n",
+                      name, KernelWriter::blocksArgument(q, "wq"),
+                      KernelWriter::blocksArgument(k, "wk"),
+                      KernelWriter::blocksArgument(v, "wv"),
+                      KernelWriter::blocksArgument(o, "wo"),
+                      KernelWriter::blocksArgument(gate, "wgate"),
+                      KernelWriter::blocksArgument(up, "wup"),
+                      KernelWriter::blocksArgument(down, "wdown"), xT, aT,
+                      rows(q), rows(k), rows(v), xT);
+  if (!tokens)
+    os << "  %c0 = arith.constant 0 : index\n"
+       << llvm::formatv("  %m = tensor.dim %x, %c0 : {0}\n", xT);
+  std::string yq = writer.writeMatmul(q, "wq", "%x", m, "q_");
+  std::string yk = writer.writeMatmul(k, "wk", "%x", m, "k_");
+  std::string yv = writer.writeMatmul(v, "wv", "%x", m, "v_");
+  std::string yo = writer.writeMatmul(o, "wo", "%attn", m, "o_");
+  std::string h = writer.writeElementwise("h", "%x", yo, hidden, m,
+                                          "    %r = arith.addf %a, %b : f32\n");
+  std::string yg = writer.writeMatmul(gate, "wgate", h, m, "gate_");
+  std::string yu = writer.writeMatmul(up, "wup", h, m, "up_");
+  // silu(g) * u = g * u / (1 + exp(-g)).
+  std::string act =
+      writer.writeElementwise("act", yg, yu, inter, m,
+                              "    %neg = arith.negf %a : f32\n"
+                              "    %e = math.exp %neg : f32\n"
+                              "    %one = arith.constant 1.0 : f32\n"
+                              "    %den = arith.addf %one, %e : f32\n"
+                              "    %gu = arith.mulf %a, %b : f32\n"
+                              "    %r = arith.divf %gu, %den : f32\n");
+  std::string yd = writer.writeMatmul(down, "wdown", act, m, "down_");
+  std::string result = writer.writeElementwise(
+      "out", h, yd, hidden, m, "    %r = arith.addf %a, %b : f32\n");
+  os << llvm::formatv("  return {0}, {1}, {2}, {3} : {4}, {5}, {6}, {7}\n}\n",
+                      yq, yk, yv, result, rows(q), rows(k), rows(v), xT);
+  return out;
+}
+
+std::optional<llvm::SmallVector<const TensorInfo *, 7>>
+qforge::gguf::findLayerTensors(const File &file, int64_t layer,
+                               std::string &error) {
+  static const char *const kRoles[] = {"attn_q",      "attn_k",   "attn_v",
+                                       "attn_output", "ffn_gate", "ffn_up",
+                                       "ffn_down"};
+  llvm::SmallVector<const TensorInfo *, 7> tensors;
+  for (const char *role : kRoles) {
+    std::string name = "blk." + std::to_string(layer) + "." + role + ".weight";
+    const TensorInfo *tensor = file.findTensor(name);
+    if (!tensor) {
+      error =
+          "layer " + std::to_string(layer) + " has no tensor '" + name + "'";
+      return std::nullopt;
+    }
+    if (std::optional<std::string> why = whyNotCompiled(*tensor)) {
+      error = *why;
+      return std::nullopt;
+    }
+    tensors.push_back(tensor);
+  }
+  // ne[0] is K (what the matmul reads), ne[1] N (what it writes).
+  auto k = [&](int i) { return tensors[i]->shape[0]; };
+  auto n = [&](int i) { return tensors[i]->shape[1]; };
+  const int64_t hidden = k(0);
+  bool chains = k(1) == hidden && k(2) == hidden && n(3) == hidden &&
+                k(4) == hidden && k(5) == hidden && n(4) == n(5) &&
+                k(6) == n(4) && n(6) == hidden;
+  if (!chains) {
+    error = "the shapes of layer " + std::to_string(layer) +
+            "'s tensors do not chain as a LLaMA layer's (attn_q/k/v and "
+            "ffn_gate/up read the hidden size " +
+            std::to_string(hidden) +
+            ", attn_output and ffn_down write it, ffn_down reads what "
+            "ffn_gate and ffn_up write)";
+    return std::nullopt;
+  }
+  return tensors;
 }

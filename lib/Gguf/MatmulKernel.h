@@ -29,6 +29,21 @@ std::optional<std::string> whyNotCompiled(const TensorInfo &tensor);
 std::string writeMatmulKernel(const TensorInfo &tensor, int64_t tokens,
                               llvm::StringRef name);
 
+/// The seven tensors of LLaMA layer `layer` (attn_q, attn_k, attn_v,
+/// attn_output, ffn_gate, ffn_up, ffn_down), or an error naming the first
+/// missing one or one qforge does not compile (whyNotCompiled), or shapes
+/// that do not chain.
+std::optional<llvm::SmallVector<const TensorInfo *, 7>>
+findLayerTensors(const File &file, int64_t layer, std::string &error);
+
+/// One function `name`: the quantized part of a LLaMA decoder layer with
+/// `tensors` (findLayerTensors) read in place, x and the attention's output
+/// a of `tokens` rows (0: dynamic):
+///   q, k, v = Wq x, Wk x, Wv x;  h = x + Wo a;
+///   out = h + Wdown (silu(Wgate h) * Wup h);  returns (q, k, v, out).
+std::string writeLayerKernel(llvm::ArrayRef<const TensorInfo *> tensors,
+                             int64_t tokens, llvm::StringRef name);
+
 } // namespace qforge::gguf
 
 #endif // QFORGE_GGUF_MATMULKERNEL_H

@@ -6,8 +6,10 @@
 // malformed file is an error naming the byte where it goes wrong
 // (lib/Gguf/GgufFile.h), with exit status 1.
 //
-// qforge-gguf FILE.gguf --tensor=NAME [--tokens=M|dynamic] [-o K.mlir]:
-// the kernel y = x . W^T of that weight tensor, its blocks read in place
+// qforge-gguf FILE.gguf --tensor=NAME|--layer=I [--tokens=M|dynamic]
+// [-o K.mlir]:
+// the kernel y = x . W^T of that weight tensor, or LLaMA layer I's seven
+// matmuls with the elementwise ops between them, the blocks read in place
 // (lib/Gguf/MatmulKernel.h); `qforge-bench K.mlir --weights=FILE.gguf`
 // runs it on the file's bytes. A tensor qforge does not compile is refused
 // by name and type.
@@ -43,6 +45,12 @@ cl::opt<std::string> tensorName(
     cl::desc("write the kernel y = x . W^T of this weight tensor, read in "
              "place"),
     cl::cat(category), cl::init(""));
+cl::opt<int> layerOption(
+    "layer",
+    cl::desc("write LLaMA layer I's seven matmuls (attn_q/k/v/output, "
+             "ffn_gate/up/down) and the elementwise ops between them, the "
+             "weights read in place"),
+    cl::value_desc("I"), cl::cat(category), cl::init(-1));
 cl::opt<std::string>
     tokensOption("tokens",
                  cl::desc("--tensor: the rows of x, a number or 'dynamic'"),
@@ -71,16 +79,34 @@ std::string functionNameOf(StringRef tensor) {
 }
 
 int writeKernel(const qforge::gguf::File &file) {
-  const qforge::gguf::TensorInfo *tensor = file.findTensor(tensorName);
-  if (!tensor) {
-    errs() << inputFile << ": error: no tensor named '" << tensorName
-           << "' (qforge-gguf " << inputFile << " --list)\n";
-    return 1;
-  }
-  if (std::optional<std::string> why = qforge::gguf::whyNotCompiled(*tensor)) {
-    errs() << inputFile << ": error: " << *why << "\n";
-    return 1;
-  }
+  std::string text;
+  auto write = [&](int64_t tokens) {
+    if (layerOption >= 0) {
+      std::string error;
+      auto tensors = qforge::gguf::findLayerTensors(file, layerOption, error);
+      if (!tensors) {
+        errs() << inputFile << ": error: " << error << "\n";
+        return false;
+      }
+      text = qforge::gguf::writeLayerKernel(
+          *tensors, tokens, "layer_" + std::to_string(layerOption));
+      return true;
+    }
+    const qforge::gguf::TensorInfo *tensor = file.findTensor(tensorName);
+    if (!tensor) {
+      errs() << inputFile << ": error: no tensor named '" << tensorName
+             << "' (qforge-gguf " << inputFile << " --list)\n";
+      return false;
+    }
+    if (std::optional<std::string> why =
+            qforge::gguf::whyNotCompiled(*tensor)) {
+      errs() << inputFile << ": error: " << *why << "\n";
+      return false;
+    }
+    text = qforge::gguf::writeMatmulKernel(*tensor, tokens,
+                                           functionNameOf(tensor->name));
+    return true;
+  };
   int64_t tokens = 0;
   if (tokensOption != "dynamic" &&
       (StringRef(tokensOption).getAsInteger(10, tokens) || tokens < 1 ||
@@ -89,6 +115,8 @@ int writeKernel(const qforge::gguf::File &file) {
            << ": a number of rows from 1 to 2^24, or 'dynamic'\n";
     return 1;
   }
+  if (!write(tokens))
+    return 1;
   std::error_code errorCode;
   raw_fd_ostream out(outputFile, errorCode);
   if (errorCode) {
@@ -96,8 +124,7 @@ int writeKernel(const qforge::gguf::File &file) {
            << "': " << errorCode.message() << "\n";
     return 1;
   }
-  out << qforge::gguf::writeMatmulKernel(*tensor, tokens,
-                                         functionNameOf(tensor->name));
+  out << text;
   out.close();
   if (out.has_error()) {
     errs() << "qforge-gguf: error: cannot write '" << outputFile
@@ -153,10 +180,12 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "qforge GGUF reader\n");
   if (checkGgml)
     return checkAgainstGgml();
-  if (inputFile.empty() || list == !tensorName.empty()) {
-    errs() << "qforge-gguf: error: usage: qforge-gguf FILE.gguf --list, "
-              "qforge-gguf FILE.gguf --tensor=NAME [--tokens=M|dynamic] [-o "
-              "K.mlir], or qforge-gguf --check-ggml\n";
+  int modes = int(list) + int(!tensorName.empty()) + int(layerOption >= 0);
+  if (inputFile.empty() || modes != 1) {
+    errs()
+        << "qforge-gguf: error: usage: qforge-gguf FILE.gguf --list, "
+           "qforge-gguf FILE.gguf --tensor=NAME|--layer=I [--tokens=M|dynamic] "
+           "[-o K.mlir], or qforge-gguf --check-ggml\n";
     return 1;
   }
   std::string error;
@@ -166,7 +195,7 @@ int main(int argc, char **argv) {
     errs() << error << "\n";
     return 1;
   }
-  if (!tensorName.empty())
+  if (!tensorName.empty() || layerOption >= 0)
     return writeKernel(*file);
   outs() << inputFile << ": GGUF version " << file->getVersion() << ", "
          << file->getTensors().size() << " tensors, " << file->getNumMetadata()

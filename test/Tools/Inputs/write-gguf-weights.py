@@ -1,12 +1,16 @@
 """Writes a GGUF file (version 3) of weights quantized as llama.cpp does.
 
-usage: write-gguf-weights.py OUT N K
+usage: write-gguf-weights.py OUT N K [--layer] [--fast]
 
 Tensors: blk.0.attn_q.weight, N x K in q8_0 (each block of 32 weights
 quantized from uniform [-1, 1) floats: d = amax / 127 stored as f16,
 q = round(w / d), as ggml's quantize_row_q8_0_ref), blk.0.attn_norm.weight
 (f32, K) and blk.0.ffn_up.weight (q4_K, 256 x 2, bytes at random). ne[0] is
-K, the contiguous dim. Deterministic.
+K, the contiguous dim. With --layer: LLaMA layer 0's seven matmul weights
+in q8_0 instead, hidden size K and intermediate size N (attn_q, attn_k,
+attn_v, attn_output: K x K; ffn_gate, ffn_up: N x K; ffn_down: K x N), and
+the f32 norm. --fast: random quants and valid scales instead of quantizing
+(for LLaMA-7B shapes). Deterministic.
 """
 import random
 import struct
@@ -19,6 +23,15 @@ def string(text):
 
 
 def q8_0_rows(generator, n, k):
+    if FAST:
+        # Random quants, then each block's f16 scale set to one of 64 valid
+        # values: what a file may hold, at the speed a 7B layer needs.
+        blocks = n * (k // 32)
+        data = bytearray(generator.randbytes(blocks * 34))
+        scales = [struct.pack("<e", (i + 1) / 8192) for i in range(64)]
+        for block in range(blocks):
+            data[block * 34:block * 34 + 2] = scales[block % 61]
+        return bytes(data)
     data = bytearray()
     for _ in range(n):
         for _ in range(k // 32):
@@ -31,13 +44,28 @@ def q8_0_rows(generator, n, k):
     return bytes(data)
 
 
-def main(out, n, k):
+def main(out, n, k, layer):
     generator = random.Random(24)
+    if layer:
+        tensors = [("blk.0.%s.weight" % role, 8, [cols, rows],
+                    q8_0_rows(generator, rows, cols))
+                   for role, rows, cols in [("attn_q", k, k), ("attn_k", k, k),
+                                            ("attn_v", k, k), ("attn_output", k, k),
+                                            ("ffn_gate", n, k), ("ffn_up", n, k),
+                                            ("ffn_down", k, n)]]
+        tensors.append(("blk.0.attn_norm.weight", 0, [k],
+                        b"".join(struct.pack("<f", generator.uniform(-1, 1))
+                                 for _ in range(k))))
+        return write(out, tensors)
     tensors = [("blk.0.attn_q.weight", 8, [k, n], q8_0_rows(generator, n, k)),
                ("blk.0.attn_norm.weight", 0, [k],
                 b"".join(struct.pack("<f", generator.uniform(-1, 1)) for _ in range(k))),
                ("blk.0.ffn_up.weight", 12, [256, 2],
                 bytes(generator.randrange(256) for _ in range(2 * 144)))]
+    write(out, tensors)
+
+
+def write(out, tensors):
     metadata = string("general.architecture") + struct.pack("<I", 8) + string("llama")
     records = b""
     offset = 0
@@ -54,4 +82,5 @@ def main(out, n, k):
         file.write(body)
 
 
-main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+FAST = "--fast" in sys.argv[4:]
+main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), "--layer" in sys.argv[4:])
