@@ -12,16 +12,24 @@ docs/gguf.md). Two forms:
       upstream linalg/arith.
   --fields: the fields as separate tensors, as a producer that splits them
       would pass them: the quants tensor<N x K/QK x QK x i8> and the scales
-      tensor<N x K/QK x f16>.
+      tensor<N x K/QK x f16>, marked {qforge.gguf_field = "<type>.qs"} and
+      "<type>.d" (qforge-bench --oracle=ggml joins them into blocks).
 
 The activation x is M x K f32 (M = 1: a decode; --batch M; --dynamic: M
 known only at run time), read as M x K/QK x QK through tensor.expand_shape.
 
-Types: q8_0 (y = d * q, q a signed byte). The 4-bit and K types follow.
+Types: q8_0 (y = d * q, q a signed byte; both forms) and q4_0 (--fields
+only: quants N x K/32 x 16 bytes, byte j holding element j in its low nibble
+and j + 16 in its high one, y = d * (nibble - 8)). q4_0's dequantization is
+written on the byte pairs (the nibble a loop dim, as qforge stores i4,
+docs/abi.md; the function carries qforge.int4_byte_pairs), and x is read
+through a transpose of each block's two halves (x[g, h, j] -> [g, j, h]),
+so that element (j, h) of the pair meets x[16h + j]. Its blocks in place and
+the K types follow.
 """
 import argparse
 
-BLOCKS = {"q8_0": (32, 34)}
+BLOCKS = {"q8_0": (32, 34), "q4_0": (32, 18)}
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("type", choices=sorted(BLOCKS))
@@ -34,6 +42,9 @@ parser.add_argument("--name", default="gguf_matmul")
 args = parser.parse_args()
 
 qk, block_bytes = BLOCKS[args.type]
+if args.type == "q4_0" and not args.fields:
+    parser.error("q4_0 is written with --fields only: its blocks read in place "
+                 "need the 4-bit strategies to pack blocks (docs/gguf.md)")
 if args.k % qk:
     parser.error(f"K = {args.k} is not a multiple of {args.type}'s {qk}")
 n, k, g = args.n, args.k, args.k // qk
@@ -41,6 +52,73 @@ m = "?" if args.dynamic else args.batch
 
 lines = []
 emit = lines.append
+if args.type == "q4_0":
+    h = qk // 2  # 16 bytes per block
+    dims = "(%m)" if args.dynamic else "()"
+    output_m = "%m" if args.dynamic else str(m)
+    emit(f"// y = x . W^T, W {n} x {k} in q4_0, fields as separate tensors; "
+         "written by examples/gen_gguf_kernel.py.")
+    emit("#map_w8 = affine_map<(n, g, j, h) -> (n, g, j)>")
+    emit("#map_p = affine_map<(n, g, j, h) -> (n, g, 0)>")
+    emit("#map_w = affine_map<(n, g, j, h) -> (n, g, j, h)>")
+    # The canonical 4-bit form (docs/forms.md): loops (1, M, N, G, 16, 2).
+    emit("#map_xc = affine_map<(b, m, n, g, j, h) -> (b, m, g, j, h)>")
+    emit("#map_wc = affine_map<(b, m, n, g, j, h) -> (n, g, j, h)>")
+    emit("#map_yc = affine_map<(b, m, n, g, j, h) -> (b, m, n)>")
+    emit(f"func.func @{args.name}(%qs: tensor<{n}x{g}x{h}xi8> {{qforge.gguf_field = \"q4_0.qs\"}}, "
+         f"%d: tensor<{n}x{g}xf16> {{qforge.gguf_field = \"q4_0.d\"}}, "
+         f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> "
+         "attributes {qforge.int4_byte_pairs = array<i64: 0>} {")
+    if args.dynamic:
+        emit("  %c0 = arith.constant 0 : index")
+        emit(f"  %m = tensor.dim %x, %c0 : tensor<?x{k}xf32>")
+    emit("  %c4 = arith.constant 4 : i8")
+    emit(f"  %d1 = tensor.expand_shape %d [[0], [1, 2]] output_shape [{n}, {g}, 1]"
+         f" : tensor<{n}x{g}xf16> into tensor<{n}x{g}x1xf16>")
+    emit(f"  %zp = arith.constant dense<8.0> : tensor<{n}x{g}x1xf32>")
+    emit(f"  %w_init = tensor.empty() : tensor<{n}x{g}x{h}x2xf32>")
+    emit("  // Element (j, h) of block g is nibble h of byte j: x[g, 16h + j].")
+    emit("  %w = linalg.generic {indexing_maps = [#map_w8, #map_p, #map_p, #map_w],"
+         " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
+    emit(f"      ins(%qs, %d1, %zp : tensor<{n}x{g}x{h}xi8>, tensor<{n}x{g}x1xf16>, "
+         f"tensor<{n}x{g}x1xf32>) outs(%w_init : tensor<{n}x{g}x{h}x2xf32>) {{")
+    emit("  ^bb0(%byte: i8, %scale: f16, %z: f32, %unused: f32):")
+    emit("    %half = linalg.index 3 : index")
+    emit("    %half8 = arith.index_cast %half : index to i8")
+    emit("    %shift = arith.muli %half8, %c4 : i8")
+    emit("    %shifted = arith.shrui %byte, %shift : i8")
+    emit("    %nibble = arith.trunci %shifted : i8 to i4")
+    emit("    %wide = arith.extui %nibble : i4 to i32")
+    emit("    %wf = arith.uitofp %wide : i32 to f32")
+    emit("    %centered = arith.subf %wf, %z : f32")
+    emit("    %s = arith.extf %scale : f16 to f32")
+    emit("    %value = arith.mulf %centered, %s : f32")
+    emit("    linalg.yield %value : f32")
+    emit(f"  }} -> tensor<{n}x{g}x{h}x2xf32>")
+    emit(f"  %xe = tensor.expand_shape %x [[0, 1], [2, 3, 4]] output_shape "
+         f"[1, {output_m}, {g}, 2, {h}] : tensor<{m}x{k}xf32> into tensor<1x{m}x{g}x2x{h}xf32>")
+    emit(f"  %xt_init = tensor.empty{dims} : tensor<1x{m}x{g}x{h}x2xf32>")
+    emit(f"  %xt = linalg.transpose ins(%xe : tensor<1x{m}x{g}x2x{h}xf32>) "
+         f"outs(%xt_init : tensor<1x{m}x{g}x{h}x2xf32>) permutation = [0, 1, 2, 4, 3]")
+    emit("  %zero = arith.constant 0.0 : f32")
+    emit(f"  %y_init = tensor.empty{dims} : tensor<1x{m}x{n}xf32>")
+    emit(f"  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x{m}x{n}xf32>)"
+         f" -> tensor<1x{m}x{n}xf32>")
+    emit("  %y = linalg.generic {indexing_maps = [#map_xc, #map_wc, #map_yc],"
+         " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"reduction\", "
+         "\"reduction\", \"reduction\"]}")
+    emit(f"      ins(%xt, %w : tensor<1x{m}x{g}x{h}x2xf32>, tensor<{n}x{g}x{h}x2xf32>)"
+         f" outs(%acc : tensor<1x{m}x{n}xf32>) {{")
+    emit("  ^bb0(%a: f32, %b: f32, %out: f32):")
+    emit("    %product = arith.mulf %a, %b : f32")
+    emit("    %sum = arith.addf %out, %product : f32")
+    emit("    linalg.yield %sum : f32")
+    emit(f"  }} -> tensor<1x{m}x{n}xf32>")
+    emit(f"  %yc = tensor.collapse_shape %y [[0, 1], [2]] : tensor<1x{m}x{n}xf32> into tensor<{m}x{n}xf32>")
+    emit(f"  return %yc : tensor<{m}x{n}xf32>")
+    emit("}")
+    print("\n".join(lines))
+    raise SystemExit(0)
 emit(f"// y = x . W^T, W {n} x {k} in {args.type} "
      f"({'fields as separate tensors' if args.fields else 'blocks read in place'}); "
      f"written by examples/gen_gguf_kernel.py.")
@@ -53,7 +131,8 @@ emit("#map_x = affine_map<(m, n, g, e) -> (m, g, e)>")
 emit("#map_w = affine_map<(m, n, g, e) -> (n, g, e)>")
 emit("#map_y = affine_map<(m, n, g, e) -> (m, n)>")
 if args.fields:
-    params = (f"%qs: tensor<{n}x{g}x{qk}xi8>, %d: tensor<{n}x{g}xf16>, "
+    params = (f"%qs: tensor<{n}x{g}x{qk}xi8> {{qforge.gguf_field = \"{args.type}.qs\"}}, "
+              f"%d: tensor<{n}x{g}xf16> {{qforge.gguf_field = \"{args.type}.d\"}}, "
               f"%x: tensor<{m}x{k}xf32>")
 else:
     params = (f"%blocks: tensor<{n}x{g}x{block_bytes}xi8> "

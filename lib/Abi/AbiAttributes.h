@@ -35,6 +35,13 @@ inline constexpr llvm::StringLiteral kInt4BytePairsAttrName =
 /// argument with valid blocks (finite f16 scales).
 inline constexpr llvm::StringLiteral kGgufTypeAttr = "qforge.gguf_type";
 
+/// The arguments of a kernel that takes a GGUF type's fields apart (the
+/// quants and the f16 scales of `N x K/QK` blocks, what a producer that
+/// splits the blocks passes; examples/gen_gguf_kernel.py --fields) carry
+/// this string attribute: "<type>.qs" and "<type>.d". The bench's
+/// --oracle=ggml joins them into blocks.
+inline constexpr llvm::StringLiteral kGgufFieldAttr = "qforge.gguf_field";
+
 } // namespace qforge
 
 #endif // QFORGE_ABI_ABIATTRIBUTES_H

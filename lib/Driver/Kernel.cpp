@@ -86,8 +86,11 @@ FailureOr<func::FuncOp> qforge::findKernel(ModuleOp module, StringRef name) {
   return kernel;
 }
 
-/// The argument of `kernel` whose values `value` holds, through reshapes
-/// and elementwise float conversions (an f16 activation widened to f32).
+/// The argument of `kernel` whose values `value` holds, through reshapes,
+/// elementwise float conversions (an f16 activation widened to f32) and
+/// transposes of the two innermost dims (the elements of one group read in
+/// another order, as GGUF's q4_0 pairs element j with j + 16: each group
+/// keeps its values).
 static std::optional<unsigned> traceToArgument(Value value,
                                                func::FuncOp kernel) {
   while (true) {
@@ -99,6 +102,19 @@ static std::optional<unsigned> traceToArgument(Value value,
     Operation *def = value.getDefiningOp();
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
       value = def->getOperand(0);
+      continue;
+    }
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(def)) {
+      ArrayRef<int64_t> permutation = transpose.getPermutation();
+      size_t rank = permutation.size();
+      bool swapsInnermost = rank >= 2 &&
+                            permutation[rank - 1] == int64_t(rank) - 2 &&
+                            permutation[rank - 2] == int64_t(rank) - 1;
+      for (size_t dim = 0; dim + 2 < rank; ++dim)
+        swapsInnermost &= permutation[dim] == int64_t(dim);
+      if (!swapsInnermost)
+        return std::nullopt;
+      value = transpose.getInput();
       continue;
     }
     auto convert = dyn_cast<linalg::GenericOp>(def);

@@ -28,6 +28,22 @@ namespace {
 /// such ops: how a normalized form reads N x G or G x N parameters as
 /// N x G x 1, and how a block format's fields are read in place (a slice of
 /// the blocks; a scale joined from two of their bytes, docs/gguf.md).
+bool isArgumentView(Operation *op);
+
+/// Whether every use of `value` is, through reshapes, an input of a
+/// dequantization (a generic reading integers): a decoded scale, not a
+/// converted activation.
+bool feedsDequantizationsOnly(Value value) {
+  return llvm::all_of(value.getUsers(), [](Operation *user) {
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
+      return feedsDequantizationsOnly(user->getResult(0));
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    return generic && llvm::any_of(generic.getDpsInputs(), [](Value input) {
+             return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
+           });
+  });
+}
+
 bool isArgumentView(Operation *op) {
   auto readsArguments = [](Value source) {
     return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
@@ -37,6 +53,7 @@ bool isArgumentView(Operation *op) {
   if (auto generic = dyn_cast_or_null<linalg::GenericOp>(op))
     return generic->getNumResults() == 1 &&
            generic.getNumLoops() == generic.getNumParallelLoops() &&
+           feedsDequantizationsOnly(generic->getResult(0)) &&
            llvm::all_of(generic.getDpsInputs(), [&](Value input) {
              return isa<IntegerType>(getElementTypeOrSelf(input.getType())) &&
                     readsArguments(input);

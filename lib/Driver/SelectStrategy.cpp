@@ -115,24 +115,40 @@ void qforge::recordStrategyParams(func::FuncOp function,
   function->setAttr(kStrategyParamsAttrName, builder.getDictionaryAttr(params));
 }
 
+/// The value `value` views, through slices and reshapes.
+static Value viewedValue(Value value) {
+  while (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                         tensor::CollapseShapeOp>(value.getDefiningOp()))
+    value = value.getDefiningOp()->getOperand(0);
+  return value;
+}
+
 /// Whether a float input (scale, zero-point) of `contraction`'s
-/// dequantization is computed by a generic from integers, through reshapes.
+/// dequantization is decoded by a generic from the bytes its weights are
+/// sliced from: a block format read in place (GGUF's q8_0: the f16 scale
+/// joined from two bytes of each block).
 static bool decodesParametersInPlace(linalg::GenericOp contraction) {
   auto isInteger = [](Value value) {
     return isa<IntegerType>(getElementTypeOrSelf(value.getType()));
   };
   for (Value input : contraction.getDpsInputs()) {
     auto dequant = input.getDefiningOp<linalg::GenericOp>();
-    if (!dequant || !llvm::any_of(dequant.getDpsInputs(), isInteger))
+    if (!dequant)
+      continue;
+    SmallVector<Value> weightSources;
+    for (Value operand : dequant.getDpsInputs())
+      if (isInteger(operand))
+        weightSources.push_back(viewedValue(operand));
+    if (weightSources.empty())
       continue;
     for (Value parameter : dequant.getDpsInputs()) {
       if (isInteger(parameter))
         continue;
-      while (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-          parameter.getDefiningOp()))
-        parameter = parameter.getDefiningOp()->getOperand(0);
-      auto decoding = parameter.getDefiningOp<linalg::GenericOp>();
-      if (decoding && llvm::all_of(decoding.getDpsInputs(), isInteger))
+      auto decoding = viewedValue(parameter).getDefiningOp<linalg::GenericOp>();
+      if (decoding && llvm::any_of(decoding.getDpsInputs(), [&](Value bytes) {
+            return isInteger(bytes) &&
+                   llvm::is_contained(weightSources, viewedValue(bytes));
+          }))
         return true;
     }
   }

@@ -152,20 +152,33 @@ bool GgmlLibrary::dequantize(uint32_t typeId, const void *blocks, float *out,
 bool GgmlLibrary::loadCpuBackend(llvm::StringRef variant, std::string &error) {
   std::string chosen = variant.str();
   if (chosen.empty()) {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512vnni") &&
-        __builtin_cpu_supports("avx512bf16"))
-      chosen = "zen4";
-    else if (__builtin_cpu_supports("avx512f") &&
-             __builtin_cpu_supports("avx512vnni"))
-      chosen = "icelake";
-    else if (__builtin_cpu_supports("avx512f"))
-      chosen = "skylakex";
-    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-      chosen = "haswell";
-    else
-      chosen = "x64";
+    // Each variant of the package says how well this CPU runs it
+    // (ggml_backend_score: 0 when it lacks an instruction the variant
+    // uses), as ggml's own loader picks: the highest score wins.
+    static const char *const kVariants[] = {
+        "sapphirerapids", "zen4",       "icelake",     "cooperlake",
+        "cascadelake",    "cannonlake", "skylakex",    "alderlake",
+        "haswell",        "ivybridge",  "sandybridge", "piledriver",
+        "sse42",          "x64"};
+    int best = 0;
+    for (const char *candidate : kVariants) {
+      std::string path = directory + "/libggml-cpu-" + candidate + ".so";
+      void *raw = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!raw)
+        continue;
+      auto score =
+          reinterpret_cast<int (*)()>(dlsym(raw, "ggml_backend_score"));
+      int value = score ? score() : 0;
+      dlclose(raw);
+      if (value > best) {
+        best = value;
+        chosen = candidate;
+      }
+    }
+    if (chosen.empty()) {
+      error = "no ggml CPU backend in '" + directory + "' runs on this CPU";
+      return false;
+    }
   }
   std::string path = directory + "/libggml-cpu-" + chosen + ".so";
   void *raw = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -51,9 +51,9 @@ public:
                   int64_t elements, std::string &error) const;
 
   /// Loads ggml's CPU backend beside the base library: `variant` names a
-  /// libggml-cpu-<variant>.so of the package, or "" for the best one this
-  /// CPU runs (zen4's AVX-512 set with VNNI and BF16, icelake, skylakex,
-  /// haswell, x64). Needed by GgmlMatmul.
+  /// libggml-cpu-<variant>.so of the package, or "" for the one whose
+  /// ggml_backend_score is highest on this CPU (as ggml's loader picks).
+  /// Needed by GgmlMatmul.
   bool loadCpuBackend(llvm::StringRef variant, std::string &error);
   llvm::StringRef getCpuVariant() const { return cpuVariant; }
 

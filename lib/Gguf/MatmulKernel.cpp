@@ -23,10 +23,26 @@ qforge::gguf::whyNotCompiled(const TensorInfo &tensor) {
   if (tensor.shape.size() != 2)
     return name + " has " + std::to_string(tensor.shape.size()) +
            " dims; a weight matrix has 2 (ne[0] = K, ne[1] = N)";
+  if (tensor.shape[0] < 1 || tensor.shape[1] < 1)
+    return name + " has an empty dim (" + std::to_string(tensor.shape[0]) +
+           " x " + std::to_string(tensor.shape[1]) + ")";
   return std::nullopt;
 }
 
 namespace {
+/// `text` (from the file) for an MLIR string attribute or a comment: bytes
+/// other than printable ASCII, quotes and backslashes as \XX.
+std::string escape(llvm::StringRef text) {
+  std::string escaped;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+      escaped += llvm::formatv("\\{0:X-2}", unsigned(c)).str();
+    else
+      escaped += char(c);
+  }
+  return escaped;
+}
+
 /// Writes MLIR text: the shared attribute aliases, one matmul's ops, and
 /// elementwise ops, naming values by a prefix.
 class KernelWriter {
@@ -56,13 +72,7 @@ public:
                                     llvm::StringRef name) {
     TensorType type = *lookupType(tensor.typeId);
     // Escaped for an MLIR string attribute (the name comes from the file).
-    std::string escaped;
-    for (unsigned char c : tensor.name) {
-      if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
-        escaped += llvm::formatv("\\{0:X-2}", unsigned(c)).str();
-      else
-        escaped += char(c);
-    }
+    std::string escaped = escape(tensor.name);
     return llvm::formatv("%{0}: {1} {{qforge.gguf_type = \"{2}\", "
                          "qforge.gguf_tensor = \"{3}\"}",
                          name, blocksType(tensor), type.name, escaped);
@@ -88,7 +98,7 @@ public:
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
                         "read in place.\n",
-                        prefix, tensor.name, type.name, n, k);
+                        prefix, escape(tensor.name), type.name, n, k);
     os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 2] [{2}, "
                         "{3}, {4}] [1, 1, 1] : {5} to {6}\n",
                         v("qs"), blocks, n, g, qk, blocksT, quants);
@@ -185,7 +195,7 @@ std::string qforge::gguf::writeMatmulKernel(const TensorInfo &tensor,
   // The same IR as examples/gen_gguf_kernel.py (q8_0, blocks in place).
   os << llvm::formatv("// y = x . W^T, W = GGUF tensor '{0}' ({1}, {2} x "
                       "{3}) read in place; written by qforge-gguf --tensor.\n",
-                      tensor.name, type.name, n, k);
+                      escape(tensor.name), type.name, n, k);
   writer.writeMaps();
   std::string x = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
   std::string y = llvm::formatv("tensor<{0}x{1}xf32>", m, n);

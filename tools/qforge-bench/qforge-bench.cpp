@@ -56,6 +56,7 @@
 #include <limits>
 #include <malloc.h>
 #include <optional>
+#include <thread>
 #include <unistd.h>
 
 using namespace mlir;
@@ -354,6 +355,38 @@ std::pair<double, double> compare(const qforge::KernelCall &actual,
 }
 } // namespace
 
+/// W's blocks joined from its fields apart (--oracle=ggml on the --fields
+/// form): the quants N x G x (bytes of quants) and the f16 scales N x G;
+/// each block is its scale's two bytes, then its quants (q4_0, q8_0).
+static std::optional<qforge::TensorBuffer>
+joinBlockFields(const qforge::gguf::TensorType &type,
+                const qforge::TensorBuffer &quants,
+                const qforge::TensorBuffer &scales, std::string &error) {
+  ArrayRef<int64_t> shape = quants.getType().getShape();
+  const int64_t quantBytes = int64_t(type.blockBytes) - 2;
+  if ((type.name != "q4_0" && type.name != "q8_0") || shape.size() != 3 ||
+      shape[2] != quantBytes || !scales.getType().getElementType().isF16() ||
+      scales.getNumElements() != size_t(shape[0] * shape[1])) {
+    error = "--oracle=ggml: the fields of " + type.name.str() +
+            " are quants N x G x " + std::to_string(quantBytes) +
+            " bytes and f16 scales N x G (q4_0 and q8_0 only)";
+    return std::nullopt;
+  }
+  auto blocksType =
+      RankedTensorType::get({shape[0], shape[1], int64_t(type.blockBytes)},
+                            IntegerType::get(quants.getType().getContext(), 8));
+  qforge::TensorBuffer blocks(blocksType);
+  auto *out = static_cast<uint8_t *>(blocks.getData());
+  auto *q = static_cast<const uint8_t *>(quants.getData());
+  auto *d = static_cast<const uint8_t *>(scales.getData());
+  for (int64_t block = 0, e = shape[0] * shape[1]; block < e; ++block) {
+    std::memcpy(out + block * type.blockBytes, d + 2 * block, 2);
+    std::memcpy(out + block * type.blockBytes + 2, q + block * quantBytes,
+                quantBytes);
+  }
+  return blocks;
+}
+
 /// --oracle=ggml: y = x . W^T with W dequantized by ggml's to_float of its
 /// type and the products summed in f64, against the kernel's `result`;
 /// prints the comparison and returns the normalized error (std::nullopt
@@ -377,6 +410,10 @@ getGgmlShape(const qforge::gguf::TensorType &type,
     return std::nullopt;
   }
   int64_t depth = blockCount / rows * type.blockElements; // K
+  if (depth <= 0) {
+    error = "the weights hold no block";
+    return std::nullopt;
+  }
   int64_t tokens = int64_t(activation.getNumElements()) / depth;
   if (tokens * depth != int64_t(activation.getNumElements()) ||
       int64_t(result.getNumElements()) != tokens * rows) {
@@ -590,12 +627,18 @@ int main(int argc, char **argv) {
                     qforge::gguf::lookupType(tensor->typeId)->name.str() +
                     ", the argument is marked " +
                     (expected ? expected->name.str() : std::string("nothing")));
-      if (!argumentType || !argumentType.hasStaticShape() ||
-          uint64_t(argumentType.getNumElements()) *
-                  ((argumentType.getElementTypeBitWidth() + 7) / 8) !=
-              tensor->bytes)
-        return fail(where + ": the file's " + std::to_string(tensor->bytes) +
-                    " bytes are not the argument's");
+      // N x K/QK x BYTES for ne[1] = N, ne[0] = K: the same bytes in
+      // another shape (the transposed matrix) would verify, wrongly.
+      SmallVector<int64_t> expectedShape;
+      if (tensor->shape.size() == 2)
+        expectedShape = {tensor->shape[1],
+                         tensor->shape[0] / expected->blockElements,
+                         int64_t(expected->blockBytes)};
+      if (!argumentType || !argumentType.getElementType().isInteger(8) ||
+          argumentType.getShape() != ArrayRef<int64_t>(expectedShape))
+        return fail(where + ": the file's tensor is not the argument's " +
+                    "shape (N x K/QK x block bytes of its ne[1] = N, ne[0] "
+                    "= K)");
       fileArguments[argument] = weightFile->getData(*tensor).data();
     }
     if (fileArguments.empty())
@@ -614,6 +657,8 @@ int main(int argc, char **argv) {
   // in f64 against the one float argument, and compares with the result.
   std::optional<qforge::GgmlLibrary> ggml;
   unsigned ggmlWeights = 0, ggmlActivation = 0;
+  std::optional<qforge::gguf::TensorType> fieldType;
+  std::optional<unsigned> quantsField, scalesField;
   const bool ggmlOracle = !oracleName.empty(), ggmlPeer = !peerName.empty();
   if (ggmlOracle || ggmlPeer) {
     if (ggmlOracle && oracleName != "ggml")
@@ -623,20 +668,56 @@ int main(int argc, char **argv) {
     if (ggmlOracle && !verify)
       return fail("--oracle=ggml checks the kernel as --verify does: pass "
                   "--verify");
+    if (ggmlOracle && options.int8Activations && !exactInt8Activations)
+      return fail("--oracle=ggml compares with f64 sums of the activation as "
+                  "given: with --int8-activations it needs activations int8 "
+                  "represents exactly (drop --exact-int8-activations=false)");
+    if (ggmlPeer && !doTime)
+      return fail("--peer=ggml times ggml beside the kernel: it needs the "
+                  "timing (drop --time=false)");
+    // W is one argument of blocks (qforge.gguf_type), or, for the oracle,
+    // its fields apart (qforge.gguf_field "<type>.qs" and "<type>.d"),
+    // which the bench joins into blocks.
+    for (unsigned argument = 0; argument < kernelFunc->getNumArguments();
+         ++argument)
+      if (auto field = kernelFunc->getArgAttrOfType<StringAttr>(
+              argument, qforge::kGgufFieldAttr)) {
+        auto [typeName, part] = field.getValue().split('.');
+        std::optional<qforge::gguf::TensorType> type =
+            qforge::gguf::lookupType(typeName);
+        if (!type || (part != "qs" && part != "d") ||
+            (fieldType && fieldType->id != type->id))
+          return fail("argument #" + std::to_string(argument) + " of @" + name +
+                      ": " + qforge::kGgufFieldAttr.str() + " '" +
+                      field.getValue().str() +
+                      "' is not <type>.qs or <type>.d of one ggml type");
+        fieldType = type;
+        (part == "qs" ? quantsField : scalesField) = argument;
+      }
     SmallVector<unsigned> floats;
     for (unsigned argument = 0; argument < dynamicType.getNumInputs();
          ++argument)
-      if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
+      if (isa<FloatType>(
+              getElementTypeOrSelf(dynamicType.getInput(argument))) &&
+          argument != scalesField)
         floats.push_back(argument);
-    if (ggufArguments.size() != 1 || floats.size() != 1 ||
-        dynamicType.getNumResults() != 1 || dynamicType.getNumInputs() != 2)
+    bool blocksForm = ggufArguments.size() == 1 &&
+                      dynamicType.getNumInputs() == 2 && !fieldType;
+    bool fieldsForm = ggmlOracle && !ggmlPeer && ggufArguments.empty() &&
+                      quantsField && scalesField &&
+                      dynamicType.getNumInputs() == 3;
+    if ((!blocksForm && !fieldsForm) || floats.size() != 1 ||
+        dynamicType.getNumResults() != 1)
       return fail(std::string(ggmlOracle ? "--oracle" : "--peer") +
                   "=ggml takes a kernel of one matmul y = x . W^T: "
                   "two arguments, W marked " +
                   qforge::kGgufTypeAttr.str() +
                   " and x of floats, and one result (what "
-                  "examples/gen_gguf_kernel.py writes)");
-    ggmlWeights = ggufArguments.begin()->first;
+                  "examples/gen_gguf_kernel.py writes); the oracle also takes "
+                  "W's fields apart, marked " +
+                  qforge::kGgufFieldAttr.str() + " (--fields)");
+    if (blocksForm)
+      ggmlWeights = ggufArguments.begin()->first;
     ggmlActivation = floats.front();
     std::string loadError;
     ggml = qforge::GgmlLibrary::load(ggmlDirectory, loadError);
@@ -848,10 +929,18 @@ int main(int argc, char **argv) {
       verified = normalizedError <= acceptedError && matmulsAgree;
       if (ggmlOracle) {
         progress("running the ggml oracle");
+        std::optional<qforge::TensorBuffer> joined =
+            fieldType
+                ? joinBlockFields(*fieldType, rawCall.inputs[*quantsField],
+                                  rawCall.inputs[*scalesField], error)
+                : std::nullopt;
+        if (fieldType && !joined)
+          return fail(error);
         std::optional<double> ggmlError = checkAgainstGgml(
-            *ggml, *ggufArguments.lookup(ggmlWeights),
-            rawCall.inputs[ggmlWeights], rawCall.inputs[ggmlActivation],
-            firstCall.results.front(), acceptedError, error);
+            *ggml, fieldType ? *fieldType : *ggufArguments.lookup(ggmlWeights),
+            fieldType ? *joined : rawCall.inputs[ggmlWeights],
+            rawCall.inputs[ggmlActivation], firstCall.results.front(),
+            acceptedError, error);
         if (!ggmlError)
           return fail(error);
         verified = verified && *ggmlError <= acceptedError;
@@ -984,13 +1073,16 @@ int main(int argc, char **argv) {
           activation[i] = float(x.getAsDouble(i));
       }
       bool failed = false;
+      // qforge's OpenMP workers spin for libomp's block time (200 ms) after
+      // its last parallel region; ggml's threads would compete with them.
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
       progress("timing ggml, hot");
       peerHot = timeRuns(1, [&](size_t) { failed |= !peer->run(0); });
       progress("timing ggml, cold");
       peerCold =
           timeRuns(peerCopies, [&](size_t i) { failed |= !peer->run(i); });
       if (failed)
-        return fail("--peer=ggml: ggml_graph_compute_with_ctx failed");
+        return fail("--peer=ggml: ggml_backend_graph_compute failed");
       // How far ggml's result is from the kernel's (ggml rounds x to its
       // type's dot-product partner: not judged).
       double maxError = 0, magnitude = 0;
@@ -1001,7 +1093,8 @@ int main(int argc, char **argv) {
         magnitude = std::max(magnitude, std::fabs(out));
       }
       peerDistance = magnitude > 0 ? maxError / magnitude : maxError;
-      peerBytes = blocks.getNumBytes() + x.getNumBytes() + y.getNumBytes();
+      // Input bytes, as qforge's GB/s counts them.
+      peerBytes = blocks.getNumBytes() + x.getNumBytes();
     }
 
     double hotGBps = bytesPerCall / hot.medianUs / 1e3;
@@ -1035,8 +1128,8 @@ int main(int argc, char **argv) {
       llvm::outs() << llvm::format(
           "peer ggml (ggml_mul_mat, plain CPU buffer, backend %s, %u "
           "thread(s)): hot min %.1f us, median %.1f us, %.1f GB/s; cold min "
-          "%.1f us, median %.1f us (%zu copies), %.1f GB/s; qforge cold "
-          "median / ggml's: %.2fx faster; ggml's result %.3g from the "
+          "%.1f us, median %.1f us (%zu copies), %.1f GB/s; ggml's cold "
+          "median / qforge's: %.2fx; ggml's result %.3g from the "
           "kernel's (normalized, not judged: it rounds x)\n",
           ggml->getCpuVariant().str().c_str(), threads, peerHot->minUs,
           peerHot->medianUs, peerBytes / peerHot->medianUs / 1e3,

@@ -53,9 +53,12 @@ cl::opt<int> layerOption(
     cl::value_desc("I"), cl::cat(category), cl::init(-1));
 cl::opt<std::string>
     tokensOption("tokens",
-                 cl::desc("--tensor: the rows of x, a number or 'dynamic'"),
+                 cl::desc("--tensor, --layer: the rows of x, a number or "
+                          "'dynamic' (blocks in place compile at 1 row only "
+                          "so far: docs/gguf.md)"),
                  cl::cat(category), cl::init("1"));
-cl::opt<std::string> outputFile("o", cl::desc("--tensor: the output file"),
+cl::opt<std::string> outputFile("o",
+                                cl::desc("--tensor, --layer: the output file"),
                                 cl::value_desc("file"), cl::cat(category),
                                 cl::init("-"));
 cl::opt<bool> checkGgml(
