@@ -37,7 +37,7 @@ constexpr unsigned kMaxBodyOps = 16;
 /// kMaxBodyOps side-effect-free ops without regions that does not read its
 /// output.
 bool isPointwiseDecoding(linalg::GenericOp generic) {
-  if (generic->getNumResults() != 1 ||
+  if (generic->getNumResults() != 1 || !generic.hasPureTensorSemantics() ||
       generic.getNumLoops() != generic.getNumParallelLoops() ||
       !generic.getIndexingMapsArray().back().isPermutation() ||
       generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
