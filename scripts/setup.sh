@@ -20,8 +20,10 @@ packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
           libzstd-dev python3)
 # npm fetches ggml's prebuilt library, the GGUF kernels' oracle
 # (scripts/install-ggml.sh): CI installs it, so that the tests against ggml
-# run there; elsewhere it is used when present.
-if [[ "${CI:-}" == true ]]; then
+# run there; elsewhere it is used when present. Only when the command is
+# missing: a Node.js from elsewhere (NodeSource's bundles npm) conflicts with
+# Debian's npm package.
+if [[ "${CI:-}" == true ]] && ! command -v npm > /dev/null; then
   packages+=(npm)
 fi
 
