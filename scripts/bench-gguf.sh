@@ -8,7 +8,10 @@
 #
 #   scripts/bench-gguf.sh                 # q8_0, decode f32 and int8, 1 and 2 threads
 #   TYPES=q8_0 PATHS="int8" THREADS=1 SHAPES="4096 4096" scripts/bench-gguf.sh
+#   TYPES=q4_0 PATHS=int8 scripts/bench-gguf.sh    # q4_0: its fields apart
 #
+# FORM: blocks (read in place) or fields (apart, --fields); q4_0 is written
+# with its fields apart only, whatever FORM says.
 # PATHS: f32 (the decode with f32 activations), int8 (--int8-activations).
 # SHAPES: "N K" pairs separated by ';' (default: LLaMA-7B's 4096x4096,
 # 11008x4096, 4096x11008). A run that fails verification is listed at the
@@ -21,6 +24,7 @@ types="${TYPES:-q8_0}"
 paths="${PATHS:-f32 int8}"
 threads_list="${THREADS:-1 2}"
 shapes="${SHAPES:-4096 4096;11008 4096;4096 11008}"
+form="${FORM:-blocks}"
 out_dir="$build_dir/bench"
 mkdir -p "$out_dir"
 "$repo_root/scripts/setup.sh" > /dev/null
@@ -38,7 +42,9 @@ for type in $types; do
   for shape in "${shape_list[@]}"; do
     read -r n k <<< "$shape"
     kernel="$tmp/$type-$n-$k.mlir"
-    python3 "$repo_root/examples/gen_gguf_kernel.py" "$type" "$n" "$k" > "$kernel"
+    form_flags=()
+    if [[ "$form" == fields || "$type" == q4_0 ]]; then form_flags=(--fields); fi
+    python3 "$repo_root/examples/gen_gguf_kernel.py" "$type" "$n" "$k" "${form_flags[@]}" > "$kernel"
     for path in $paths; do
       flags=()
       [[ "$path" == int8 ]] && flags+=(--int8-activations)

@@ -703,8 +703,7 @@ int main(int argc, char **argv) {
         floats.push_back(argument);
     bool blocksForm = ggufArguments.size() == 1 &&
                       dynamicType.getNumInputs() == 2 && !fieldType;
-    bool fieldsForm = ggmlOracle && !ggmlPeer && ggufArguments.empty() &&
-                      quantsField && scalesField &&
+    bool fieldsForm = ggufArguments.empty() && quantsField && scalesField &&
                       dynamicType.getNumInputs() == 3;
     if ((!blocksForm && !fieldsForm) || floats.size() != 1 ||
         dynamicType.getNumResults() != 1)
@@ -713,8 +712,8 @@ int main(int argc, char **argv) {
                   "two arguments, W marked " +
                   qforge::kGgufTypeAttr.str() +
                   " and x of floats, and one result (what "
-                  "examples/gen_gguf_kernel.py writes); the oracle also takes "
-                  "W's fields apart, marked " +
+                  "examples/gen_gguf_kernel.py writes), or W's fields apart, "
+                  "marked " +
                   qforge::kGgufFieldAttr.str() + " (--fields)");
     if (blocksForm)
       ggmlWeights = ggufArguments.begin()->first;
@@ -1041,8 +1040,18 @@ int main(int argc, char **argv) {
     uint64_t peerBytes = 0;
     double peerDistance = 0;
     if (ggmlPeer) {
-      const qforge::gguf::TensorType type = *ggufArguments.lookup(ggmlWeights);
-      const qforge::TensorBuffer &blocks = rawCall.inputs[ggmlWeights];
+      // W's blocks: the argument, or its fields apart joined (ggml reads
+      // blocks; qforge's time is the fields' kernel's).
+      const qforge::gguf::TensorType type =
+          fieldType ? *fieldType : *ggufArguments.lookup(ggmlWeights);
+      std::optional<qforge::TensorBuffer> joined =
+          fieldType ? joinBlockFields(*fieldType, rawCall.inputs[*quantsField],
+                                      rawCall.inputs[*scalesField], error)
+                    : std::nullopt;
+      if (fieldType && !joined)
+        return fail(error);
+      const qforge::TensorBuffer &blocks =
+          fieldType ? *joined : rawCall.inputs[ggmlWeights];
       const qforge::TensorBuffer &x = rawCall.inputs[ggmlActivation];
       const qforge::TensorBuffer &y = hotCalls.front().results.front();
       std::optional<GgmlShape> shape = getGgmlShape(type, blocks, x, y, error);
