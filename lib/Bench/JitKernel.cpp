@@ -19,10 +19,31 @@ bool qforge::compileJitKernel(mlir::ModuleOp module, llvm::StringRef name,
   // create().
   llvm::TargetMachine *optimizeFor = machine.get();
   auto optimize = [optimizeFor](llvm::Module *module) {
+    // The engine wraps every function in a `_mlir_<f>(void **)` that loads
+    // its arguments (the bench calls `_mlir__mlir_ciface_<f>`): glue, whose
+    // -O3 on a model's thousands of arguments cost more than its kernels.
+    for (llvm::Function &function : *module) {
+      if (function.isDeclaration() ||
+          !function.getName().starts_with("_mlir_") ||
+          function.getName().starts_with("_mlir_ciface_"))
+        continue;
+      function.removeFnAttr(llvm::Attribute::AlwaysInline);
+      function.addFnAttr(llvm::Attribute::OptimizeNone);
+      function.addFnAttr(llvm::Attribute::NoInline);
+    }
     optimizeModule(*module, *optimizeFor);
     return llvm::Error::success();
   };
+  // qforge's translation, not the engine's own: it marks the glue
+  // optnone and the code around the kernels optsize, as qforge-compile
+  // does (a 32-layer model's glue at -O3 took the JIT past 30 s).
+  auto translate = [optimizeFor, &target](mlir::Operation *op,
+                                          llvm::LLVMContext &context) {
+    return translateToLLVMIR(llvm::cast<mlir::ModuleOp>(op), context,
+                             *optimizeFor, target);
+  };
   mlir::ExecutionEngineOptions options;
+  options.llvmModuleBuilder = translate;
   options.transformer = optimize;
   // Kernels whose strategy leaves an scf.forall call into the OpenMP
   // runtime (docs/lowering.md).

@@ -14,6 +14,7 @@
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -61,8 +62,6 @@ static constexpr const char *kBufferize =
     "allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map}";
 static constexpr const char *kAfterBufferize =
-    "buffer-results-to-out-params{modify-public-functions=true "
-    "hoist-static-allocs=true},"
     "canonicalize,cse,buffer-deallocation-pipeline,canonicalize";
 
 /// After vector lowering: everything to the LLVM dialect. bf16 conversions
@@ -709,7 +708,24 @@ static LogicalResult bufferize(ModuleOp module) {
       failed(runPipeline(module, kBufferize)))
     return failure();
   dropResultsWrittenToArguments(module);
-  if (failed(runPipeline(module, kAfterBufferize)))
+  // Results become out-params (static allocations hoisted to the callers),
+  // except a private function's results of dynamic shape (a model's layer
+  // function at a dynamic token count): no caller knows their size ahead
+  // of the call, so the function returns a buffer it allocated, which the
+  // caller owns and the deallocation pipeline frees.
+  bufferization::BufferResultsToOutParamsOpts outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  outParams.filterFn = [](func::FuncOp *function) {
+    return function->isPublic() ||
+           llvm::none_of(function->getResultTypes(), [](Type type) {
+             auto memref = dyn_cast<MemRefType>(type);
+             return memref && !memref.hasStaticShape();
+           });
+  };
+  if (failed(
+          bufferization::promoteBufferResultsToOutParams(module, outParams)) ||
+      failed(runPipeline(module, kAfterBufferize)))
     return failure();
   copiesAsLoops(module);
   return success();

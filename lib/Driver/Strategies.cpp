@@ -547,6 +547,76 @@ LogicalResult finishCalls(CompiledSite &site, std::string &error) {
     site.function.erase();
   return success();
 }
+/// A function of the module other than `kernel` that now takes packed
+/// weights (a model's private layer function, whose matmuls' packings were
+/// lifted into it) passes its packing on to each caller in turn, up to
+/// the kernel: the model's `<kernel>_pack_weights` packs every layer's
+/// weights once, and each call passes packed tensors.
+LogicalResult liftPackingToCallers(ModuleOp module, func::FuncOp kernel,
+                                   std::string &error) {
+  auto pending = [&](func::FuncOp function) {
+    return function != kernel && !function.isExternal() &&
+           qforge::getPackWeightsFunction(function);
+  };
+  // Callees first: a function passes its packing on once every function
+  // it calls has passed theirs into it.
+  auto callsPending = [&](func::FuncOp function) {
+    return function
+        .walk([&](func::CallOp call) {
+          auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+          return callee && callee != function && pending(callee)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  while (true) {
+    func::FuncOp function;
+    bool any = false;
+    for (auto candidate : module.getOps<func::FuncOp>()) {
+      if (!pending(candidate))
+        continue;
+      any = true;
+      if (!callsPending(candidate)) {
+        function = candidate;
+        break;
+      }
+    }
+    if (!any)
+      return success();
+    if (!function) {
+      error = "the functions that take packed weights call each other in a "
+              "cycle; their packing cannot be lifted to @" +
+              kernel.getSymName().str();
+      return failure();
+    }
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(function, module);
+    SmallVector<func::CallOp> calls;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto call = dyn_cast<func::CallOp>(use.getUser());
+      if (!call) {
+        use.getUser()->emitError()
+            << "refers to @" << function.getSymName()
+            << ", whose weights a strategy packs ahead of calls; only calls "
+               "can pass packed weights";
+        error = "the weights of a quantized matmul cannot be packed ahead of "
+                "calls (see above)";
+        return failure();
+      }
+      calls.push_back(call);
+    }
+    std::optional<qforge::ParameterPacking> packing =
+        qforge::takeParameterPacking(function);
+    for (func::CallOp call : calls) {
+      if (failed(qforge::liftParameterPacking(*packing, call))) {
+        error = "the weights of a quantized matmul cannot be packed ahead of "
+                "calls (see above)";
+        return failure();
+      }
+    }
+  }
+}
 } // namespace
 
 bool qforge::compilesSitesApart(ModuleOp module, ArrayRef<MatmulSite> sites) {
@@ -613,6 +683,8 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   for (CompiledSite &site : compiled)
     if (failed(finishCalls(site, error)))
       return failure();
+  if (failed(liftPackingToCallers(module, kernel, error)))
+    return failure();
   // What is not a kernel -- the functions around the matmuls (their
   // elementwise ops, the token dispatch) and the pack functions, which pack
   // once, ahead of calls -- is optimized by LLVM for size: its loops are

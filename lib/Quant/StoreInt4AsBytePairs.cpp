@@ -203,7 +203,8 @@ LogicalResult storeAsBytePairs(func::FuncOp func, BlockArgument nibbles,
              << use.getOwner()->getName()
              << "'; qforge reads i4 arguments only as linalg.generic inputs "
                 "(e.g. the dequantization), directly or through a "
-                "tensor.expand_shape that keeps the innermost dim even";
+                "tensor.expand_shape that keeps the innermost dim even, "
+                "or passes them on to a function of the module";
     if (llvm::count_if(generic.getDpsInputs(), [](Value input) {
           return isNibbleTensor(input.getType());
         }) > 1)
@@ -215,9 +216,24 @@ LogicalResult storeAsBytePairs(func::FuncOp func, BlockArgument nibbles,
     ArrayRef<int64_t> shape = expand.getResultType().getShape();
     return expand.getResultType().hasStaticShape() && shape.back() % 2 == 0;
   };
+  // A call passing the argument on to a function of this module whose
+  // parameter has the same i4 type: that function stores it as byte pairs
+  // too (this pass converts every function's i4 arguments), so the call
+  // passes the bytes unchanged -- a model's private layer functions.
+  auto passesOnToFunction = [&](OpOperand &use) {
+    auto call = dyn_cast<func::CallOp>(use.getOwner());
+    if (!call)
+      return false;
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    return callee && !callee.isExternal() &&
+           callee.getArgumentTypes()[use.getOperandNumber()] == type;
+  };
   SmallVector<OpOperand *> uses;
   SmallVector<tensor::ExpandShapeOp> expands;
   for (OpOperand &use : nibbles.getUses()) {
+    if (passesOnToFunction(use))
+      continue;
     if (auto expand = dyn_cast<tensor::ExpandShapeOp>(use.getOwner());
         expand && splitsBytes(expand)) {
       for (OpOperand &expandUse : expand.getResult().getUses())
