@@ -24,12 +24,22 @@ and j + 16 in its high one, y = d * (nibble - 8)). q4_0's dequantization is
 written on the byte pairs (the nibble a loop dim, as qforge stores i4,
 docs/abi.md; the function carries qforge.int4_byte_pairs), and x is read
 through a transpose of each block's two halves (x[g, h, j] -> [g, j, h]),
-so that element (j, h) of the pair meets x[16h + j]. Its blocks in place and
-the K types follow.
+so that element (j, h) of the pair meets x[16h + j]. Its blocks in place
+follow.
+
+q4_K (blocks in place only, so far): a 144-byte super-block of 256 weights,
+d and dmin f16 at bytes 0 and 2, twelve bytes of 6-bit scales and mins, 128
+bytes of nibbles; element 64c + 32h + l is nibble h of byte 32c + l, in
+sub-block s = 2c + h, whose weight is d * sc[s] * q - dmin * m[s]. Written as
+llama.cpp's two-level form: the nibble half h stays a loop dim (a byte's two
+nibbles sit in two sub-blocks), each sub-block's scale d * sc and offset
+dmin * m are elementwise generics over (n, b, c, h) reading the scale bytes
+through affine maps (2c + h, 2c + h + 4, (2c + h) mod 4), and the
+dequantization s * q - o keeps the offset an offset.
 """
 import argparse
 
-BLOCKS = {"q8_0": (32, 34), "q4_0": (32, 18)}
+BLOCKS = {"q8_0": (32, 34), "q4_0": (32, 18), "q4_K": (256, 144)}
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("type", choices=sorted(BLOCKS))
@@ -45,6 +55,8 @@ qk, block_bytes = BLOCKS[args.type]
 if args.type == "q4_0" and not args.fields:
     parser.error("q4_0 is written with --fields only: its blocks read in place "
                  "need the 4-bit strategies to pack blocks (docs/gguf.md)")
+if args.type == "q4_K" and args.fields:
+    parser.error("q4_K is written with its blocks in place only, so far")
 if args.k % qk:
     parser.error(f"K = {args.k} is not a multiple of {args.type}'s {qk}")
 n, k, g = args.n, args.k, args.k // qk
@@ -52,6 +64,134 @@ m = "?" if args.dynamic else args.batch
 
 lines = []
 emit = lines.append
+
+
+def emit_half_from_bytes(result, blocks, low_byte):
+    """%result = the f16 at bytes low_byte, low_byte + 1 of each block."""
+    emit(f"  %{result}_init = tensor.empty() : tensor<{n}x{g}xf16>")
+    emit(f"  %{result} = linalg.generic {{indexing_maps = [affine_map<(n, g) -> (n, g, {low_byte})>, "
+         f"affine_map<(n, g) -> (n, g, {low_byte + 1})>, affine_map<(n, g) -> (n, g)>],"
+         " iterator_types = [\"parallel\", \"parallel\"]}")
+    emit(f"      ins(%{blocks}, %{blocks} : tensor<{n}x{g}x{block_bytes}xi8>, "
+         f"tensor<{n}x{g}x{block_bytes}xi8>) outs(%{result}_init : tensor<{n}x{g}xf16>) {{")
+    emit("  ^bb0(%lo: i8, %hi: i8, %unused: f16):")
+    emit("    %lo16 = arith.extui %lo : i8 to i16")
+    emit("    %hi16 = arith.extui %hi : i8 to i16")
+    emit("    %c8 = arith.constant 8 : i16")
+    emit("    %high = arith.shli %hi16, %c8 : i16")
+    emit("    %bits = arith.ori %high, %lo16 : i16")
+    emit("    %half = arith.bitcast %bits : i16 to f16")
+    emit("    linalg.yield %half : f16")
+    emit(f"  }} -> tensor<{n}x{g}xf16>")
+
+
+if args.type == "q4_K":
+    # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs @16
+    # (128 bytes). Element 64c + 32h + l is nibble h of qs[32c + l], in
+    # sub-block s = 2c + h of scale d * sc[s] and offset dmin * m[s].
+    bb = block_bytes
+    dims = "(%m)" if args.dynamic else "()"
+    output_m = "%m" if args.dynamic else str(m)
+    t8 = f"tensor<{n}x{g}x{bb}xi8>"
+    emit(f"// y = x . W^T, W {n} x {k} in q4_K (blocks read in place); "
+         "written by examples/gen_gguf_kernel.py.")
+    emit(f"func.func @{args.name}(%blocks: {t8} {{qforge.gguf_type = \"q4_K\"}}, "
+         f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
+    if args.dynamic:
+        emit("  %c0 = arith.constant 0 : index")
+        emit(f"  %m = tensor.dim %x, %c0 : tensor<?x{k}xf32>")
+    emit_half_from_bytes("d", "blocks", 0)
+    emit_half_from_bytes("dmin", "blocks", 2)
+    # The 12 scale bytes S; sub-block s = 2c + h (chunk c, nibble half h):
+    #   s < 4:  sc = S[s] & 63,                          m = S[s + 4] & 63
+    #   s >= 4: sc = (S[s + 4] & 15) | (S[s - 4] >> 6) << 4,
+    #           m = (S[s + 4] >> 4) | (S[s] >> 6) << 4
+    # read as P = S[s], Q = S[s + 4] and R = S[s mod 4] (= S[s - 4] where
+    # used): scale d * sc and offset dmin * m, one elementwise generic each
+    # over (n, b, c, h), so a strategy can decode one where it reads it.
+    emit(f"  %scales = tensor.extract_slice %blocks[0, 0, 4] [{n}, {g}, 12] [1, 1, 1]"
+         f" : {t8} to tensor<{n}x{g}x12xi8>")
+    for const, value in (("c2", 2), ("c63", 63), ("c15", 15), ("c6", 6), ("c4", 4)):
+        typ = "index" if const == "c2" else "i8"
+        emit(f"  %{const} = arith.constant {value} : {typ}")
+    s_maps = ("affine_map<(n, b, c, h) -> (n, b, c * 2 + h)>, "
+              "affine_map<(n, b, c, h) -> (n, b, c * 2 + h + 4)>, "
+              "affine_map<(n, b, c, h) -> (n, b, (c * 2 + h) mod 4)>, "
+              "affine_map<(n, b, c, h) -> (n, b)>, affine_map<(n, b, c, h) -> (n, b, c, h)>")
+    for result, half, low, high in (("scale", "d", "%p63", "%sc_hi"),
+                                    ("offset", "dmin", "%q63", "%m_hi")):
+        emit(f"  %{result}_init = tensor.empty() : tensor<{n}x{g}x4x2xf32>")
+        emit(f"  %{result} = linalg.generic {{indexing_maps = [{s_maps}],"
+             " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
+        emit(f"      ins(%scales, %scales, %scales, %{half} : tensor<{n}x{g}x12xi8>, "
+             f"tensor<{n}x{g}x12xi8>, tensor<{n}x{g}x12xi8>, tensor<{n}x{g}xf16>)"
+             f" outs(%{result}_init : tensor<{n}x{g}x4x2xf32>) {{")
+        emit("  ^bb0(%p: i8, %q: i8, %r: i8, %super: f16, %unused: f32):")
+        emit("    %c = linalg.index 2 : index")
+        emit("    %first = arith.cmpi ult, %c, %c2 : index")
+        if result == "scale":
+            emit("    %p63 = arith.andi %p, %c63 : i8")
+            emit("    %q15 = arith.andi %q, %c15 : i8")
+            emit("    %rtop = arith.shrui %r, %c6 : i8")
+            emit("    %rtop4 = arith.shli %rtop, %c4 : i8")
+            emit("    %sc_hi = arith.ori %q15, %rtop4 : i8")
+        else:
+            emit("    %q63 = arith.andi %q, %c63 : i8")
+            emit("    %qhi = arith.shrui %q, %c4 : i8")
+            emit("    %ptop = arith.shrui %p, %c6 : i8")
+            emit("    %ptop4 = arith.shli %ptop, %c4 : i8")
+            emit("    %m_hi = arith.ori %qhi, %ptop4 : i8")
+        emit(f"    %six = arith.select %first, {low}, {high} : i8")
+        emit("    %sixf = arith.uitofp %six : i8 to f32")
+        emit("    %superf = arith.extf %super : f16 to f32")
+        emit("    %value = arith.mulf %superf, %sixf : f32")
+        emit("    linalg.yield %value : f32")
+        emit(f"  }} -> tensor<{n}x{g}x4x2xf32>")
+    emit(f"  %qs = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 128] [1, 1, 1]"
+         f" : {t8} to tensor<{n}x{g}x128xi8>")
+    emit(f"  %qc = tensor.expand_shape %qs [[0], [1], [2, 3]] output_shape [{n}, {g}, 4, 32]"
+         f" : tensor<{n}x{g}x128xi8> into tensor<{n}x{g}x4x32xi8>")
+    emit(f"  %w_init = tensor.empty() : tensor<{n}x{g}x4x2x32xf32>")
+    emit("  // Element (c, h, l): nibble h of byte 32c + l, s * q - o of sub-block 2c + h.")
+    emit("  %w = linalg.generic {indexing_maps = ["
+         "affine_map<(n, b, c, h, l) -> (n, b, c, l)>, affine_map<(n, b, c, h, l) -> (n, b, c, h)>, "
+         "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, affine_map<(n, b, c, h, l) -> (n, b, c, h, l)>],"
+         " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
+    emit(f"      ins(%qc, %scale, %offset : tensor<{n}x{g}x4x32xi8>, tensor<{n}x{g}x4x2xf32>, "
+         f"tensor<{n}x{g}x4x2xf32>) outs(%w_init : tensor<{n}x{g}x4x2x32xf32>) {{")
+    emit("  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):")
+    emit("    %half = linalg.index 3 : index")
+    emit("    %half8 = arith.index_cast %half : index to i8")
+    emit("    %shift = arith.muli %half8, %c4 : i8")
+    emit("    %shifted = arith.shrui %byte, %shift : i8")
+    emit("    %nibble = arith.andi %shifted, %c15 : i8")
+    emit("    %q = arith.uitofp %nibble : i8 to f32")
+    emit("    %sq = arith.mulf %q, %s : f32")
+    emit("    %value = arith.subf %sq, %o : f32")
+    emit("    linalg.yield %value : f32")
+    emit(f"  }} -> tensor<{n}x{g}x4x2x32xf32>")
+    emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4]] output_shape "
+         f"[{output_m}, {g}, 4, 2, 32] : tensor<{m}x{k}xf32> into tensor<{m}x{g}x4x2x32xf32>")
+    emit("  %zero = arith.constant 0.0 : f32")
+    emit(f"  %y_init = tensor.empty{dims} : tensor<{m}x{n}xf32>")
+    emit(f"  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<{m}x{n}xf32>)"
+         f" -> tensor<{m}x{n}xf32>")
+    emit("  %y = linalg.generic {indexing_maps = ["
+         "affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>, affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>, "
+         "affine_map<(m, n, b, c, h, l) -> (m, n)>],"
+         " iterator_types = [\"parallel\", \"parallel\", \"reduction\", \"reduction\", "
+         "\"reduction\", \"reduction\"]}")
+    emit(f"      ins(%xe, %w : tensor<{m}x{g}x4x2x32xf32>, tensor<{n}x{g}x4x2x32xf32>)"
+         f" outs(%acc : tensor<{m}x{n}xf32>) {{")
+    emit("  ^bb0(%xa: f32, %wb: f32, %out: f32):")
+    emit("    %product = arith.mulf %xa, %wb : f32")
+    emit("    %sum = arith.addf %out, %product : f32")
+    emit("    linalg.yield %sum : f32")
+    emit(f"  }} -> tensor<{m}x{n}xf32>")
+    emit(f"  return %y : tensor<{m}x{n}xf32>")
+    emit("}")
+    print("\n".join(lines))
+    raise SystemExit(0)
 if args.type == "q4_0":
     h = qk // 2  # 16 bytes per block
     dims = "(%m)" if args.dynamic else "()"

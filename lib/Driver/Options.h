@@ -46,6 +46,9 @@ struct StrategyOptions {
   /// The weights' scales are decoded in the kernel from block bytes (set
   /// from the kernel: a GGUF block read in place).
   bool blocksInPlace = false;
+  /// The weights are a two-level dequantization (set from the kernel:
+  /// llama.cpp's K-quants, s·q − o per sub-block).
+  bool twoLevel = false;
 };
 
 /// The values given on the command line (after ParseCommandLineOptions).

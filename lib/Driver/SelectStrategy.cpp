@@ -45,6 +45,7 @@ qforge::getStrategyRequest(const StrategyOptions &options) {
   request.groups = options.groups;
   request.groupSize = options.groupSize;
   request.blocksInPlace = options.blocksInPlace;
+  request.twoLevel = options.twoLevel;
   return request;
 }
 

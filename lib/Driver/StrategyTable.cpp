@@ -192,7 +192,7 @@ public:
 
   bool readFamily(const json::Object &object, const llvm::Twine &where,
                   StrategyFamily &family) {
-    std::optional<bool> packsWeights;
+    std::optional<bool> packsWeights, twoLevel;
     if (!checkKeys(object, where,
                    {"family", "for", "strategy", "needs", "fix", "rows",
                     "min_group_size", "min_group_size_note",
@@ -219,12 +219,14 @@ public:
         return fail(where, "'for' must be an object");
       if (!checkKeys(*request, at,
                      {"batched", "int4_weights", "int8_activations",
-                      "packed_weights"}) ||
+                      "packed_weights", "two_level"}) ||
           !readBool(*request, "batched", at, family.batched) ||
           !readBool(*request, "int4_weights", at, family.int4Weights) ||
           !readBool(*request, "int8_activations", at, family.int8Activations) ||
-          !readBool(*request, "packed_weights", at, family.packedWeights))
+          !readBool(*request, "packed_weights", at, family.packedWeights) ||
+          !readBool(*request, "two_level", at, twoLevel))
         return false;
+      family.twoLevel = twoLevel.value_or(false);
     }
     if (const json::Value *rows = object.get("rows")) {
       const json::Array *array = rows->getAsArray();
@@ -376,7 +378,8 @@ bool serves(const StrategyFamily &family, const StrategyRequest &request) {
   return matches(family.batched, request.tokens > 1 || request.dynamicTokens) &&
          matches(family.int4Weights, request.int4Weights) &&
          matches(family.int8Activations, request.int8Activations) &&
-         matches(family.packedWeights, request.packedWeights);
+         matches(family.packedWeights, request.packedWeights) &&
+         family.twoLevel == request.twoLevel;
 }
 
 std::string describeCondition(const RowCondition &when) {
@@ -559,6 +562,11 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
   });
   if (family == families.end()) {
     error = "the strategy table has no family for this quantized matmul";
+    if (request.twoLevel)
+      error += ": two-level weights (llama.cpp's K-quants, s·q - o per "
+               "sub-block) have a strategy for M = 1 with f32 activations "
+               "only so far (docs/gguf.md); pass --script "
+               "transforms/loops.mlir for scalar loops";
     return std::nullopt;
   }
   if (family->minGroupSize > 0 && request.groupSize > 0 &&

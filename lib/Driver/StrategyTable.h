@@ -44,14 +44,19 @@ struct StrategyRequest {
   /// The weights' scales are decoded from block bytes in the kernel (a GGUF
   /// block read in place, docs/gguf.md).
   bool blocksInPlace = false;
+  /// The weights are a two-level dequantization (s·q − o per sub-block,
+  /// llama.cpp's K-quants: transform.qforge.factor_two_level_contraction).
+  bool twoLevel = false;
 
   /// Every field equal: two matmuls that ask this get the same strategy.
   bool operator==(const StrategyRequest &other) const {
     return std::tie(int8Activations, packedWeights, int4Weights, tokens,
-                    dynamicTokens, groups, groupSize, blocksInPlace) ==
+                    dynamicTokens, groups, groupSize, blocksInPlace,
+                    twoLevel) ==
            std::tie(other.int8Activations, other.packedWeights,
                     other.int4Weights, other.tokens, other.dynamicTokens,
-                    other.groups, other.groupSize, other.blocksInPlace);
+                    other.groups, other.groupSize, other.blocksInPlace,
+                    other.twoLevel);
   }
 };
 
@@ -102,6 +107,8 @@ struct StrategyFamily {
   std::string name;
   /// Which requests the family serves (unset: either).
   std::optional<bool> batched, int4Weights, int8Activations, packedWeights;
+  /// Serves two-level weights (unset: the family does not).
+  bool twoLevel = false;
   /// How messages name it, what its rows need and how to do without.
   std::string strategy, needs, fix;
   /// Groups of fewer weights are refused (0: any).

@@ -6,7 +6,8 @@
 // prologue writing N x G floats before the matmul reads them. A strategy
 // reads each group's scale once, at one point, inside its group loop: this
 // pattern replaces such a point read (a tensor.extract, or a
-// vector.transfer_read of one element, 0-d or broadcast) of the generic's
+// vector.transfer_read of one element: 0-d, broadcast, or a vector of one
+// element) of the generic's
 // result -- through the reshapes the normalization put between them -- by the
 // generic's body computed at that point on elements of its inputs, so the scale
 // is decoded where it is used and the prologue is dead.
@@ -151,7 +152,11 @@ struct ComputeTransferReadAtRead : OpRewritePattern<vector::TransferReadOp> {
           auto constant = dyn_cast<AffineConstantExpr>(e);
           return constant && constant.getValue() == 0;
         });
-    if (!broadcastsOneElement || read.getMask() ||
+    // Or a vector of one element (vector<1xf32>: a sub-block's scale).
+    bool readsOneElement = read.getVectorType().getNumElements() == 1 &&
+                           llvm::all_of(read.getInBoundsValues(),
+                                        [](bool inBounds) { return inBounds; });
+    if (!(broadcastsOneElement || readsOneElement) || read.getMask() ||
         !isa<RankedTensorType>(read.getBase().getType()))
       return rewriter.notifyMatchFailure(read, "not a point read of a tensor");
     Value value = computeAt(rewriter, read.getLoc(), read.getBase(),

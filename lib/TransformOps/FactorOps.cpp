@@ -4,6 +4,7 @@
 #include "Analysis/DequantContraction.h"
 #include "Rewrites/FactorDequantContraction.h"
 #include "Rewrites/FactorPackedDequantContraction.h"
+#include "Rewrites/FactorTwoLevelContraction.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include <type_traits>
@@ -255,4 +256,60 @@ void transform::QuantizeActivationsAndFactorOp::getEffects(
 
 LogicalResult transform::QuantizeActivationsAndFactorOp::verify() {
   return verifyLanes(*this);
+}
+
+DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  SmallVector<qforge::TwoLevelPlan> plans;
+  linalg::GenericOp misfit;
+  std::string reason;
+  for (Operation *target : state.getPayloadOps(getTarget()))
+    target->walk([&](linalg::GenericOp generic) {
+      if (generic.getNumReductionLoops() < 2)
+        return WalkResult::advance();
+      FailureOr<qforge::TwoLevelPlan> plan =
+          qforge::analyzeTwoLevelContraction(generic, getLanes(), reason);
+      if (failed(plan)) {
+        misfit = generic;
+        return WalkResult::interrupt();
+      }
+      plans.push_back(*plan);
+      return WalkResult::advance();
+    });
+  if (misfit) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "cannot factor: " << reason;
+    diag.attachNote(misfit.getLoc()) << "contraction";
+    return diag;
+  }
+  if (plans.empty())
+    return emitSilenceableError()
+           << "found no contraction of a two-level dequantization";
+  SmallVector<SmallVector<Operation *>> collected(4);
+  for (const qforge::TwoLevelPlan &plan : plans) {
+    qforge::FactoredTwoLevel factored =
+        qforge::factorTwoLevelContraction(rewriter, plan);
+    if (factored.activationSums)
+      collected[0].push_back(factored.activationSums);
+    collected[1].push_back(factored.partialSums);
+    collected[2].push_back(factored.groupSums);
+    collected[3].push_back(factored.rowSums);
+  }
+  for (auto [index, result] : llvm::enumerate(getOperation()->getOpResults()))
+    results.set(result, collected[index]);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::FactorTwoLevelContractionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::producesHandle(getOperation()->getOpResults(), effects);
+  transform::modifiesPayload(effects);
+}
+
+LogicalResult transform::FactorTwoLevelContractionOp::verify() {
+  if (getLanes() <= 0)
+    return emitOpError() << "lanes must be positive";
+  return success();
 }

@@ -790,6 +790,49 @@ def FactorDequantContractionOp : Op<Transform_Dialect,
   let hasVerifier = 1;
 }
 
+def FactorTwoLevelContractionOp : Op<Transform_Dialect,
+    "qforge.factor_two_level_contraction",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Move a two-level dequantization's s and o out of the inner sum";
+  let description = [{
+    Rewrites each contraction under `target` whose weights are a two-level
+    dequantization -- s·q − o (or s·q) per sub-block, the sub-block's
+    groups read by the scale and offset through (n, g_1, .., g_r), one
+    element dim innermost: llama.cpp's K-quants in the form of
+    `examples/gen_gguf_kernel.py q4_K` (docs/gguf.md) -- into
+
+    ```
+    xs[.., g.., l]   = Σ_j x[.., g.., j, l]                   (activation_sums)
+    p[.., n, g.., l] = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
+    acc[.., n, l]    = Σ_g.. s[n, g..] · p − o[n, g..] · xs   (group_sums)
+    out[.., n]      += Σ_l acc[.., n, l]                      (row_sums)
+    ```
+
+    the element dim split as (j, l) with `lanes` innermost. q is the
+    dequantization's own computation from the weights' bytes and loop
+    indices (a nibble half stays the group dim it is). Exact in real
+    arithmetic; the offset stays an offset. Loops: p [n, g.., j, tokens.., l],
+    acc [n, g.., tokens.., l], row sums [n, tokens.., l], xs as the
+    activation with the element dim split.
+
+    Every candidate (a generic with two or more reductions) under `target`
+    is checked before any is rewritten; a silenceable failure names the
+    first that does not fit and why, and changes nothing; so does a target
+    with no candidate.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "16">:$lanes);
+  let results = (outs TransformHandleTypeInterface:$activation_sums,
+                      TransformHandleTypeInterface:$partial_sums,
+                      TransformHandleTypeInterface:$group_sums,
+                      TransformHandleTypeInterface:$row_sums);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def FactorPackedDequantContractionOp : Op<Transform_Dialect,
     "qforge.factor_packed_dequant_contraction",
     [DeclareOpInterfaceMethods<TransformOpInterface>,

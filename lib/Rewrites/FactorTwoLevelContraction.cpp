@@ -1,0 +1,497 @@
+//===- FactorTwoLevelContraction.cpp - s·q − o out of the inner sum -------===//
+
+#include "Rewrites/FactorTwoLevelContraction.h"
+#include "Rewrites/ZeroFilled.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+
+namespace {
+/// `value` is `out + a * b` of the block arguments of `generic`: its two
+/// inputs and its init.
+bool isMultiplyAddBody(linalg::GenericOp generic) {
+  Block *body = generic.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value out = body->getArgument(2);
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() != out && add.getRhs() != out))
+    return false;
+  auto multiply = product.getDefiningOp<arith::MulFOp>();
+  if (!multiply)
+    return false;
+  llvm::SmallDenseSet<Value> inputs = {body->getArgument(0),
+                                       body->getArgument(1)};
+  return inputs.contains(multiply.getLhs()) &&
+         inputs.contains(multiply.getRhs()) &&
+         multiply.getLhs() != multiply.getRhs();
+}
+
+/// The input operand of `generic` whose block argument is `value`, if any.
+OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument || argument.getOwner() != generic.getBlock() ||
+      argument.getArgNumber() >= generic.getNumDpsInputs())
+    return nullptr;
+  return generic.getDpsInputOperand(argument.getArgNumber());
+}
+
+/// `value` with its last dim split into (size / lanes, lanes).
+Value splitLastDim(RewriterBase &rewriter, Location loc, Value value,
+                   int64_t lanes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t last = shape.back();
+  shape.back() = last / lanes;
+  shape.push_back(lanes);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
+    groups.push_back({i});
+  groups.push_back({type.getRank() - 1, type.getRank()});
+  return tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      groups);
+}
+} // namespace
+
+FailureOr<qforge::TwoLevelPlan>
+qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
+                                   std::string &reason) {
+  TwoLevelPlan plan;
+  plan.contraction = contraction;
+  plan.lanes = lanes;
+  if (!contraction.hasPureTensorSemantics() ||
+      contraction.getNumDpsInputs() != 2 || contraction.getNumDpsInits() != 1 ||
+      contraction.getNumReductionLoops() < 2 ||
+      !isMultiplyAddBody(contraction)) {
+    reason = "not a contraction out + x * w with two or more reduction dims";
+    return failure();
+  }
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+    reason = "only static shapes are supported";
+    return failure();
+  }
+  for (OpOperand *input : contraction.getDpsInputOperands()) {
+    auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+    if (producer && producer->getNumResults() == 1 &&
+        producer.hasPureTensorSemantics() &&
+        producer.getNumLoops() == producer.getNumParallelLoops() &&
+        producer.getIndexingMapsArray().back().isIdentity() && !plan.dequant) {
+      plan.dequant = producer;
+      plan.weightsUse = input;
+    }
+  }
+  if (!plan.dequant) {
+    reason = "no input is produced by an elementwise dequantization generic";
+    return failure();
+  }
+  plan.activationUse =
+      contraction.getDpsInputOperand(plan.weightsUse->getOperandNumber() == 0);
+  linalg::GenericOp dequant = plan.dequant;
+  AffineMap weightMap = contraction.getMatchingIndexingMap(plan.weightsUse);
+  if (!weightMap.isProjectedPermutation() ||
+      weightMap.getNumResults() != dequant.getNumLoops()) {
+    reason = "the contraction reads the dequantized weights through a map "
+             "that is not a projected permutation";
+    return failure();
+  }
+  for (unsigned i = 0; i < dequant.getNumLoops(); ++i)
+    plan.dequantDims.push_back(weightMap.getDimPosition(i));
+
+  // The body: yield s·q − o (or s·q), s and o block arguments used once.
+  Block *body = dequant.getBlock();
+  Value yielded = body->getTerminator()->getOperand(0);
+  Value scaledValue = yielded;
+  if (auto subtract = yielded.getDefiningOp<arith::SubFOp>()) {
+    plan.offset = inputOfArgument(dequant, subtract.getRhs());
+    plan.offsetOp = subtract;
+    scaledValue = subtract.getLhs();
+    if (!plan.offset) {
+      reason = "the dequantization subtracts something other than an input "
+               "(the offset) from s·q";
+      return failure();
+    }
+  }
+  auto multiply = scaledValue.getDefiningOp<arith::MulFOp>();
+  if (!multiply) {
+    reason = "the dequantization does not end in s·q or s·q − o";
+    return failure();
+  }
+  plan.scaled = multiply;
+  OpOperand *lhsInput = inputOfArgument(dequant, multiply.getLhs());
+  OpOperand *rhsInput = inputOfArgument(dequant, multiply.getRhs());
+  if (!lhsInput == !rhsInput) {
+    reason = "s·q must multiply one input (the scale) by a value computed "
+             "from the weights";
+    return failure();
+  }
+  plan.scale = lhsInput ? lhsInput : rhsInput;
+  plan.quant = lhsInput ? multiply.getRhs() : multiply.getLhs();
+  for (OpOperand *parameter : {plan.scale, plan.offset})
+    if (parameter &&
+        !body->getArgument(parameter->getOperandNumber()).hasOneUse()) {
+      reason = "the scale and the offset must be used once, in s·q − o";
+      return failure();
+    }
+  if (!multiply->hasOneUse() ||
+      (plan.offsetOp && !plan.offsetOp->hasOneUse()) ||
+      dequant.payloadUsesValueFromOperand(dequant.getDpsInitOperand(0)) ||
+      llvm::any_of(body->without_terminator(), [](Operation &op) {
+        return op.getNumRegions() || !isMemoryEffectFree(&op);
+      })) {
+    reason = "the dequantization's body must compute s·q − o from its inputs "
+             "alone";
+    return failure();
+  }
+  Type floatType = getElementTypeOrSelf(contraction.getResultTypes()[0]);
+  if (plan.quant.getType() != floatType ||
+      getElementTypeOrSelf(plan.activationUse->get().getType()) != floatType) {
+    reason = "q, the activation and the result must share one float type";
+    return failure();
+  }
+
+  // Roles: n (the parallel loop), the groups (the rest of the scale's
+  // loops), one element loop (innermost).
+  AffineMap scaleMap = dequant.getMatchingIndexingMap(plan.scale);
+  if (!scaleMap.isProjectedPermutation() ||
+      (plan.offset &&
+       dequant.getMatchingIndexingMap(plan.offset) != scaleMap)) {
+    reason = "the scale and the offset must be read through one projected "
+             "permutation (one value per row and sub-block)";
+    return failure();
+  }
+  auto iterators = contraction.getIteratorTypesArray();
+  SmallVector<unsigned> elementLoops;
+  for (unsigned loop = 0; loop < dequant.getNumLoops(); ++loop) {
+    int64_t dim = plan.dequantDims[loop];
+    bool parallel = iterators[dim] == utils::IteratorType::parallel;
+    bool readByScale = scaleMap.isFunctionOfDim(loop);
+    if (parallel) {
+      if (plan.n >= 0 || !readByScale) {
+        reason = "the weights must have one row dim, read by the scale";
+        return failure();
+      }
+      plan.n = dim;
+    } else if (readByScale) {
+      plan.groups.push_back(dim);
+    } else {
+      elementLoops.push_back(loop);
+    }
+  }
+  if (plan.n < 0 || plan.groups.empty() || elementLoops.size() != 1 ||
+      elementLoops.front() != dequant.getNumLoops() - 1) {
+    reason = "expected a row dim, group dims read by the scale and one "
+             "element dim, innermost";
+    return failure();
+  }
+  plan.element = plan.dequantDims.back();
+  if (ranges[plan.element] % lanes != 0) {
+    reason = "the sub-block (" + std::to_string(ranges[plan.element]) +
+             " elements) is not a multiple of " + std::to_string(lanes) +
+             " lanes";
+    return failure();
+  }
+  AffineMap activationMap =
+      contraction.getMatchingIndexingMap(plan.activationUse);
+  if (!activationMap.isProjectedPermutation() ||
+      activationMap.getDimPosition(activationMap.getNumResults() - 1) !=
+          plan.element ||
+      llvm::any_of(plan.groups, [&](int64_t group) {
+        return !activationMap.isFunctionOfDim(group);
+      })) {
+    reason = "the activation must be read through its groups and, "
+             "innermost, the element dim";
+    return failure();
+  }
+  // The weights' own inputs: an element dim read innermost (split as the
+  // activation's).
+  for (OpOperand *input : dequant.getDpsInputOperands()) {
+    if (input == plan.scale || input == plan.offset)
+      continue;
+    AffineMap map = dequant.getMatchingIndexingMap(input);
+    unsigned elementLoop = dequant.getNumLoops() - 1;
+    if (!map.isProjectedPermutation() ||
+        (map.isFunctionOfDim(elementLoop) &&
+         map.getDimPosition(map.getNumResults() - 1) != elementLoop)) {
+      reason = "the weights' bytes must be read through a projected "
+               "permutation, the element dim innermost";
+      return failure();
+    }
+  }
+  return plan;
+}
+
+qforge::FactoredTwoLevel
+qforge::factorTwoLevelContraction(RewriterBase &rewriter,
+                                  const TwoLevelPlan &plan) {
+  linalg::GenericOp contraction = plan.contraction, dequant = plan.dequant;
+  MLIRContext *ctx = contraction.getContext();
+  Location loc = contraction.getLoc();
+  const int64_t lanes = plan.lanes;
+  const int64_t numGroups = plan.groups.size();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(contraction);
+  auto iterators = contraction.getIteratorTypesArray();
+  SmallVector<int64_t> others; // parallel dims other than n (tokens, batch)
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::parallel && (int64_t)dim != plan.n)
+      others.push_back(dim);
+  auto dim = [&](int64_t position) { return getAffineDimExpr(position, ctx); };
+  auto par = utils::IteratorType::parallel;
+  auto red = utils::IteratorType::reduction;
+
+  // Contraction dims -> loops of a new generic; the element dim becomes
+  // (j, lane).
+  struct Loops {
+    DenseMap<int64_t, int64_t> position;
+    int64_t j = -1, lane = -1, count = 0;
+    SmallVector<AffineExpr> remap(ArrayRef<int64_t> dims, MLIRContext *ctx,
+                                  int64_t element) const {
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d : dims) {
+        if (d == element) {
+          exprs.push_back(getAffineDimExpr(j, ctx));
+          exprs.push_back(getAffineDimExpr(lane, ctx));
+        } else {
+          exprs.push_back(getAffineDimExpr(position.lookup(d), ctx));
+        }
+      }
+      return exprs;
+    }
+  };
+  auto resultsOf = [](AffineMap map) {
+    SmallVector<int64_t> dims;
+    for (AffineExpr expr : map.getResults())
+      dims.push_back(cast<AffineDimExpr>(expr).getPosition());
+    return dims;
+  };
+  auto dequantDimsOf = [&](AffineMap map) {
+    SmallVector<int64_t> dims;
+    for (int64_t loop : resultsOf(map))
+      dims.push_back(plan.dequantDims[loop]);
+    return dims;
+  };
+
+  OpOperand *init = contraction.getDpsInitOperand(0);
+  SmallVector<int64_t> initDims =
+      resultsOf(contraction.getMatchingIndexingMap(init));
+  auto resultType = cast<RankedTensorType>(init->get().getType());
+  Type floatType = resultType.getElementType();
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+
+  Value activation =
+      splitLastDim(rewriter, loc, plan.activationUse->get(), lanes);
+  SmallVector<int64_t> activationDims =
+      resultsOf(contraction.getMatchingIndexingMap(plan.activationUse));
+
+  FactoredTwoLevel result;
+
+  // xs: loops [groups..., j, activation's other dims..., lane].
+  Value activationSums;
+  if (plan.offset) {
+    Loops loops;
+    for (auto [i, group] : llvm::enumerate(plan.groups))
+      loops.position[group] = i;
+    loops.j = numGroups;
+    loops.count = numGroups + 1;
+    for (int64_t d : activationDims)
+      if (d != plan.element && !llvm::is_contained(plan.groups, d))
+        loops.position[d] = loops.count++;
+    loops.lane = loops.count++;
+    SmallVector<AffineExpr> in = loops.remap(activationDims, ctx, plan.element);
+    SmallVector<AffineExpr> out;
+    SmallVector<int64_t> shape;
+    auto activationType = cast<RankedTensorType>(activation.getType());
+    for (auto [index, expr] : llvm::enumerate(in))
+      if (expr != dim(loops.j)) {
+        out.push_back(expr);
+        shape.push_back(activationType.getDimSize(index));
+      }
+    SmallVector<utils::IteratorType> loopTypes(loops.count, par);
+    loopTypes[loops.j] = red;
+    result.activationSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        ValueRange{activation},
+        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ArrayRef<AffineMap>{AffineMap::get(loops.count, 0, in, ctx),
+                            AffineMap::get(loops.count, 0, out, ctx)},
+        loopTypes, [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+        });
+    activationSums = result.activationSums->getResult(0);
+  }
+
+  // p: loops [n, groups..., j, others..., lane].
+  Loops partial;
+  partial.position[plan.n] = 0;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    partial.position[group] = 1 + i;
+  partial.j = 1 + numGroups;
+  partial.count = partial.j + 1;
+  for (int64_t d : others)
+    partial.position[d] = partial.count++;
+  partial.lane = partial.count++;
+  SmallVector<int64_t> partialShape(resultType.getShape());
+  for (int64_t group : plan.groups)
+    partialShape.push_back(ranges[group]);
+  partialShape.push_back(lanes);
+  {
+    SmallVector<Value> inputs = {activation};
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(partial.count, 0,
+                       partial.remap(activationDims, ctx, plan.element), ctx)};
+    SmallVector<OpOperand *> weightInputs;
+    for (OpOperand *input : dequant.getDpsInputOperands()) {
+      if (input == plan.scale || input == plan.offset)
+        continue;
+      weightInputs.push_back(input);
+      SmallVector<int64_t> dims =
+          dequantDimsOf(dequant.getMatchingIndexingMap(input));
+      Value value = input->get();
+      if (!dims.empty() && dims.back() == plan.element)
+        value = splitLastDim(rewriter, loc, value, lanes);
+      inputs.push_back(value);
+      maps.push_back(AffineMap::get(
+          partial.count, 0, partial.remap(dims, ctx, plan.element), ctx));
+    }
+    SmallVector<AffineExpr> out = partial.remap(initDims, ctx, plan.element);
+    for (int64_t i = 0; i < numGroups; ++i)
+      out.push_back(dim(1 + i));
+    out.push_back(dim(partial.lane));
+    maps.push_back(AffineMap::get(partial.count, 0, out, ctx));
+    SmallVector<utils::IteratorType> loopTypes(partial.count, par);
+    loopTypes[partial.j] = red;
+    Block *body = dequant.getBlock();
+    result.partialSums = linalg::GenericOp::create(
+        rewriter, loc,
+        TypeRange{RankedTensorType::get(partialShape, floatType)}, inputs,
+        ValueRange{zeroFilled(rewriter, loc, partialShape, floatType)}, maps,
+        loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping mapping;
+          for (auto [index, input] : llvm::enumerate(weightInputs))
+            mapping.map(body->getArgument(input->getOperandNumber()),
+                        args[1 + index]);
+          for (Operation &op : body->without_terminator()) {
+            if (&op == plan.scaled || &op == plan.offsetOp)
+              continue;
+            if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+              int64_t d = plan.dequantDims[index.getDim()];
+              Value value;
+              if (d == plan.element) {
+                Value j = linalg::IndexOp::create(b, l, partial.j);
+                Value lane = linalg::IndexOp::create(b, l, partial.lane);
+                Value width = arith::ConstantIndexOp::create(b, l, lanes);
+                value = arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, j, width), lane);
+              } else {
+                value =
+                    linalg::IndexOp::create(b, l, partial.position.lookup(d));
+              }
+              mapping.map(index.getResult(), value);
+              continue;
+            }
+            b.clone(op, mapping);
+          }
+          Value product =
+              arith::MulFOp::create(b, l, args[0], mapping.lookup(plan.quant));
+          linalg::YieldOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, args.back(), product).getResult());
+        });
+  }
+
+  // acc: loops [n, groups..., others..., lane].
+  Loops groups;
+  groups.position[plan.n] = 0;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    groups.position[group] = 1 + i;
+  groups.count = 1 + numGroups;
+  for (int64_t d : others)
+    groups.position[d] = groups.count++;
+  groups.lane = groups.count++;
+  SmallVector<int64_t> accShape(resultType.getShape());
+  accShape.push_back(lanes);
+  SmallVector<AffineExpr> accExprs = groups.remap(initDims, ctx, plan.element);
+  accExprs.push_back(dim(groups.lane));
+  {
+    AffineMap parameterMap = AffineMap::get(
+        groups.count, 0,
+        groups.remap(dequantDimsOf(dequant.getMatchingIndexingMap(plan.scale)),
+                     ctx, plan.element),
+        ctx);
+    SmallVector<Value> inputs = {plan.scale->get()};
+    SmallVector<AffineMap> maps = {parameterMap};
+    if (plan.offset) {
+      inputs.push_back(plan.offset->get());
+      maps.push_back(parameterMap);
+      SmallVector<AffineExpr> xsExprs;
+      for (int64_t d : activationDims) {
+        if (d == plan.element)
+          xsExprs.push_back(dim(groups.lane));
+        else
+          xsExprs.push_back(dim(groups.position.lookup(d)));
+      }
+      inputs.push_back(activationSums);
+      maps.push_back(AffineMap::get(groups.count, 0, xsExprs, ctx));
+    }
+    SmallVector<AffineExpr> pExprs = groups.remap(initDims, ctx, plan.element);
+    for (int64_t i = 0; i < numGroups; ++i)
+      pExprs.push_back(dim(1 + i));
+    pExprs.push_back(dim(groups.lane));
+    inputs.push_back(result.partialSums->getResult(0));
+    maps.push_back(AffineMap::get(groups.count, 0, pExprs, ctx));
+    maps.push_back(AffineMap::get(groups.count, 0, accExprs, ctx));
+    SmallVector<utils::IteratorType> loopTypes(groups.count, par);
+    for (int64_t i = 0; i < numGroups; ++i)
+      loopTypes[1 + i] = red;
+    bool hasOffset = plan.offset != nullptr;
+    result.groupSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(accShape, floatType)},
+        inputs, ValueRange{zeroFilled(rewriter, loc, accShape, floatType)},
+        maps, loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
+          // s·p − o·xs, accumulated.
+          Value term =
+              arith::MulFOp::create(b, l, args[0], args[hasOffset ? 3 : 1]);
+          if (hasOffset)
+            term = arith::SubFOp::create(
+                b, l, term, arith::MulFOp::create(b, l, args[1], args[2]));
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args.back(), term).getResult());
+        });
+  }
+
+  // out[.., n] += Σ_lane acc: loops [n, others..., lane].
+  {
+    Loops rows;
+    rows.position[plan.n] = 0;
+    rows.count = 1;
+    for (int64_t d : others)
+      rows.position[d] = rows.count++;
+    rows.lane = rows.count++;
+    SmallVector<AffineExpr> out = rows.remap(initDims, ctx, plan.element);
+    SmallVector<AffineExpr> in = out;
+    in.push_back(dim(rows.lane));
+    SmallVector<utils::IteratorType> loopTypes(rows.count, par);
+    loopTypes[rows.lane] = red;
+    result.rowSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType},
+        ValueRange{result.groupSums->getResult(0)}, ValueRange{init->get()},
+        ArrayRef<AffineMap>{AffineMap::get(rows.count, 0, in, ctx),
+                            AffineMap::get(rows.count, 0, out, ctx)},
+        loopTypes, [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+        });
+  }
+  rewriter.replaceOp(contraction, result.rowSums->getResults());
+  if (dequant->use_empty())
+    rewriter.eraseOp(dequant);
+  return result;
+}

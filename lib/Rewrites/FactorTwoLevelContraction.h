@@ -1,0 +1,69 @@
+//===- FactorTwoLevelContraction.h - s·q − o out of the inner sum -*- C++
+//-*-===//
+//
+// The K-quants of llama.cpp (q4_K: docs/gguf.md) dequantize each weight as
+// s·q − o, with a scale s and an offset o per sub-block of 32 computed from
+// its super-block's fields, and a byte's two nibbles in two sub-blocks. Their
+// form (examples/gen_gguf_kernel.py q4_K) keeps the nibble half a group dim
+// of its own: the dequantization is an elementwise generic over
+// (n, g_1, .., g_r, e), its integer q computed from the weights' bytes (and
+// the loop indices), its scale and offset read through (n, g_1, .., g_r);
+// the contraction sums over the groups g_i and the elements e. Factored:
+//
+//   xs[.., g.., l]   = Σ_j x[.., g.., j, l]                   (activation_sums)
+//   p[.., n, g.., l] = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
+//   acc[.., n, l]    = Σ_g.. s[n, g..] · p − o[n, g..] · xs   (group_sums)
+//   out[.., n]      += Σ_l acc[.., n, l]                      (row_sums)
+//
+// with e split as (j, l), l the `lanes` innermost elements: exact in real
+// arithmetic (Σ x·(s·q − o) = s·Σ x·q − o·Σ x), the offset never turned
+// into a zero-point (o / s is inexact, and undefined where s = 0).
+//
+//===----------------------------------------------------------------------===//
+#ifndef QFORGE_REWRITES_FACTORTWOLEVELCONTRACTION_H
+#define QFORGE_REWRITES_FACTORTWOLEVELCONTRACTION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace qforge {
+
+/// What analyzeTwoLevelContraction found.
+struct TwoLevelPlan {
+  mlir::linalg::GenericOp contraction, dequant;
+  mlir::OpOperand *weightsUse = nullptr, *activationUse = nullptr;
+  /// The dequantization's operands: scale and offset (null when s·q only).
+  mlir::OpOperand *scale = nullptr, *offset = nullptr;
+  /// The dequantization's ops that compute s·q and s·q − o.
+  mlir::Operation *scaled = nullptr, *offsetOp = nullptr;
+  /// The dequantization's value of q.
+  mlir::Value quant;
+  /// Contraction dims: the weight row n, the groups (the reduction dims the
+  /// scale reads, in the dequantization's order) and the element dim e.
+  int64_t n = -1, element = -1;
+  llvm::SmallVector<int64_t> groups;
+  /// Contraction dim of each dequantization loop.
+  llvm::SmallVector<int64_t> dequantDims;
+  int64_t lanes = 16;
+};
+
+/// The factored generics.
+struct FactoredTwoLevel {
+  mlir::linalg::GenericOp activationSums; ///< null without an offset
+  mlir::linalg::GenericOp partialSums, groupSums, rowSums;
+};
+
+/// Whether `contraction` is a two-level pair this rewrite takes, changing
+/// nothing; `reason` says why not.
+mlir::FailureOr<TwoLevelPlan>
+analyzeTwoLevelContraction(mlir::linalg::GenericOp contraction, int64_t lanes,
+                           std::string &reason);
+
+/// The rewrite of an analyzed pair; the dequantization is erased once
+/// nothing else reads it.
+FactoredTwoLevel factorTwoLevelContraction(mlir::RewriterBase &rewriter,
+                                           const TwoLevelPlan &plan);
+
+} // namespace qforge
+
+#endif // QFORGE_REWRITES_FACTORTWOLEVELCONTRACTION_H

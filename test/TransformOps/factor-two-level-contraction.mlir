@@ -1,0 +1,100 @@
+// RUN: qforge-opt %s --split-input-file --transform-interpreter --verify-diagnostics --mlir-print-local-scope | FileCheck %s
+
+// transform.qforge.factor_two_level_contraction on the two-level form of
+// llama.cpp's K-quants (docs/gguf.md): weight (n, b, c, h, l) is s·q − o of
+// its sub-block (b, c, h), q nibble h of byte (n, b, c, l) -- the nibble half
+// a group dim, read through linalg.index -- and the contraction sums over
+// b, c, h and the element l. Factored with l = (j, 16 lanes):
+//   activation_sums  loops (b, c, h, j, m, l)     j reduced
+//   partial_sums     loops (n, b, c, h, j, m, l)  j reduced; q's own ops
+//   group_sums       loops (n, b, c, h, m, l)     b, c, h reduced: s·p − o·xs
+//   row_sums         loops (n, m, l)              l reduced
+
+// CHECK-LABEL: func.func @two_level
+// CHECK-SAME:    (%[[QS:[a-z0-9_]+]]: tensor<2x1x4x32xi8>, %[[S:[a-z0-9_]+]]: tensor<2x1x4x2xf32>, %[[O:[a-z0-9_]+]]: tensor<2x1x4x2xf32>, %[[X:[a-z0-9_]+]]: tensor<1x1x4x2x32xf32>)
+// CHECK:         %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1], [2], [3], [4, 5]] output_shape [1, 1, 4, 2, 2, 16]
+// CHECK:         %[[XS:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d2, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]
+// CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x2x2x16xf32>) outs(%{{.+}} : tensor<1x1x4x2x16xf32>) attrs = {activation_sums}
+// CHECK:         %[[QE:.+]] = tensor.expand_shape %[[QS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [2, 1, 4, 2, 16] : tensor<2x1x4x32xi8> into tensor<2x1x4x2x16xi8>
+// CHECK:         %[[P:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d1, d2, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d0, d1, d2, d3, d6)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]
+// CHECK-SAME:      ins(%[[XE]], %[[QE]] : tensor<1x1x4x2x2x16xf32>, tensor<2x1x4x2x16xi8>) outs(%{{.+}} : tensor<1x2x1x4x2x16xf32>) attrs = {partial_sums}
+// CHECK-NEXT:    ^bb0(%[[XIN:.+]]: f32, %[[BYTE:.+]]: i8, %[[POUT:.+]]: f32):
+// The nibble half is loop 3 of the partial sums (h), as it was of the
+// dequantization.
+// CHECK-NEXT:      %[[HALF:.+]] = linalg.index 3 : index
+// CHECK:           %[[SHIFTED:.+]] = arith.shrui %[[BYTE]], %{{.+}} : i8
+// CHECK:           %[[NIBBLE:.+]] = arith.andi %[[SHIFTED]], %{{.+}} : i8
+// CHECK-NEXT:      %[[Q:.+]] = arith.uitofp %[[NIBBLE]] : i8 to f32
+// CHECK-NEXT:      %[[XQ:.+]] = arith.mulf %[[XIN]], %[[Q]] : f32
+// CHECK-NEXT:      %[[PSUM:.+]] = arith.addf %[[POUT]], %[[XQ]] : f32
+// CHECK-NEXT:      linalg.yield %[[PSUM]] : f32
+// CHECK:         %[[ACC:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d5)>]
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
+// CHECK-SAME:      ins(%[[S]], %[[O]], %[[XS]], %[[P]] : tensor<2x1x4x2xf32>, tensor<2x1x4x2xf32>, tensor<1x1x4x2x16xf32>, tensor<1x2x1x4x2x16xf32>) outs(%{{.+}} : tensor<1x2x16xf32>) attrs = {group_sums}
+// CHECK-NEXT:    ^bb0(%[[SIN:.+]]: f32, %[[OIN:.+]]: f32, %[[XSIN:.+]]: f32, %[[PIN:.+]]: f32, %[[AOUT:.+]]: f32):
+// The offset stays an offset: s·p − o·xs, never (p − o/s·xs)·s.
+// CHECK-NEXT:      %[[SP:.+]] = arith.mulf %[[SIN]], %[[PIN]] : f32
+// CHECK-NEXT:      %[[OX:.+]] = arith.mulf %[[OIN]], %[[XSIN]] : f32
+// CHECK-NEXT:      %[[TERM:.+]] = arith.subf %[[SP]], %[[OX]] : f32
+// CHECK-NEXT:      %[[ASUM:.+]] = arith.addf %[[AOUT]], %[[TERM]] : f32
+// CHECK:         %[[ROWS:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%[[ACC]] : tensor<1x2x16xf32>) outs(%{{.+}} : tensor<1x2xf32>) attrs = {row_sums}
+// CHECK:         return %[[ROWS]] : tensor<1x2xf32>
+#bytes = affine_map<(n, b, c, h, l) -> (n, b, c, l)>
+#param = affine_map<(n, b, c, h, l) -> (n, b, c, h)>
+#elem = affine_map<(n, b, c, h, l) -> (n, b, c, h, l)>
+#x = affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>
+#w = affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>
+#y = affine_map<(m, n, b, c, h, l) -> (m, n)>
+func.func @two_level(%qs: tensor<2x1x4x32xi8>, %scale: tensor<2x1x4x2xf32>, %offset: tensor<2x1x4x2xf32>,
+                     %x: tensor<1x1x4x2x32xf32>) -> tensor<1x2xf32> {
+  %c4 = arith.constant 4 : i8
+  %c15 = arith.constant 15 : i8
+  %init = tensor.empty() : tensor<2x1x4x2x32xf32>
+  %w = linalg.generic {indexing_maps = [#bytes, #param, #param, #elem],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%qs, %scale, %offset : tensor<2x1x4x32xi8>, tensor<2x1x4x2xf32>, tensor<2x1x4x2xf32>)
+      outs(%init : tensor<2x1x4x2x32xf32>) {
+  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):
+    %half = linalg.index 3 : index
+    %half8 = arith.index_cast %half : index to i8
+    %shift = arith.muli %half8, %c4 : i8
+    %shifted = arith.shrui %byte, %shift : i8
+    %nibble = arith.andi %shifted, %c15 : i8
+    %q = arith.uitofp %nibble : i8 to f32
+    %sq = arith.mulf %q, %s : f32
+    %value = arith.subf %sq, %o : f32
+    linalg.yield %value : f32
+  } -> tensor<2x1x4x2x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %y_init = tensor.empty() : tensor<1x2xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #y],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x4x2x32xf32>, tensor<2x1x4x2x32xf32>) outs(%acc : tensor<1x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %product = arith.mulf %a, %b : f32
+    %sum = arith.addf %out, %product : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %sums, %partials, %groups, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %sums "activation_sums" : !transform.any_op
+    transform.annotate %partials "partial_sums" : !transform.any_op
+    transform.annotate %groups "group_sums" : !transform.any_op
+    transform.annotate %rows "row_sums" : !transform.any_op
+    transform.yield
+  }
+}
