@@ -16,8 +16,8 @@ module attributes {transform.with_named_sequence} {
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     // Loops: xs (b, c, h, j, m, l); p (n, b, c, h, j, m, l);
     // acc (n, b, c, h, m, l); rows (n, m, l).
-    %sums, %partials, %groups, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16}
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // The activation's sums, one sub-block at a time.
     %sum_block, %sum_loops:3 = transform.structured.tile_using_for %sums tile_sizes [1, 1, 1]
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)

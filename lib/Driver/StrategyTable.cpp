@@ -564,8 +564,8 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
     error = "the strategy table has no family for this quantized matmul";
     if (request.twoLevel)
       error += ": two-level weights (llama.cpp's K-quants, s·q - o per "
-               "sub-block) have a strategy for M = 1 with f32 activations "
-               "only so far (docs/gguf.md); pass --script "
+               "sub-block) have strategies for M = 1 only so far, without "
+               "--packed-weights (docs/gguf.md); pass --script "
                "transforms/loops.mlir for scalar loops";
     return std::nullopt;
   }

@@ -1,6 +1,8 @@
 //===- FactorTwoLevelContraction.cpp - s·q − o out of the inner sum -------===//
 
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "Rewrites/FactoredBodies.h"
+#include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,18 +43,24 @@ OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
   return generic.getDpsInputOperand(argument.getArgNumber());
 }
 
-/// `value` with its last dim split into (size / lanes, lanes).
+/// `value` with its last dim split into (size / (lanes · bytes), lanes),
+/// and bytes innermost when more than one.
 Value splitLastDim(RewriterBase &rewriter, Location loc, Value value,
-                   int64_t lanes) {
+                   int64_t lanes, int64_t bytes = 1) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   int64_t last = shape.back();
-  shape.back() = last / lanes;
+  shape.back() = last / (lanes * bytes);
   shape.push_back(lanes);
+  ReassociationIndices split = {type.getRank() - 1, type.getRank()};
+  if (bytes > 1) {
+    shape.push_back(bytes);
+    split.push_back(type.getRank() + 1);
+  }
   SmallVector<ReassociationIndices> groups;
   for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
     groups.push_back({i});
-  groups.push_back({type.getRank() - 1, type.getRank()});
+  groups.push_back(split);
   return tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
       groups);
@@ -61,10 +69,13 @@ Value splitLastDim(RewriterBase &rewriter, Location loc, Value value,
 
 FailureOr<qforge::TwoLevelPlan>
 qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
-                                   std::string &reason) {
+                                   std::string &reason,
+                                   bool quantizeActivations) {
   TwoLevelPlan plan;
   plan.contraction = contraction;
   plan.lanes = lanes;
+  plan.quantizeActivations = quantizeActivations;
+  const int64_t bytesPerLane = quantizeActivations ? 4 : 1;
   if (!contraction.hasPureTensorSemantics() ||
       contraction.getNumDpsInputs() != 2 || contraction.getNumDpsInits() != 1 ||
       contraction.getNumReductionLoops() < 2 ||
@@ -155,6 +166,16 @@ qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
     reason = "q, the activation and the result must share one float type";
     return failure();
   }
+  if (quantizeActivations) {
+    auto convert = plan.quant.getDefiningOp<arith::UIToFPOp>();
+    if (!convert || !convert.getIn().getType().isInteger(8) ||
+        !floatType.isF32()) {
+      reason = "int8 dot products take q as an unsigned byte converted by "
+               "arith.uitofp, and f32 activations";
+      return failure();
+    }
+    plan.integerQuant = convert.getIn();
+  }
 
   // Roles: n (the parallel loop), the groups (the rest of the scale's
   // loops), one element loop (innermost).
@@ -191,10 +212,10 @@ qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
     return failure();
   }
   plan.element = plan.dequantDims.back();
-  if (ranges[plan.element] % lanes != 0) {
+  if (ranges[plan.element] % (lanes * bytesPerLane) != 0) {
     reason = "the sub-block (" + std::to_string(ranges[plan.element]) +
              " elements) is not a multiple of " + std::to_string(lanes) +
-             " lanes";
+             " lanes" + (quantizeActivations ? " x 4 bytes" : "");
     return failure();
   }
   AffineMap activationMap =
@@ -234,7 +255,10 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   MLIRContext *ctx = contraction.getContext();
   Location loc = contraction.getLoc();
   const int64_t lanes = plan.lanes;
+  const bool integer = plan.quantizeActivations;
+  const int64_t bytes = integer ? 4 : 1;
   const int64_t numGroups = plan.groups.size();
+  Type i32 = rewriter.getI32Type();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(contraction);
   auto iterators = contraction.getIteratorTypesArray();
@@ -250,7 +274,7 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   // (j, lane).
   struct Loops {
     DenseMap<int64_t, int64_t> position;
-    int64_t j = -1, lane = -1, count = 0;
+    int64_t j = -1, lane = -1, byte = -1, count = 0;
     SmallVector<AffineExpr> remap(ArrayRef<int64_t> dims, MLIRContext *ctx,
                                   int64_t element) const {
       SmallVector<AffineExpr> exprs;
@@ -258,6 +282,8 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
         if (d == element) {
           exprs.push_back(getAffineDimExpr(j, ctx));
           exprs.push_back(getAffineDimExpr(lane, ctx));
+          if (byte >= 0)
+            exprs.push_back(getAffineDimExpr(byte, ctx));
         } else {
           exprs.push_back(getAffineDimExpr(position.lookup(d), ctx));
         }
@@ -285,12 +311,23 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   Type floatType = resultType.getElementType();
   SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
 
-  Value activation =
-      splitLastDim(rewriter, loc, plan.activationUse->get(), lanes);
   SmallVector<int64_t> activationDims =
       resultsOf(contraction.getMatchingIndexingMap(plan.activationUse));
-
   FactoredTwoLevel result;
+  // Integer mode: x quantized per sub-block (its element dim reduced).
+  Value activation = plan.activationUse->get(), activationMax;
+  if (integer) {
+    auto activationType = cast<RankedTensorType>(activation.getType());
+    SmallVector<bool> reduced(activationType.getRank(), false);
+    reduced.back() = true;
+    QuantizedActivation quantized =
+        quantizeActivation(rewriter, loc, activation, reduced);
+    result.activationMax = quantized.max;
+    result.quantizedActivation = quantized.quantized;
+    activationMax = quantized.max->getResult(0);
+    activation = quantized.quantized->getResult(0);
+  }
+  activation = splitLastDim(rewriter, loc, activation, lanes, bytes);
 
   // xs: loops [groups..., j, activation's other dims..., lane].
   Value activationSums;
@@ -304,26 +341,29 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
       if (d != plan.element && !llvm::is_contained(plan.groups, d))
         loops.position[d] = loops.count++;
     loops.lane = loops.count++;
+    if (integer)
+      loops.byte = loops.count++;
     SmallVector<AffineExpr> in = loops.remap(activationDims, ctx, plan.element);
     SmallVector<AffineExpr> out;
     SmallVector<int64_t> shape;
     auto activationType = cast<RankedTensorType>(activation.getType());
     for (auto [index, expr] : llvm::enumerate(in))
-      if (expr != dim(loops.j)) {
+      if (expr != dim(loops.j) && (!integer || expr != dim(loops.byte))) {
         out.push_back(expr);
         shape.push_back(activationType.getDimSize(index));
       }
     SmallVector<utils::IteratorType> loopTypes(loops.count, par);
     loopTypes[loops.j] = red;
+    if (integer)
+      loopTypes[loops.byte] = red;
     result.activationSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         ValueRange{activation},
         ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
         ArrayRef<AffineMap>{AffineMap::get(loops.count, 0, in, ctx),
                             AffineMap::get(loops.count, 0, out, ctx)},
-        loopTypes, [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+        loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
+          buildActivationSumBody(b, l, args, integer, floatType);
         });
     activationSums = result.activationSums->getResult(0);
   }
@@ -338,6 +378,9 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   for (int64_t d : others)
     partial.position[d] = partial.count++;
   partial.lane = partial.count++;
+  if (integer)
+    partial.byte = partial.count++;
+  Type partialType = integer ? i32 : floatType;
   SmallVector<int64_t> partialShape(resultType.getShape());
   for (int64_t group : plan.groups)
     partialShape.push_back(ranges[group]);
@@ -356,7 +399,7 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
           dequantDimsOf(dequant.getMatchingIndexingMap(input));
       Value value = input->get();
       if (!dims.empty() && dims.back() == plan.element)
-        value = splitLastDim(rewriter, loc, value, lanes);
+        value = splitLastDim(rewriter, loc, value, lanes, bytes);
       inputs.push_back(value);
       maps.push_back(AffineMap::get(
           partial.count, 0, partial.remap(dims, ctx, plan.element), ctx));
@@ -368,11 +411,13 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     maps.push_back(AffineMap::get(partial.count, 0, out, ctx));
     SmallVector<utils::IteratorType> loopTypes(partial.count, par);
     loopTypes[partial.j] = red;
+    if (integer)
+      loopTypes[partial.byte] = red;
     Block *body = dequant.getBlock();
     result.partialSums = linalg::GenericOp::create(
         rewriter, loc,
-        TypeRange{RankedTensorType::get(partialShape, floatType)}, inputs,
-        ValueRange{zeroFilled(rewriter, loc, partialShape, floatType)}, maps,
+        TypeRange{RankedTensorType::get(partialShape, partialType)}, inputs,
+        ValueRange{zeroFilled(rewriter, loc, partialShape, partialType)}, maps,
         loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
           IRMapping mapping;
           for (auto [index, input] : llvm::enumerate(weightInputs))
@@ -385,11 +430,18 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
               int64_t d = plan.dequantDims[index.getDim()];
               Value value;
               if (d == plan.element) {
+                // e = (j · lanes + lane) · bytes + byte.
                 Value j = linalg::IndexOp::create(b, l, partial.j);
                 Value lane = linalg::IndexOp::create(b, l, partial.lane);
                 Value width = arith::ConstantIndexOp::create(b, l, lanes);
                 value = arith::AddIOp::create(
                     b, l, arith::MulIOp::create(b, l, j, width), lane);
+                if (integer) {
+                  Value four = arith::ConstantIndexOp::create(b, l, bytes);
+                  value = arith::AddIOp::create(
+                      b, l, arith::MulIOp::create(b, l, value, four),
+                      linalg::IndexOp::create(b, l, partial.byte));
+                }
               } else {
                 value =
                     linalg::IndexOp::create(b, l, partial.position.lookup(d));
@@ -398,6 +450,17 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
               continue;
             }
             b.clone(op, mapping);
+          }
+          if (integer) {
+            // u8 q times s8 x, summed in i32: vpdpbusd's operands.
+            Value w = arith::ExtUIOp::create(b, l, i32,
+                                             mapping.lookup(plan.integerQuant));
+            Value x = arith::ExtSIOp::create(b, l, i32, args[0]);
+            Value product = arith::MulIOp::create(b, l, w, x);
+            linalg::YieldOp::create(
+                b, l,
+                arith::AddIOp::create(b, l, product, args.back()).getResult());
+            return;
           }
           Value product =
               arith::MulFOp::create(b, l, args[0], mapping.lookup(plan.quant));
@@ -447,6 +510,15 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     pExprs.push_back(dim(groups.lane));
     inputs.push_back(result.partialSums->getResult(0));
     maps.push_back(AffineMap::get(groups.count, 0, pExprs, ctx));
+    if (integer) {
+      // amax per sub-block: the activation's dims without the element.
+      SmallVector<AffineExpr> maxExprs;
+      for (int64_t d : activationDims)
+        if (d != plan.element)
+          maxExprs.push_back(dim(groups.position.lookup(d)));
+      inputs.push_back(activationMax);
+      maps.push_back(AffineMap::get(groups.count, 0, maxExprs, ctx));
+    }
     maps.push_back(AffineMap::get(groups.count, 0, accExprs, ctx));
     SmallVector<utils::IteratorType> loopTypes(groups.count, par);
     for (int64_t i = 0; i < numGroups; ++i)
@@ -456,12 +528,25 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
         rewriter, loc, TypeRange{RankedTensorType::get(accShape, floatType)},
         inputs, ValueRange{zeroFilled(rewriter, loc, accShape, floatType)},
         maps, loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
-          // s·p − o·xs, accumulated.
-          Value term =
-              arith::MulFOp::create(b, l, args[0], args[hasOffset ? 3 : 1]);
+          // s·p − o·xs, accumulated; in integer mode p and xs are sums of
+          // the quantized activation, and the term is scaled by amax/127.
+          Value partialSum = args[hasOffset ? 3 : 1];
+          if (integer)
+            partialSum = arith::SIToFPOp::create(b, l, floatType, partialSum);
+          Value term = arith::MulFOp::create(b, l, args[0], partialSum);
           if (hasOffset)
             term = arith::SubFOp::create(
                 b, l, term, arith::MulFOp::create(b, l, args[1], args[2]));
+          if (integer) {
+            Value inverseLimit = arith::ConstantOp::create(
+                b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
+            Value activationScale = arith::MulFOp::create(
+                b, l,
+                arith::BitcastOp::create(b, l, floatType,
+                                         args[args.size() - 2]),
+                inverseLimit);
+            term = arith::MulFOp::create(b, l, activationScale, term);
+          }
           linalg::YieldOp::create(
               b, l, arith::AddFOp::create(b, l, args.back(), term).getResult());
         });

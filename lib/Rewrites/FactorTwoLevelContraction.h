@@ -36,8 +36,9 @@ struct TwoLevelPlan {
   mlir::OpOperand *scale = nullptr, *offset = nullptr;
   /// The dequantization's ops that compute s·q and s·q − o.
   mlir::Operation *scaled = nullptr, *offsetOp = nullptr;
-  /// The dequantization's value of q.
-  mlir::Value quant;
+  /// The dequantization's value of q, and (integer mode) the unsigned
+  /// byte it converts.
+  mlir::Value quant, integerQuant;
   /// Contraction dims: the weight row n, the groups (the reduction dims the
   /// scale reads, in the dequantization's order) and the element dim e.
   int64_t n = -1, element = -1;
@@ -45,10 +46,17 @@ struct TwoLevelPlan {
   /// Contraction dim of each dequantization loop.
   llvm::SmallVector<int64_t> dequantDims;
   int64_t lanes = 16;
+  /// Integer mode: the activation quantized to int8 per sub-block, p summed
+  /// in i32 as u8 (q) x s8 (x) products, 4 per lane (vpdpbusd), and
+  ///   acc += amax/127 · (s·p − o·Σxq).
+  bool quantizeActivations = false;
 };
 
 /// The factored generics.
 struct FactoredTwoLevel {
+  /// The activation's per-sub-block maximum and its int8 quantization
+  /// (integer mode only).
+  mlir::linalg::GenericOp activationMax, quantizedActivation;
   mlir::linalg::GenericOp activationSums; ///< null without an offset
   mlir::linalg::GenericOp partialSums, groupSums, rowSums;
 };
@@ -57,7 +65,8 @@ struct FactoredTwoLevel {
 /// nothing; `reason` says why not.
 mlir::FailureOr<TwoLevelPlan>
 analyzeTwoLevelContraction(mlir::linalg::GenericOp contraction, int64_t lanes,
-                           std::string &reason);
+                           std::string &reason,
+                           bool quantizeActivations = false);
 
 /// The rewrite of an analyzed pair; the dequantization is erased once
 /// nothing else reads it.

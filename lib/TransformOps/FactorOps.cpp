@@ -268,8 +268,8 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
     target->walk([&](linalg::GenericOp generic) {
       if (generic.getNumReductionLoops() < 2)
         return WalkResult::advance();
-      FailureOr<qforge::TwoLevelPlan> plan =
-          qforge::analyzeTwoLevelContraction(generic, getLanes(), reason);
+      FailureOr<qforge::TwoLevelPlan> plan = qforge::analyzeTwoLevelContraction(
+          generic, getLanes(), reason, getInt8Activations());
       if (failed(plan)) {
         misfit = generic;
         return WalkResult::interrupt();
@@ -286,15 +286,18 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
   if (plans.empty())
     return emitSilenceableError()
            << "found no contraction of a two-level dequantization";
-  SmallVector<SmallVector<Operation *>> collected(4);
+  SmallVector<SmallVector<Operation *>> collected(5);
   for (const qforge::TwoLevelPlan &plan : plans) {
     qforge::FactoredTwoLevel factored =
         qforge::factorTwoLevelContraction(rewriter, plan);
+    if (factored.activationMax)
+      collected[0].append(
+          {factored.activationMax, factored.quantizedActivation});
     if (factored.activationSums)
-      collected[0].push_back(factored.activationSums);
-    collected[1].push_back(factored.partialSums);
-    collected[2].push_back(factored.groupSums);
-    collected[3].push_back(factored.rowSums);
+      collected[1].push_back(factored.activationSums);
+    collected[2].push_back(factored.partialSums);
+    collected[3].push_back(factored.groupSums);
+    collected[4].push_back(factored.rowSums);
   }
   for (auto [index, result] : llvm::enumerate(getOperation()->getOpResults()))
     results.set(result, collected[index]);

@@ -816,14 +816,22 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
     acc [n, g.., tokens.., l], row sums [n, tokens.., l], xs as the
     activation with the element dim split.
 
+        With `int8_activations`, the activation is quantized to int8 per
+    sub-block (its maximum and quantization generics are the first result,
+    empty otherwise), the element dim is split as (j, l, 4 bytes), p sums
+    u8 q x s8 x products in i32 (vpdpbusd once vectorized), and
+    `acc += amax/127 · (s·p − o·Σxq)`.
+
     Every candidate (a generic with two or more reductions) under `target`
     is checked before any is rewritten; a silenceable failure names the
     first that does not fit and why, and changes nothing; so does a target
     with no candidate.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       DefaultValuedAttr<I64Attr, "16">:$lanes);
-  let results = (outs TransformHandleTypeInterface:$activation_sums,
+                       DefaultValuedAttr<I64Attr, "16">:$lanes,
+                       UnitAttr:$int8_activations);
+  let results = (outs TransformHandleTypeInterface:$activation_quantization,
+                      TransformHandleTypeInterface:$activation_sums,
                       TransformHandleTypeInterface:$partial_sums,
                       TransformHandleTypeInterface:$group_sums,
                       TransformHandleTypeInterface:$row_sums);

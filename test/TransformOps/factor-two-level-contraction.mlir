@@ -89,12 +89,86 @@ func.func @two_level(%qs: tensor<2x1x4x32xi8>, %scale: tensor<2x1x4x2xf32>, %off
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
-    %sums, %partials, %groups, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16}
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.annotate %sums "activation_sums" : !transform.any_op
     transform.annotate %partials "partial_sums" : !transform.any_op
     transform.annotate %groups "group_sums" : !transform.any_op
     transform.annotate %rows "row_sums" : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// With int8_activations: x quantized per sub-block (amax over l), l split as
+// (j, 8 lanes, 4 bytes), p summed in i32 from the nibble as an unsigned byte
+// times the signed activation byte (vpdpbusd's operands), and the group sums
+// scaled by amax/127.
+// CHECK-LABEL: func.func @two_level_int8
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}}outs(%{{.+}} : tensor<1x1x4x2xi32>)
+// CHECK:         linalg.generic {{.*}}outs(%{{.+}} : tensor<1x1x4x2x32xi8>)
+// CHECK:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x4x2x1x8x4xi8>) outs(%{{.+}} : tensor<1x1x4x2x8xf32>) attrs = {activation_sums}
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}} : tensor<1x1x4x2x1x8x4xi8>, tensor<2x1x4x1x8x4xi8>) outs(%{{.+}} : tensor<1x2x1x4x2x8xi32>) attrs = {partial_sums}
+// CHECK:           %[[W:.+]] = arith.extui %{{.+}} : i8 to i32
+// CHECK-NEXT:      %[[X:.+]] = arith.extsi %{{.+}} : i8 to i32
+// CHECK-NEXT:      %[[WX:.+]] = arith.muli %[[W]], %[[X]] : i32
+// CHECK-NEXT:      arith.addi %[[WX]], %{{.+}} : i32
+// CHECK:         linalg.generic {{.*}}outs(%{{.+}} : tensor<1x2x8xf32>) attrs = {group_sums}
+// CHECK-NEXT:    ^bb0(%{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32, %[[P:.+]]: i32, %[[AMAX:.+]]: i32, %{{.+}}: f32):
+// CHECK-NEXT:      arith.sitofp %[[P]] : i32 to f32
+// CHECK:           arith.bitcast %[[AMAX]] : i32 to f32
+
+#bytes = affine_map<(n, b, c, h, l) -> (n, b, c, l)>
+#param = affine_map<(n, b, c, h, l) -> (n, b, c, h)>
+#elem = affine_map<(n, b, c, h, l) -> (n, b, c, h, l)>
+#x = affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>
+#w = affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>
+#y = affine_map<(m, n, b, c, h, l) -> (m, n)>
+func.func @two_level_int8(%qs: tensor<2x1x4x32xi8>, %scale: tensor<2x1x4x2xf32>, %offset: tensor<2x1x4x2xf32>,
+                     %x: tensor<1x1x4x2x32xf32>) -> tensor<1x2xf32> {
+  %c4 = arith.constant 4 : i8
+  %c15 = arith.constant 15 : i8
+  %init = tensor.empty() : tensor<2x1x4x2x32xf32>
+  %w = linalg.generic {indexing_maps = [#bytes, #param, #param, #elem],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%qs, %scale, %offset : tensor<2x1x4x32xi8>, tensor<2x1x4x2xf32>, tensor<2x1x4x2xf32>)
+      outs(%init : tensor<2x1x4x2x32xf32>) {
+  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):
+    %half = linalg.index 3 : index
+    %half8 = arith.index_cast %half : index to i8
+    %shift = arith.muli %half8, %c4 : i8
+    %shifted = arith.shrui %byte, %shift : i8
+    %nibble = arith.andi %shifted, %c15 : i8
+    %q = arith.uitofp %nibble : i8 to f32
+    %sq = arith.mulf %q, %s : f32
+    %value = arith.subf %sq, %o : f32
+    linalg.yield %value : f32
+  } -> tensor<2x1x4x2x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %y_init = tensor.empty() : tensor<1x2xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #y],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x4x2x32xf32>, tensor<2x1x4x2x32xf32>) outs(%acc : tensor<1x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %product = arith.mulf %a, %b : f32
+    %sum = arith.addf %out, %product : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
+
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 8, int8_activations}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %sums "activation_sums" : !transform.any_op
+    transform.annotate %partials "partial_sums" : !transform.any_op
+    transform.annotate %groups "group_sums" : !transform.any_op
     transform.yield
   }
 }
