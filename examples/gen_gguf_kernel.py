@@ -36,10 +36,14 @@ nibbles sit in two sub-blocks), each sub-block's scale d * sc and offset
 dmin * m are elementwise generics over (n, b, c, h) reading the scale bytes
 through affine maps (2c + h, 2c + h + 4, (2c + h) mod 4), and the
 dequantization s * q - o keeps the offset an offset.
+
+q5_K: the same with 32 bytes qh at 16 (nibbles at 48), bit 2c + h of qh[l]
+adding 16 to element (c, h, l)'s nibble: one more input of q.
 """
 import argparse
 
-BLOCKS = {"q8_0": (32, 34), "q4_0": (32, 18), "q4_K": (256, 144)}
+BLOCKS = {"q8_0": (32, 34), "q4_0": (32, 18), "q4_K": (256, 144),
+          "q5_K": (256, 176)}
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("type", choices=sorted(BLOCKS))
@@ -55,8 +59,8 @@ qk, block_bytes = BLOCKS[args.type]
 if args.type == "q4_0" and not args.fields:
     parser.error("q4_0 is written with --fields only: its blocks read in place "
                  "need the 4-bit strategies to pack blocks (docs/gguf.md)")
-if args.type == "q4_K" and args.fields:
-    parser.error("q4_K is written with its blocks in place only, so far")
+if args.type in ("q4_K", "q5_K") and args.fields:
+    parser.error(f"{args.type} is written with its blocks in place only, so far")
 if args.k % qk:
     parser.error(f"K = {args.k} is not a multiple of {args.type}'s {qk}")
 n, k, g = args.n, args.k, args.k // qk
@@ -85,17 +89,21 @@ def emit_half_from_bytes(result, blocks, low_byte):
     emit(f"  }} -> tensor<{n}x{g}xf16>")
 
 
-if args.type == "q4_K":
-    # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs @16
-    # (128 bytes). Element 64c + 32h + l is nibble h of qs[32c + l], in
-    # sub-block s = 2c + h of scale d * sc[s] and offset dmin * m[s].
+if args.type in ("q4_K", "q5_K"):
+    # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs
+    # (128 bytes) @16 -- q5_K: qh (32 bytes) @16, qs @48. Element
+    # 64c + 32h + l is nibble h of qs[32c + l] (q5_K: plus 16 if bit 2c + h
+    # of qh[l] is set), in sub-block s = 2c + h of scale d * sc[s] and
+    # offset dmin * m[s].
+    fifth_bit = args.type == "q5_K"
+    qs_offset = 48 if fifth_bit else 16
     bb = block_bytes
     dims = "(%m)" if args.dynamic else "()"
     output_m = "%m" if args.dynamic else str(m)
     t8 = f"tensor<{n}x{g}x{bb}xi8>"
-    emit(f"// y = x . W^T, W {n} x {k} in q4_K (blocks read in place); "
+    emit(f"// y = x . W^T, W {n} x {k} in {args.type} (blocks read in place); "
          "written by examples/gen_gguf_kernel.py.")
-    emit(f"func.func @{args.name}(%blocks: {t8} {{qforge.gguf_type = \"q4_K\"}}, "
+    emit(f"func.func @{args.name}(%blocks: {t8} {{qforge.gguf_type = \"{args.type}\"}}, "
          f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
     if args.dynamic:
         emit("  %c0 = arith.constant 0 : index")
@@ -147,25 +155,45 @@ if args.type == "q4_K":
         emit("    %value = arith.mulf %superf, %sixf : f32")
         emit("    linalg.yield %value : f32")
         emit(f"  }} -> tensor<{n}x{g}x4x2xf32>")
-    emit(f"  %qs = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 128] [1, 1, 1]"
+    emit(f"  %qs = tensor.extract_slice %blocks[0, 0, {qs_offset}] [{n}, {g}, 128] [1, 1, 1]"
          f" : {t8} to tensor<{n}x{g}x128xi8>")
+    if fifth_bit:
+        emit(f"  %qh = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 32] [1, 1, 1]"
+             f" : {t8} to tensor<{n}x{g}x32xi8>")
+    qh_map = "affine_map<(n, b, c, h, l) -> (n, b, l)>, " if fifth_bit else ""
+    qh_in = "%qh, " if fifth_bit else ""
+    qh_type = f"tensor<{n}x{g}x32xi8>, " if fifth_bit else ""
+    qh_arg = "%high: i8, " if fifth_bit else ""
     emit(f"  %qc = tensor.expand_shape %qs [[0], [1], [2, 3]] output_shape [{n}, {g}, 4, 32]"
          f" : tensor<{n}x{g}x128xi8> into tensor<{n}x{g}x4x32xi8>")
     emit(f"  %w_init = tensor.empty() : tensor<{n}x{g}x4x2x32xf32>")
     emit("  // Element (c, h, l): nibble h of byte 32c + l, s * q - o of sub-block 2c + h.")
     emit("  %w = linalg.generic {indexing_maps = ["
-         "affine_map<(n, b, c, h, l) -> (n, b, c, l)>, affine_map<(n, b, c, h, l) -> (n, b, c, h)>, "
+         "affine_map<(n, b, c, h, l) -> (n, b, c, l)>, " + qh_map + "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, "
          "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, affine_map<(n, b, c, h, l) -> (n, b, c, h, l)>],"
          " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
-    emit(f"      ins(%qc, %scale, %offset : tensor<{n}x{g}x4x32xi8>, tensor<{n}x{g}x4x2xf32>, "
+    emit(f"      ins(%qc, {qh_in}%scale, %offset : tensor<{n}x{g}x4x32xi8>, {qh_type}tensor<{n}x{g}x4x2xf32>, "
          f"tensor<{n}x{g}x4x2xf32>) outs(%w_init : tensor<{n}x{g}x4x2x32xf32>) {{")
-    emit("  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):")
+    emit(f"  ^bb0(%byte: i8, {qh_arg}%s: f32, %o: f32, %unused: f32):")
     emit("    %half = linalg.index 3 : index")
     emit("    %half8 = arith.index_cast %half : index to i8")
     emit("    %shift = arith.muli %half8, %c4 : i8")
     emit("    %shifted = arith.shrui %byte, %shift : i8")
     emit("    %nibble = arith.andi %shifted, %c15 : i8")
-    emit("    %q = arith.uitofp %nibble : i8 to f32")
+    if fifth_bit:
+        # Bit 2c + h of qh[l], as 16.
+        emit("    %chunk = linalg.index 2 : index")
+        emit("    %chunk8 = arith.index_cast %chunk : index to i8")
+        emit("    %one = arith.constant 1 : i8")
+        emit("    %twice = arith.shli %chunk8, %one : i8")
+        emit("    %bit_index = arith.addi %twice, %half8 : i8")
+        emit("    %high_shifted = arith.shrui %high, %bit_index : i8")
+        emit("    %bit = arith.andi %high_shifted, %one : i8")
+        emit("    %sixteen = arith.shli %bit, %c4 : i8")
+        emit("    %nibble5 = arith.ori %nibble, %sixteen : i8")
+        emit("    %q = arith.uitofp %nibble5 : i8 to f32")
+    else:
+        emit("    %q = arith.uitofp %nibble : i8 to f32")
     emit("    %sq = arith.mulf %q, %s : f32")
     emit("    %value = arith.subf %sq, %o : f32")
     emit("    linalg.yield %value : f32")

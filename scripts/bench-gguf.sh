@@ -9,6 +9,7 @@
 #   scripts/bench-gguf.sh                 # q8_0, decode f32 and int8, 1 and 2 threads
 #   TYPES=q8_0 PATHS="int8" THREADS=1 SHAPES="4096 4096" scripts/bench-gguf.sh
 #   TYPES=q4_0 PATHS=int8 scripts/bench-gguf.sh    # q4_0: its fields apart
+#   TYPES="q4_K q5_K" scripts/bench-gguf.sh         # the two-level form
 #
 # FORM: blocks (read in place) or fields (apart, --fields); q4_0 is written
 # with its fields apart only, whatever FORM says.
