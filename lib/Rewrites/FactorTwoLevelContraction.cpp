@@ -12,8 +12,8 @@
 using namespace mlir;
 
 namespace {
-/// `value` is `out + a * b` of the block arguments of `generic`: its two
-/// inputs and its init.
+/// Whether `generic` (two inputs, one init) yields `out + a * b` of its
+/// block arguments.
 bool isMultiplyAddBody(linalg::GenericOp generic) {
   Block *body = generic.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
@@ -22,7 +22,7 @@ bool isMultiplyAddBody(linalg::GenericOp generic) {
     return false;
   Value out = body->getArgument(2);
   Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  if ((add.getLhs() != out && add.getRhs() != out))
+    if (add.getLhs() != out && add.getRhs() != out)
     return false;
   auto multiply = product.getDefiningOp<arith::MulFOp>();
   if (!multiply)
