@@ -16,10 +16,12 @@ qforge::gguf::whyNotCompiled(const TensorInfo &tensor) {
            ", unknown to qforge";
   if (type->blockElements == 1)
     return name + " is " + type->name.str() +
-           ", not a quantized weight (qforge compiles q8_0 blocks)";
-  if (type->name != "q8_0")
+           ", not a quantized weight (qforge compiles q8_0, q4_K and q5_K "
+           "blocks)";
+  if (type->name != "q8_0" && type->name != "q4_K" && type->name != "q5_K")
     return name + " is " + type->name.str() +
-           ": qforge does not compile that type yet (q8_0 only, docs/gguf.md)";
+           ": qforge does not compile that type yet (q8_0, q4_K and q5_K, "
+           "docs/gguf.md)";
   if (tensor.shape.size() != 2)
     return name + " has " + std::to_string(tensor.shape.size()) +
            " dims; a weight matrix has 2 (ne[0] = K, ne[1] = N)";
@@ -156,6 +158,195 @@ public:
     return v("y");
   }
 
+  /// y = x . W^T for W in q4_K or q5_K (the two-level form of
+  /// examples/gen_gguf_kernel.py: the nibble half a group dim, each
+  /// sub-block's scale and offset decoded from the block, s * q - o);
+  /// returns y's name.
+  std::string writeTwoLevelMatmul(const TensorInfo &tensor,
+                                  llvm::StringRef blocks, llvm::StringRef x,
+                                  llvm::StringRef m, llvm::StringRef prefix) {
+    TensorType type = *lookupType(tensor.typeId);
+    const bool fifthBit = type.name == "q5_K";
+    const int64_t k = tensor.shape[0], n = tensor.shape[1];
+    const int64_t b = k / type.blockElements;
+    const int64_t qsOffset = fifthBit ? 48 : 16;
+    std::string blocksT = blocksType(tensor);
+    std::string outputM = m == "?" ? "%m" : m.str();
+    std::string dims = m == "?" ? "(%m)" : "()";
+    auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
+    std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
+    std::string paramT = llvm::formatv("tensor<{0}x{1}x4x2xf32>", n, b);
+    std::string scaleBytesT = llvm::formatv("tensor<{0}x{1}x12xi8>", n, b);
+    std::string bytesT = llvm::formatv("tensor<{0}x{1}x4x32xi8>", n, b);
+    std::string highT = llvm::formatv("tensor<{0}x{1}x32xi8>", n, b);
+    std::string weightsT = llvm::formatv("tensor<{0}x{1}x4x2x32xf32>", n, b);
+    std::string xT = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
+    std::string xeT = llvm::formatv("tensor<{0}x{1}x4x2x32xf32>", m, b);
+    std::string yT = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
+    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
+                        "read in place (two-level form).\n",
+                        prefix, escape(tensor.name), type.name, n, k);
+    // d and dmin: the f16s in bytes 0-1 and 2-3, little endian.
+    for (auto [name, low] : {std::pair<const char *, int>{"d", 0},
+                             std::pair<const char *, int>{"dmin", 2}}) {
+      os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v(name),
+                          halfT);
+      os << llvm::formatv(
+          "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, g) -> (n, "
+          "g, {1})>, affine_map<(n, g) -> (n, g, {2})>, affine_map<(n, g) -> "
+          "(n, g)>], iterator_types = [\"parallel\", \"parallel\"]}\n",
+          v(name), low, low + 1);
+      os << llvm::formatv(
+          "      ins(%{0}, %{0} : {1}, {1}) outs({2}_init : {3}) {{\n", blocks,
+          blocksT, v(name), halfT);
+      os << "  ^bb0(%lo: i8, %hi: i8, %unused: f16):\n"
+            "    %lo16 = arith.extui %lo : i8 to i16\n"
+            "    %hi16 = arith.extui %hi : i8 to i16\n"
+            "    %c8 = arith.constant 8 : i16\n"
+            "    %high = arith.shli %hi16, %c8 : i16\n"
+            "    %bits = arith.ori %high, %lo16 : i16\n"
+            "    %half = arith.bitcast %bits : i16 to f16\n"
+            "    linalg.yield %half : f16\n";
+      os << llvm::formatv("  } -> {0}\n", halfT);
+    }
+    os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 4] [{2}, {3}, "
+                        "12] [1, 1, 1] : {4} to {5}\n",
+                        v("scales"), blocks, n, b, blocksT, scaleBytesT);
+    os << llvm::formatv("  {0} = arith.constant 2 : index\n"
+                        "  {1} = arith.constant 63 : i8\n"
+                        "  {2} = arith.constant 15 : i8\n"
+                        "  {3} = arith.constant 6 : i8\n"
+                        "  {4} = arith.constant 4 : i8\n",
+                        v("c2"), v("c63"), v("c15"), v("c6"), v("c4"));
+    // Sub-block s = 2c + h: its 6-bit scale and min from S[s], S[s + 4]
+    // and S[s mod 4] (docs/gguf.md), times d and dmin.
+    const char *scaleMaps =
+        "affine_map<(n, b, c, h) -> (n, b, c * 2 + h)>, "
+        "affine_map<(n, b, c, h) -> (n, b, c * 2 + h + 4)>, "
+        "affine_map<(n, b, c, h) -> (n, b, (c * 2 + h) mod 4)>, "
+        "affine_map<(n, b, c, h) -> (n, b)>, "
+        "affine_map<(n, b, c, h) -> (n, b, c, h)>";
+    for (auto [name, super] :
+         {std::pair<const char *, const char *>{"scale", "d"},
+          std::pair<const char *, const char *>{"offset", "dmin"}}) {
+      bool isScale = llvm::StringRef(name) == "scale";
+      os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v(name),
+                          paramT);
+      os << llvm::formatv("  {0} = linalg.generic {{indexing_maps = [{1}], "
+                          "iterator_types = [\"parallel\", \"parallel\", "
+                          "\"parallel\", \"parallel\"]}\n",
+                          v(name), scaleMaps);
+      os << llvm::formatv("      ins({0}, {0}, {0}, {1} : {2}, {2}, {2}, {3}) "
+                          "outs({4}_init : {5}) {{\n",
+                          v("scales"), v(super), scaleBytesT, halfT, v(name),
+                          paramT);
+      os << "  ^bb0(%p: i8, %q: i8, %r: i8, %super: f16, %unused: f32):\n"
+            "    %c = linalg.index 2 : index\n";
+      os << llvm::formatv("    %first = arith.cmpi ult, %c, {0} : index\n",
+                          v("c2"));
+      if (isScale)
+        os << llvm::formatv("    %low = arith.andi %p, {0} : i8\n"
+                            "    %q15 = arith.andi %q, {1} : i8\n"
+                            "    %top = arith.shrui %r, {2} : i8\n"
+                            "    %top4 = arith.shli %top, {3} : i8\n"
+                            "    %high = arith.ori %q15, %top4 : i8\n",
+                            v("c63"), v("c15"), v("c6"), v("c4"));
+      else
+        os << llvm::formatv("    %low = arith.andi %q, {0} : i8\n"
+                            "    %qhi = arith.shrui %q, {1} : i8\n"
+                            "    %top = arith.shrui %p, {2} : i8\n"
+                            "    %top4 = arith.shli %top, {1} : i8\n"
+                            "    %high = arith.ori %qhi, %top4 : i8\n",
+                            v("c63"), v("c4"), v("c6"));
+      os << "    %six = arith.select %first, %low, %high : i8\n"
+            "    %sixf = arith.uitofp %six : i8 to f32\n"
+            "    %superf = arith.extf %super : f16 to f32\n"
+            "    %value = arith.mulf %superf, %sixf : f32\n"
+            "    linalg.yield %value : f32\n";
+      os << llvm::formatv("  } -> {0}\n", paramT);
+    }
+    os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, {2}] [{3}, "
+                        "{4}, 128] [1, 1, 1] : {5} to tensor<{3}x{4}x128xi8>\n",
+                        v("qs"), blocks, qsOffset, n, b, blocksT);
+    if (fifthBit)
+      os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 16] [{2}, "
+                          "{3}, 32] [1, 1, 1] : {4} to {5}\n",
+                          v("qh"), blocks, n, b, blocksT, highT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1], [2, 3]] "
+                        "output_shape [{2}, {3}, 4, 32] : "
+                        "tensor<{2}x{3}x128xi8> into {4}\n",
+                        v("qc"), v("qs"), n, b, bytesT);
+    os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v("w"),
+                        weightsT);
+    os << "  // Element (c, h, l): nibble h of byte 32c + l (q5_K: plus 16 "
+          "for bit 2c + h of qh[l]), s * q - o of sub-block 2c + h.\n";
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, b, c, h, l) "
+        "-> (n, b, c, l)>, {1}affine_map<(n, b, c, h, l) -> (n, b, c, h)>, "
+        "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, affine_map<(n, b, c, "
+        "h, l) -> (n, b, c, h, l)>], iterator_types = [\"parallel\", "
+        "\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}\n",
+        v("w"), fifthBit ? "affine_map<(n, b, c, h, l) -> (n, b, l)>, " : "");
+    os << llvm::formatv("      ins({0}, {1}{2}, {3} : {4}, {5}{6}, {6}) "
+                        "outs({7}_init : {8}) {{\n",
+                        v("qc"), fifthBit ? v("qh") + ", " : "", v("scale"),
+                        v("offset"), bytesT, fifthBit ? highT + ", " : "",
+                        paramT, v("w"), weightsT);
+    os << llvm::formatv("  ^bb0(%byte: i8, {0}%s: f32, %o: f32, %unused: "
+                        "f32):\n",
+                        fifthBit ? "%high: i8, " : "");
+    os << "    %half = linalg.index 3 : index\n"
+          "    %half8 = arith.index_cast %half : index to i8\n";
+    os << llvm::formatv("    %shift = arith.muli %half8, {0} : i8\n"
+                        "    %shifted = arith.shrui %byte, %shift : i8\n"
+                        "    %nibble = arith.andi %shifted, {1} : i8\n",
+                        v("c4"), v("c15"));
+    if (fifthBit)
+      os << llvm::formatv("    %chunk = linalg.index 2 : index\n"
+                          "    %chunk8 = arith.index_cast %chunk : index to "
+                          "i8\n"
+                          "    %one = arith.constant 1 : i8\n"
+                          "    %twice = arith.shli %chunk8, %one : i8\n"
+                          "    %bit_index = arith.addi %twice, %half8 : i8\n"
+                          "    %high_shifted = arith.shrui %high, %bit_index "
+                          ": i8\n"
+                          "    %bit = arith.andi %high_shifted, %one : i8\n"
+                          "    %sixteen = arith.shli %bit, {0} : i8\n"
+                          "    %q5 = arith.ori %nibble, %sixteen : i8\n"
+                          "    %q = arith.uitofp %q5 : i8 to f32\n",
+                          v("c4"));
+    else
+      os << "    %q = arith.uitofp %nibble : i8 to f32\n";
+    os << "    %sq = arith.mulf %q, %s : f32\n"
+          "    %value = arith.subf %sq, %o : f32\n"
+          "    linalg.yield %value : f32\n";
+    os << llvm::formatv("  } -> {0}\n", weightsT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2, 3, 4]] "
+                        "output_shape [{2}, {3}, 4, 2, 32] : {4} into {5}\n",
+                        v("xe"), x, outputM, b, xT, xeT);
+    os << llvm::formatv("  {0} = arith.constant 0.0 : f32\n", v("zero"));
+    os << llvm::formatv("  {0} = tensor.empty{1} : {2}\n", v("y_init"), dims,
+                        yT);
+    os << llvm::formatv("  {0} = linalg.fill ins({1} : f32) outs({2} : {3}) "
+                        "-> {3}\n",
+                        v("acc"), v("zero"), v("y_init"), yT);
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [affine_map<(m, n, b, c, h, "
+        "l) -> (m, b, c, h, l)>, affine_map<(m, n, b, c, h, l) -> (n, b, c, "
+        "h, l)>, affine_map<(m, n, b, c, h, l) -> (m, n)>], iterator_types = "
+        "[\"parallel\", \"parallel\", \"reduction\", \"reduction\", "
+        "\"reduction\", \"reduction\"]}\n",
+        v("y"));
+    os << llvm::formatv("      ins({0}, {1} : {2}, {3}) outs({4} : {5}) {{\n",
+                        v("xe"), v("w"), xeT, weightsT, v("acc"), yT);
+    os << "  ^bb0(%a: f32, %b: f32, %out: f32):\n"
+          "    %product = arith.mulf %a, %b : f32\n"
+          "    %sum = arith.addf %out, %product : f32\n"
+          "    linalg.yield %sum : f32\n";
+    os << llvm::formatv("  } -> {0}\n", yT);
+    return v("y");
+  }
+
   /// An elementwise generic over two m x n values: `body` computes %r from
   /// %a and %b.
   std::string writeElementwise(llvm::StringRef name, llvm::StringRef a,
@@ -204,7 +395,10 @@ std::string qforge::gguf::writeMatmulKernel(const TensorInfo &tensor,
   if (!tokens)
     os << "  %c0 = arith.constant 0 : index\n"
        << llvm::formatv("  %m = tensor.dim %x, %c0 : {0}\n", x);
-  std::string result = writer.writeMatmul(tensor, "blocks", "%x", m, "");
+  bool twoLevel = type.name == "q4_K" || type.name == "q5_K";
+  std::string result =
+      twoLevel ? writer.writeTwoLevelMatmul(tensor, "blocks", "%x", m, "")
+               : writer.writeMatmul(tensor, "blocks", "%x", m, "");
   os << llvm::formatv("  return {0} : {1}\n}\n", result, y);
   return out;
 }
@@ -286,6 +480,14 @@ qforge::gguf::findLayerTensors(const File &file, int64_t layer,
     }
     if (std::optional<std::string> why = whyNotCompiled(*tensor)) {
       error = *why;
+      return std::nullopt;
+    }
+    // A module of several two-level matmuls has no strategy yet.
+    if (lookupType(tensor->typeId)->name != "q8_0") {
+      error = "tensor '" + name + "' is " +
+              lookupType(tensor->typeId)->name.str() +
+              ": --layer compiles q8_0 layers only so far (--tensor takes "
+              "q4_K and q5_K, docs/gguf.md)";
       return std::nullopt;
     }
     tensors.push_back(tensor);

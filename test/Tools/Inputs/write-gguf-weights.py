@@ -5,7 +5,9 @@ usage: write-gguf-weights.py OUT N K [--layer] [--fast]
 Tensors: blk.0.attn_q.weight, N x K in q8_0 (each block of 32 weights
 quantized from uniform [-1, 1) floats: d = amax / 127 stored as f16,
 q = round(w / d), as ggml's quantize_row_q8_0_ref), blk.0.attn_norm.weight
-(f32, K) and blk.0.ffn_up.weight (q4_K, 256 x 2, bytes at random). ne[0] is
+(f32, K), blk.0.ffn_up.weight (q4_K, 256 x 2) and blk.0.ffn_down.weight
+(q5_K, 256 x 3): scale bytes, high bits and nibbles at random, d and dmin
+finite. ne[0] is
 K, the contiguous dim. With --layer: LLaMA layer 0's seven matmul weights
 in q8_0 instead, hidden size K and intermediate size N (attn_q, attn_k,
 attn_v, attn_output: K x K; ffn_gate, ffn_up: N x K; ffn_down: K x N), and
@@ -44,6 +46,17 @@ def q8_0_rows(generator, n, k):
     return bytes(data)
 
 
+def k_quant_rows(generator, n, block_bytes):
+    """n rows of one q4_K (144 bytes) or q5_K (176) super-block: random
+    scale bytes, high bits and nibbles, d and dmin finite halves (random f16
+    bytes would be NaN or infinite at times)."""
+    data = bytearray(generator.randbytes(n * block_bytes))
+    for row in range(n):
+        data[row * block_bytes:row * block_bytes + 4] = struct.pack(
+            "<ee", generator.uniform(-0.01, 0.01), generator.uniform(0, 0.01))
+    return bytes(data)
+
+
 def main(out, n, k, layer):
     generator = random.Random(24)
     if layer:
@@ -60,8 +73,8 @@ def main(out, n, k, layer):
     tensors = [("blk.0.attn_q.weight", 8, [k, n], q8_0_rows(generator, n, k)),
                ("blk.0.attn_norm.weight", 0, [k],
                 b"".join(struct.pack("<f", generator.uniform(-1, 1)) for _ in range(k))),
-               ("blk.0.ffn_up.weight", 12, [256, 2],
-                bytes(generator.randrange(256) for _ in range(2 * 144)))]
+                                             ("blk.0.ffn_up.weight", 12, [256, 2], k_quant_rows(generator, 2, 144)),
+               ("blk.0.ffn_down.weight", 13, [256, 3], k_quant_rows(generator, 3, 176))]
     write(out, tensors)
 
 
