@@ -22,7 +22,7 @@ bool isMultiplyAddBody(linalg::GenericOp generic) {
     return false;
   Value out = body->getArgument(2);
   Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-    if (add.getLhs() != out && add.getRhs() != out)
+  if (add.getLhs() != out && add.getRhs() != out)
     return false;
   auto multiply = product.getDefiningOp<arith::MulFOp>();
   if (!multiply)
