@@ -3,6 +3,7 @@
 #include "Rewrites/FactorDequantContraction.h"
 #include "Rewrites/FactoredBodies.h"
 #include "Rewrites/QuantizeActivation.h"
+#include "Rewrites/SplitLastDim.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -217,7 +218,7 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
   const bool quantizeActivations = plan.options.quantizeActivations;
   const int64_t bytesPerLane = quantizeActivations ? 4 : 1;
   const FactorDimLayout &layout = plan.layout;
-  const int64_t numGroups = plan.numGroups, chunks = plan.chunks;
+  const int64_t numGroups = plan.numGroups;
   const int64_t p = layout.numParallel;
   MLIRContext *ctx = contraction->getContext();
   linalg::GenericOp dequantOp = dequant.op;
@@ -236,25 +237,8 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
 
   // Split k into (j, l) -- or (j, l, q) with 4 bytes q per lane in integer
   // mode: free reshapes of the weights and the activation.
-  auto splitLast = [&](Value value) -> Value {
-    auto type = cast<RankedTensorType>(value.getType());
-    SmallVector<int64_t> shape(type.getShape());
-    shape.back() = chunks;
-    shape.push_back(lanes);
-    ReassociationIndices split = {type.getRank() - 1, type.getRank()};
-    if (quantizeActivations) {
-      shape.push_back(bytesPerLane);
-      split.push_back(type.getRank() + 1);
-    }
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
-      groups.push_back({i});
-    groups.push_back(split);
-    auto expandedType = RankedTensorType::get(shape, type.getElementType());
-    return tensor::ExpandShapeOp::create(rewriter, loc, expandedType, value,
-                                         groups);
-  };
-  Value weights = splitLast(dequant.weights->get());
+  Value weights = qforge::splitLastDim(rewriter, loc, dequant.weights->get(),
+                                       lanes, bytesPerLane);
 
   auto dim = [&](int64_t position) { return getAffineDimExpr(position, ctx); };
   auto remapAll = [&](AffineMap map, int64_t gDim) {
@@ -293,7 +277,8 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
     activationMax = result.activationMax->getResult(0);
     activation = result.quantizedActivation->getResult(0);
   }
-  activation = splitLast(activation);
+  activation =
+      qforge::splitLastDim(rewriter, loc, activation, lanes, bytesPerLane);
   // Dims of the split activation after the leading ones: g, j, l (, q).
   const unsigned splitDims = quantizeActivations ? 4 : 3;
 

@@ -1,8 +1,10 @@
 //===- FactorTwoLevelContraction.cpp - s·q − o out of the inner sum -------===//
 
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "Analysis/DequantContraction.h"
 #include "Rewrites/FactoredBodies.h"
 #include "Rewrites/QuantizeActivation.h"
+#include "Rewrites/SplitLastDim.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,28 +14,6 @@
 using namespace mlir;
 
 namespace {
-/// Whether `generic` (two inputs, one init) yields `out + a * b` of its
-/// block arguments.
-bool isMultiplyAddBody(linalg::GenericOp generic) {
-  Block *body = generic.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value out = body->getArgument(2);
-  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  if (add.getLhs() != out && add.getRhs() != out)
-    return false;
-  auto multiply = product.getDefiningOp<arith::MulFOp>();
-  if (!multiply)
-    return false;
-  llvm::SmallDenseSet<Value> inputs = {body->getArgument(0),
-                                       body->getArgument(1)};
-  return inputs.contains(multiply.getLhs()) &&
-         inputs.contains(multiply.getRhs()) &&
-         multiply.getLhs() != multiply.getRhs();
-}
-
 /// The input operand of `generic` whose block argument is `value`, if any.
 OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
   auto argument = dyn_cast<BlockArgument>(value);
@@ -43,28 +23,6 @@ OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
   return generic.getDpsInputOperand(argument.getArgNumber());
 }
 
-/// `value` with its last dim split into (size / (lanes · bytes), lanes),
-/// and bytes innermost when more than one.
-Value splitLastDim(RewriterBase &rewriter, Location loc, Value value,
-                   int64_t lanes, int64_t bytes = 1) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  int64_t last = shape.back();
-  shape.back() = last / (lanes * bytes);
-  shape.push_back(lanes);
-  ReassociationIndices split = {type.getRank() - 1, type.getRank()};
-  if (bytes > 1) {
-    shape.push_back(bytes);
-    split.push_back(type.getRank() + 1);
-  }
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0, e = type.getRank() - 1; i < e; ++i)
-    groups.push_back({i});
-  groups.push_back(split);
-  return tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
-      groups);
-}
 } // namespace
 
 FailureOr<qforge::TwoLevelPlan>
@@ -77,9 +35,7 @@ qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
   plan.quantizeActivations = quantizeActivations;
   const int64_t bytesPerLane = quantizeActivations ? 4 : 1;
   if (!contraction.hasPureTensorSemantics() ||
-      contraction.getNumDpsInputs() != 2 || contraction.getNumDpsInits() != 1 ||
-      contraction.getNumReductionLoops() < 2 ||
-      !isMultiplyAddBody(contraction)) {
+      contraction.getNumDpsInputs() != 2) {
     reason = "not a contraction out + x * w with two or more reduction dims";
     return failure();
   }
@@ -100,6 +56,10 @@ qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
   }
   if (!plan.dequant) {
     reason = "no input is produced by an elementwise dequantization generic";
+    return failure();
+  }
+  if (!isMultiReductionContractionOf(contraction, plan.dequant->getResult(0))) {
+    reason = "not a contraction out + x * w with two or more reduction dims";
     return failure();
   }
   plan.activationUse =
