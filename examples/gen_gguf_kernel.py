@@ -89,6 +89,22 @@ def emit_half_from_bytes(result, blocks, low_byte):
     emit(f"  }} -> tensor<{n}x{g}xf16>")
 
 
+def emit_contraction(x, x_type, w, w_type, y_type, dims, maps, parallel, reductions):
+    """%y = sum of x * w into a zero-filled y_type: the contraction generic of
+    `maps` with `parallel` then `reductions` loops, body out + x * w."""
+    iterators = ", ".join(['"parallel"'] * parallel + ['"reduction"'] * reductions)
+    emit("  %zero = arith.constant 0.0 : f32")
+    emit(f"  %y_init = tensor.empty{dims} : {y_type}")
+    emit(f"  %acc = linalg.fill ins(%zero : f32) outs(%y_init : {y_type}) -> {y_type}")
+    emit(f"  %y = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iterators}]}}")
+    emit(f"      ins({x}, {w} : {x_type}, {w_type}) outs(%acc : {y_type}) {{")
+    emit("  ^bb0(%a: f32, %b: f32, %out: f32):")
+    emit("    %product = arith.mulf %a, %b : f32")
+    emit("    %sum = arith.addf %out, %product : f32")
+    emit("    linalg.yield %sum : f32")
+    emit(f"  }} -> {y_type}")
+
+
 if args.type in ("q4_K", "q5_K"):
     # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs
     # (128 bytes) @16 -- q5_K: qh (32 bytes) @16, qs @48. Element
@@ -200,22 +216,11 @@ if args.type in ("q4_K", "q5_K"):
     emit(f"  }} -> tensor<{n}x{g}x4x2x32xf32>")
     emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4]] output_shape "
          f"[{output_m}, {g}, 4, 2, 32] : tensor<{m}x{k}xf32> into tensor<{m}x{g}x4x2x32xf32>")
-    emit("  %zero = arith.constant 0.0 : f32")
-    emit(f"  %y_init = tensor.empty{dims} : tensor<{m}x{n}xf32>")
-    emit(f"  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<{m}x{n}xf32>)"
-         f" -> tensor<{m}x{n}xf32>")
-    emit("  %y = linalg.generic {indexing_maps = ["
-         "affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>, affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>, "
-         "affine_map<(m, n, b, c, h, l) -> (m, n)>],"
-         " iterator_types = [\"parallel\", \"parallel\", \"reduction\", \"reduction\", "
-         "\"reduction\", \"reduction\"]}")
-    emit(f"      ins(%xe, %w : tensor<{m}x{g}x4x2x32xf32>, tensor<{n}x{g}x4x2x32xf32>)"
-         f" outs(%acc : tensor<{m}x{n}xf32>) {{")
-    emit("  ^bb0(%xa: f32, %wb: f32, %out: f32):")
-    emit("    %product = arith.mulf %xa, %wb : f32")
-    emit("    %sum = arith.addf %out, %product : f32")
-    emit("    linalg.yield %sum : f32")
-    emit(f"  }} -> tensor<{m}x{n}xf32>")
+    emit_contraction("%xe", f"tensor<{m}x{g}x4x2x32xf32>", "%w", f"tensor<{n}x{g}x4x2x32xf32>",
+                     f"tensor<{m}x{n}xf32>", dims,
+                     "affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>, "
+                     "affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>, "
+                     "affine_map<(m, n, b, c, h, l) -> (m, n)>", 2, 4)
     emit(f"  return %y : tensor<{m}x{n}xf32>")
     emit("}")
     print("\n".join(lines))
@@ -268,20 +273,8 @@ if args.type == "q4_0":
     emit(f"  %xt_init = tensor.empty{dims} : tensor<1x{m}x{g}x{h}x2xf32>")
     emit(f"  %xt = linalg.transpose ins(%xe : tensor<1x{m}x{g}x2x{h}xf32>) "
          f"outs(%xt_init : tensor<1x{m}x{g}x{h}x2xf32>) permutation = [0, 1, 2, 4, 3]")
-    emit("  %zero = arith.constant 0.0 : f32")
-    emit(f"  %y_init = tensor.empty{dims} : tensor<1x{m}x{n}xf32>")
-    emit(f"  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x{m}x{n}xf32>)"
-         f" -> tensor<1x{m}x{n}xf32>")
-    emit("  %y = linalg.generic {indexing_maps = [#map_xc, #map_wc, #map_yc],"
-         " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"reduction\", "
-         "\"reduction\", \"reduction\"]}")
-    emit(f"      ins(%xt, %w : tensor<1x{m}x{g}x{h}x2xf32>, tensor<{n}x{g}x{h}x2xf32>)"
-         f" outs(%acc : tensor<1x{m}x{n}xf32>) {{")
-    emit("  ^bb0(%a: f32, %b: f32, %out: f32):")
-    emit("    %product = arith.mulf %a, %b : f32")
-    emit("    %sum = arith.addf %out, %product : f32")
-    emit("    linalg.yield %sum : f32")
-    emit(f"  }} -> tensor<1x{m}x{n}xf32>")
+    emit_contraction("%xt", f"tensor<1x{m}x{g}x{h}x2xf32>", "%w", f"tensor<{n}x{g}x{h}x2xf32>",
+                     f"tensor<1x{m}x{n}xf32>", dims, "#map_xc, #map_wc, #map_yc", 3, 3)
     emit(f"  %yc = tensor.collapse_shape %y [[0, 1], [2]] : tensor<1x{m}x{n}xf32> into tensor<{m}x{n}xf32>")
     emit(f"  return %yc : tensor<{m}x{n}xf32>")
     emit("}")
@@ -292,9 +285,7 @@ emit(f"// y = x . W^T, W {n} x {k} in {args.type} "
      f"written by examples/gen_gguf_kernel.py.")
 emit("#map_q = affine_map<(n, g, e) -> (n, g, e)>")
 emit("#map_d = affine_map<(n, g, e) -> (n, g)>")
-emit("#map_lo = affine_map<(n, g) -> (n, g, 0)>")
-emit("#map_hi = affine_map<(n, g) -> (n, g, 1)>")
-emit("#map_ng = affine_map<(n, g) -> (n, g)>")
+
 emit("#map_x = affine_map<(m, n, g, e) -> (m, g, e)>")
 emit("#map_w = affine_map<(m, n, g, e) -> (n, g, e)>")
 emit("#map_y = affine_map<(m, n, g, e) -> (m, n)>")
@@ -315,21 +306,8 @@ output_m = "%m" if args.dynamic else str(m)
 if not args.fields:
     emit(f"  %qs = tensor.extract_slice %blocks[0, 0, 2] [{n}, {g}, {qk}] [1, 1, 1]"
          f" : tensor<{n}x{g}x{block_bytes}xi8> to tensor<{n}x{g}x{qk}xi8>")
-    emit(f"  %d_init = tensor.empty() : tensor<{n}x{g}xf16>")
     emit("  // d: the f16 in the block's first two bytes, little endian.")
-    emit("  %d = linalg.generic {indexing_maps = [#map_lo, #map_hi, #map_ng],"
-         " iterator_types = [\"parallel\", \"parallel\"]}")
-    emit(f"      ins(%blocks, %blocks : tensor<{n}x{g}x{block_bytes}xi8>, "
-         f"tensor<{n}x{g}x{block_bytes}xi8>) outs(%d_init : tensor<{n}x{g}xf16>) {{")
-    emit("  ^bb0(%lo: i8, %hi: i8, %unused: f16):")
-    emit("    %lo16 = arith.extui %lo : i8 to i16")
-    emit("    %hi16 = arith.extui %hi : i8 to i16")
-    emit("    %c8 = arith.constant 8 : i16")
-    emit("    %high = arith.shli %hi16, %c8 : i16")
-    emit("    %bits = arith.ori %high, %lo16 : i16")
-    emit("    %half = arith.bitcast %bits : i16 to f16")
-    emit("    linalg.yield %half : f16")
-    emit(f"  }} -> tensor<{n}x{g}xf16>")
+    emit_half_from_bytes("d", "blocks", 0)
 emit(f"  %w_init = tensor.empty() : tensor<{n}x{g}x{qk}xf32>")
 emit("  %w = linalg.generic {indexing_maps = [#map_q, #map_d, #map_q],"
      " iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}")
@@ -343,19 +321,8 @@ emit("    linalg.yield %value : f32")
 emit(f"  }} -> tensor<{n}x{g}x{qk}xf32>")
 emit(f"  %xg = tensor.expand_shape %x [[0], [1, 2]] output_shape [{output_m}, {g}, {qk}]"
      f" : tensor<{m}x{k}xf32> into tensor<{m}x{g}x{qk}xf32>")
-emit("  %zero = arith.constant 0.0 : f32")
-emit(f"  %y_init = tensor.empty{dims} : tensor<{m}x{n}xf32>")
-emit(f"  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<{m}x{n}xf32>)"
-     f" -> tensor<{m}x{n}xf32>")
-emit("  %y = linalg.generic {indexing_maps = [#map_x, #map_w, #map_y],"
-     " iterator_types = [\"parallel\", \"parallel\", \"reduction\", \"reduction\"]}")
-emit(f"      ins(%xg, %w : tensor<{m}x{g}x{qk}xf32>, tensor<{n}x{g}x{qk}xf32>)"
-     f" outs(%acc : tensor<{m}x{n}xf32>) {{")
-emit("  ^bb0(%a: f32, %b: f32, %out: f32):")
-emit("    %product = arith.mulf %a, %b : f32")
-emit("    %sum = arith.addf %out, %product : f32")
-emit("    linalg.yield %sum : f32")
-emit(f"  }} -> tensor<{m}x{n}xf32>")
+emit_contraction("%xg", f"tensor<{m}x{g}x{qk}xf32>", "%w", f"tensor<{n}x{g}x{qk}xf32>",
+                 f"tensor<{m}x{n}xf32>", dims, "#map_x, #map_w, #map_y", 2, 2)
 emit(f"  return %y : tensor<{m}x{n}xf32>")
 emit("}")
 print("\n".join(lines))

@@ -54,9 +54,6 @@ public:
   void writeMaps() {
     os << "#map_q = affine_map<(n, g, e) -> (n, g, e)>\n"
           "#map_d = affine_map<(n, g, e) -> (n, g)>\n"
-          "#map_lo = affine_map<(n, g) -> (n, g, 0)>\n"
-          "#map_hi = affine_map<(n, g) -> (n, g, 1)>\n"
-          "#map_ng = affine_map<(n, g) -> (n, g)>\n"
           "#map_x = affine_map<(m, n, g, e) -> (m, g, e)>\n"
           "#map_w = affine_map<(m, n, g, e) -> (n, g, e)>\n"
           "#map_y = affine_map<(m, n, g, e) -> (m, n)>\n"
@@ -96,7 +93,6 @@ public:
     std::string xgT = llvm::formatv("tensor<{0}x{1}x{2}xf32>", m, g, qk);
     std::string yT = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
     std::string outputM = m == "?" ? "%m" : m.str();
-    std::string dims = m == "?" ? "(%m)" : "()";
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
                         "read in place.\n",
@@ -104,23 +100,8 @@ public:
     os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 2] [{2}, "
                         "{3}, {4}] [1, 1, 1] : {5} to {6}\n",
                         v("qs"), blocks, n, g, qk, blocksT, quants);
-    os << llvm::formatv("  {0} = tensor.empty() : {1}\n", v("d_init"), scales);
     os << "  // d: the f16 in the block's first two bytes, little endian.\n";
-    os << llvm::formatv(
-        "  {0} = linalg.generic {{indexing_maps = [#map_lo, #map_hi, "
-        "#map_ng], iterator_types = [\"parallel\", \"parallel\"]}\n",
-        v("d"));
-    os << llvm::formatv("      ins(%{0}, %{0} : {1}, {1}) outs({2} : {3}) {{\n",
-                        blocks, blocksT, v("d_init"), scales);
-    os << "  ^bb0(%lo: i8, %hi: i8, %unused: f16):\n"
-          "    %lo16 = arith.extui %lo : i8 to i16\n"
-          "    %hi16 = arith.extui %hi : i8 to i16\n"
-          "    %c8 = arith.constant 8 : i16\n"
-          "    %high = arith.shli %hi16, %c8 : i16\n"
-          "    %bits = arith.ori %high, %lo16 : i16\n"
-          "    %half = arith.bitcast %bits : i16 to f16\n"
-          "    linalg.yield %half : f16\n";
-    os << llvm::formatv("  } -> {0}\n", scales);
+    writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/0);
     os << llvm::formatv("  {0} = tensor.empty() : {1}\n", v("w_init"), weights);
     os << llvm::formatv(
         "  {0} = linalg.generic {{indexing_maps = [#map_q, #map_d, #map_q], "
@@ -137,19 +118,62 @@ public:
     os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2]] "
                         "output_shape [{2}, {3}, {4}] : {5} into {6}\n",
                         v("xg"), x, outputM, g, qk, xT, xgT);
+    return writeContraction(v, "#map_x, #map_w, #map_y", /*reductions=*/2,
+                            v("xg"), xgT, v("w"), weights, yT, m);
+  }
+
+  /// The f16 at bytes `lowByte` (low) and `lowByte` + 1 of each block of
+  /// `tensor` (the value `blocks`), joined as `name`: both bytes
+  /// zero-extended (sign extension would spill a low byte >= 0x80 into the
+  /// high one), hi << 8 | lo, bitcast.
+  void writeHalfFromBytes(llvm::StringRef name, const TensorInfo &tensor,
+                          llvm::StringRef blocks, int lowByte) {
+    TensorType type = *lookupType(tensor.typeId);
+    std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", tensor.shape[1],
+                                      tensor.shape[0] / type.blockElements);
+    os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", name, halfT);
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, g) -> (n, "
+        "g, {1})>, affine_map<(n, g) -> (n, g, {2})>, affine_map<(n, g) -> "
+        "(n, g)>], iterator_types = [\"parallel\", \"parallel\"]}\n",
+        name, lowByte, lowByte + 1);
+    os << llvm::formatv(
+        "      ins(%{0}, %{0} : {1}, {1}) outs({2}_init : {3}) {{\n", blocks,
+        blocksType(tensor), name, halfT);
+    os << "  ^bb0(%lo: i8, %hi: i8, %unused: f16):\n"
+          "    %lo16 = arith.extui %lo : i8 to i16\n"
+          "    %hi16 = arith.extui %hi : i8 to i16\n"
+          "    %c8 = arith.constant 8 : i16\n"
+          "    %high = arith.shli %hi16, %c8 : i16\n"
+          "    %bits = arith.ori %high, %lo16 : i16\n"
+          "    %half = arith.bitcast %bits : i16 to f16\n"
+          "    linalg.yield %half : f16\n";
+    os << llvm::formatv("  } -> {0}\n", halfT);
+  }
+
+  /// y = Σ x · w into a zero-filled `yT` (m rows): the contraction generic
+  /// of `maps` with two parallel loops and `reductions` reduction loops,
+  /// body out + x * w; returns y's name (`v` prefixes names).
+  std::string
+  writeContraction(llvm::function_ref<std::string(llvm::StringRef)> v,
+                   llvm::StringRef maps, int reductions, llvm::StringRef x,
+                   llvm::StringRef xT, llvm::StringRef w, llvm::StringRef wT,
+                   llvm::StringRef yT, llvm::StringRef m) {
+    std::string dims = m == "?" ? "(%m)" : "()";
+    std::string iterators = "\"parallel\", \"parallel\"";
+    for (int i = 0; i < reductions; ++i)
+      iterators += ", \"reduction\"";
     os << llvm::formatv("  {0} = arith.constant 0.0 : f32\n", v("zero"));
     os << llvm::formatv("  {0} = tensor.empty{1} : {2}\n", v("y_init"), dims,
                         yT);
     os << llvm::formatv("  {0} = linalg.fill ins({1} : f32) outs({2} : {3}) "
                         "-> {3}\n",
                         v("acc"), v("zero"), v("y_init"), yT);
-    os << llvm::formatv(
-        "  {0} = linalg.generic {{indexing_maps = [#map_x, #map_w, #map_y], "
-        "iterator_types = [\"parallel\", \"parallel\", \"reduction\", "
-        "\"reduction\"]}\n",
-        v("y"));
+    os << llvm::formatv("  {0} = linalg.generic {{indexing_maps = [{1}], "
+                        "iterator_types = [{2}]}\n",
+                        v("y"), maps, iterators);
     os << llvm::formatv("      ins({0}, {1} : {2}, {3}) outs({4} : {5}) {{\n",
-                        v("xg"), v("w"), xgT, weights, v("acc"), yT);
+                        x, w, xT, wT, v("acc"), yT);
     os << "  ^bb0(%a: f32, %b: f32, %out: f32):\n"
           "    %product = arith.mulf %a, %b : f32\n"
           "    %sum = arith.addf %out, %product : f32\n"
@@ -172,7 +196,6 @@ public:
     const int64_t qsOffset = fifthBit ? 48 : 16;
     std::string blocksT = blocksType(tensor);
     std::string outputM = m == "?" ? "%m" : m.str();
-    std::string dims = m == "?" ? "(%m)" : "()";
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
     std::string paramT = llvm::formatv("tensor<{0}x{1}x4x2xf32>", n, b);
@@ -187,28 +210,8 @@ public:
                         "read in place (two-level form).\n",
                         prefix, escape(tensor.name), type.name, n, k);
     // d and dmin: the f16s in bytes 0-1 and 2-3, little endian.
-    for (auto [name, low] : {std::pair<const char *, int>{"d", 0},
-                             std::pair<const char *, int>{"dmin", 2}}) {
-      os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v(name),
-                          halfT);
-      os << llvm::formatv(
-          "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, g) -> (n, "
-          "g, {1})>, affine_map<(n, g) -> (n, g, {2})>, affine_map<(n, g) -> "
-          "(n, g)>], iterator_types = [\"parallel\", \"parallel\"]}\n",
-          v(name), low, low + 1);
-      os << llvm::formatv(
-          "      ins(%{0}, %{0} : {1}, {1}) outs({2}_init : {3}) {{\n", blocks,
-          blocksT, v(name), halfT);
-      os << "  ^bb0(%lo: i8, %hi: i8, %unused: f16):\n"
-            "    %lo16 = arith.extui %lo : i8 to i16\n"
-            "    %hi16 = arith.extui %hi : i8 to i16\n"
-            "    %c8 = arith.constant 8 : i16\n"
-            "    %high = arith.shli %hi16, %c8 : i16\n"
-            "    %bits = arith.ori %high, %lo16 : i16\n"
-            "    %half = arith.bitcast %bits : i16 to f16\n"
-            "    linalg.yield %half : f16\n";
-      os << llvm::formatv("  } -> {0}\n", halfT);
-    }
+    writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/0);
+    writeHalfFromBytes(v("dmin"), tensor, blocks, /*lowByte=*/2);
     os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 4] [{2}, {3}, "
                         "12] [1, 1, 1] : {4} to {5}\n",
                         v("scales"), blocks, n, b, blocksT, scaleBytesT);
@@ -324,27 +327,12 @@ public:
     os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2, 3, 4]] "
                         "output_shape [{2}, {3}, 4, 2, 32] : {4} into {5}\n",
                         v("xe"), x, outputM, b, xT, xeT);
-    os << llvm::formatv("  {0} = arith.constant 0.0 : f32\n", v("zero"));
-    os << llvm::formatv("  {0} = tensor.empty{1} : {2}\n", v("y_init"), dims,
-                        yT);
-    os << llvm::formatv("  {0} = linalg.fill ins({1} : f32) outs({2} : {3}) "
-                        "-> {3}\n",
-                        v("acc"), v("zero"), v("y_init"), yT);
-    os << llvm::formatv(
-        "  {0} = linalg.generic {{indexing_maps = [affine_map<(m, n, b, c, h, "
-        "l) -> (m, b, c, h, l)>, affine_map<(m, n, b, c, h, l) -> (n, b, c, "
-        "h, l)>, affine_map<(m, n, b, c, h, l) -> (m, n)>], iterator_types = "
-        "[\"parallel\", \"parallel\", \"reduction\", \"reduction\", "
-        "\"reduction\", \"reduction\"]}\n",
-        v("y"));
-    os << llvm::formatv("      ins({0}, {1} : {2}, {3}) outs({4} : {5}) {{\n",
-                        v("xe"), v("w"), xeT, weightsT, v("acc"), yT);
-    os << "  ^bb0(%a: f32, %b: f32, %out: f32):\n"
-          "    %product = arith.mulf %a, %b : f32\n"
-          "    %sum = arith.addf %out, %product : f32\n"
-          "    linalg.yield %sum : f32\n";
-    os << llvm::formatv("  } -> {0}\n", yT);
-    return v("y");
+    return writeContraction(
+        v,
+        "affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>, affine_map<(m, n, "
+        "b, c, h, l) -> (n, b, c, h, l)>, affine_map<(m, n, b, c, h, l) -> "
+        "(m, n)>",
+        /*reductions=*/4, v("xe"), xeT, v("w"), weightsT, yT, m);
   }
 
   /// An elementwise generic over two m x n values: `body` computes %r from
