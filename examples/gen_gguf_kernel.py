@@ -29,16 +29,17 @@ follow.
 
 q4_K (blocks in place only, so far): a 144-byte super-block of 256 weights,
 d and dmin f16 at bytes 0 and 2, twelve bytes of 6-bit scales and mins, 128
-bytes of nibbles; element 64c + 32h + l is nibble h of byte 32c + l, in
-sub-block s = 2c + h, whose weight is d * sc[s] * q - dmin * m[s]. Written as
-llama.cpp's two-level form: the nibble half h stays a loop dim (a byte's two
-nibbles sit in two sub-blocks), each sub-block's scale d * sc and offset
-dmin * m are elementwise generics over (n, b, c, h) reading the scale bytes
-through affine maps (2c + h, 2c + h + 4, (2c + h) mod 4), and the
-dequantization s * q - o keeps the offset an offset.
+bytes of nibbles; sub-block j = 4hs + 2cc + h (three bits) holds elements
+32j + l, nibble h of byte 64hs + 32cc + l, whose weight is
+d * sc[j] * q - dmin * m[j]. Written as llama.cpp's two-level form: the
+nibble half h stays a loop dim (a byte's two nibbles sit in two sub-blocks),
+each sub-block's scale d * sc and offset dmin * m are elementwise generics
+over (n, b, hs, cc, h) reading the scale bytes as three rows of four through
+projected permutations (a strategy decodes a super-block's eight at once),
+and the dequantization s * q - o keeps the offset an offset.
 
-q5_K: the same with 32 bytes qh at 16 (nibbles at 48), bit 2c + h of qh[l]
-adding 16 to element (c, h, l)'s nibble: one more input of q.
+q5_K: the same with 32 bytes qh at 16 (nibbles at 48), bit j of qh[l] adding
+16 to element (hs, cc, h, l)'s nibble: one more input of q.
 """
 import argparse
 
@@ -126,83 +127,94 @@ if args.type in ("q4_K", "q5_K"):
         emit(f"  %m = tensor.dim %x, %c0 : tensor<?x{k}xf32>")
     emit_half_from_bytes("d", "blocks", 0)
     emit_half_from_bytes("dmin", "blocks", 2)
-    # The 12 scale bytes S; sub-block s = 2c + h (chunk c, nibble half h):
-    #   s < 4:  sc = S[s] & 63,                          m = S[s + 4] & 63
-    #   s >= 4: sc = (S[s + 4] & 15) | (S[s - 4] >> 6) << 4,
-    #           m = (S[s + 4] >> 4) | (S[s] >> 6) << 4
-    # read as P = S[s], Q = S[s + 4] and R = S[s mod 4] (= S[s - 4] where
-    # used): scale d * sc and offset dmin * m, one elementwise generic each
-    # over (n, b, c, h), so a strategy can decode one where it reads it.
-    emit(f"  %scales = tensor.extract_slice %blocks[0, 0, 4] [{n}, {g}, 12] [1, 1, 1]"
-         f" : {t8} to tensor<{n}x{g}x12xi8>")
-    for const, value in (("c2", 2), ("c63", 63), ("c15", 15), ("c6", 6), ("c4", 4)):
-        typ = "index" if const == "c2" else "i8"
-        emit(f"  %{const} = arith.constant {value} : {typ}")
-    s_maps = ("affine_map<(n, b, c, h) -> (n, b, c * 2 + h)>, "
-              "affine_map<(n, b, c, h) -> (n, b, c * 2 + h + 4)>, "
-              "affine_map<(n, b, c, h) -> (n, b, (c * 2 + h) mod 4)>, "
-              "affine_map<(n, b, c, h) -> (n, b)>, affine_map<(n, b, c, h) -> (n, b, c, h)>")
-    for result, half, low, high in (("scale", "d", "%p63", "%sc_hi"),
-                                    ("offset", "dmin", "%q63", "%m_hi")):
-        emit(f"  %{result}_init = tensor.empty() : tensor<{n}x{g}x4x2xf32>")
+    # The 12 scale bytes as three rows of four, R0 = S[0..3], R1 = S[4..7],
+    # R2 = S[8..11], each (t = 2cc + h) expanded to (cc, h); sub-block
+    # j = 4hs + t:
+    #   hs = 0: sc = R0[t] & 63,                        m = R1[t] & 63
+    #   hs = 1: sc = (R2[t] & 15) | (R0[t] >> 6) << 4,  m = (R2[t] >> 4) | (R1[t] >> 6) << 4
+    # (llama.cpp's get_scale_min_k4). Scale d * sc and offset dmin * m are
+    # one elementwise generic each over (n, b, hs, cc, h), every input read
+    # through a projected permutation: a strategy decodes a super-block's
+    # eight as one vector, or one where it reads it.
+    t4 = f"tensor<{n}x{g}x4xi8>"
+    t22 = f"tensor<{n}x{g}x2x2xi8>"
+    for row in range(3):
+        emit(f"  %row{row}_bytes = tensor.extract_slice %blocks[0, 0, {4 + 4 * row}] [{n}, {g}, 4] [1, 1, 1]"
+             f" : {t8} to {t4}")
+        emit(f"  %row{row} = tensor.expand_shape %row{row}_bytes [[0], [1], [2, 3]] output_shape [{n}, {g}, 2, 2]"
+             f" : {t4} into {t22}")
+    for const, value in (("c63", 63), ("c15", 15), ("c6", 6), ("c4", 4)):
+        emit(f"  %{const} = arith.constant {value} : i8")
+    emit("  %c0_index = arith.constant 0 : index")
+    t5 = f"tensor<{n}x{g}x2x2x2xf32>"
+    s_maps = ("affine_map<(n, b, hs, cc, h) -> (n, b, cc, h)>, "
+              "affine_map<(n, b, hs, cc, h) -> (n, b, cc, h)>, "
+              "affine_map<(n, b, hs, cc, h) -> (n, b)>, affine_map<(n, b, hs, cc, h) -> (n, b, hs, cc, h)>")
+    for result, half, low_row in (("scale", "d", "row0"), ("offset", "dmin", "row1")):
+        emit(f"  %{result}_init = tensor.empty() : {t5}")
         emit(f"  %{result} = linalg.generic {{indexing_maps = [{s_maps}],"
-             " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
-        emit(f"      ins(%scales, %scales, %scales, %{half} : tensor<{n}x{g}x12xi8>, "
-             f"tensor<{n}x{g}x12xi8>, tensor<{n}x{g}x12xi8>, tensor<{n}x{g}xf16>)"
-             f" outs(%{result}_init : tensor<{n}x{g}x4x2xf32>) {{")
-        emit("  ^bb0(%p: i8, %q: i8, %r: i8, %super: f16, %unused: f32):")
-        emit("    %c = linalg.index 2 : index")
-        emit("    %first = arith.cmpi ult, %c, %c2 : index")
+             " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
+        emit(f"      ins(%{low_row}, %row2, %{half} : {t22}, {t22}, tensor<{n}x{g}xf16>)"
+             f" outs(%{result}_init : {t5}) {{")
+        emit("  ^bb0(%low: i8, %high: i8, %super: f16, %unused: f32):")
+        emit("    %hs = linalg.index 2 : index")
+        emit("    %first = arith.cmpi eq, %hs, %c0_index : index")
+        emit("    %low63 = arith.andi %low, %c63 : i8")
+        emit("    %low_top = arith.shrui %low, %c6 : i8")
+        emit("    %low_top4 = arith.shli %low_top, %c4 : i8")
         if result == "scale":
-            emit("    %p63 = arith.andi %p, %c63 : i8")
-            emit("    %q15 = arith.andi %q, %c15 : i8")
-            emit("    %rtop = arith.shrui %r, %c6 : i8")
-            emit("    %rtop4 = arith.shli %rtop, %c4 : i8")
-            emit("    %sc_hi = arith.ori %q15, %rtop4 : i8")
+            emit("    %high_bits = arith.andi %high, %c15 : i8")
         else:
-            emit("    %q63 = arith.andi %q, %c63 : i8")
-            emit("    %qhi = arith.shrui %q, %c4 : i8")
-            emit("    %ptop = arith.shrui %p, %c6 : i8")
-            emit("    %ptop4 = arith.shli %ptop, %c4 : i8")
-            emit("    %m_hi = arith.ori %qhi, %ptop4 : i8")
-        emit(f"    %six = arith.select %first, {low}, {high} : i8")
+            emit("    %high_bits = arith.shrui %high, %c4 : i8")
+        emit("    %six_hi = arith.ori %high_bits, %low_top4 : i8")
+        emit("    %six = arith.select %first, %low63, %six_hi : i8")
         emit("    %sixf = arith.uitofp %six : i8 to f32")
         emit("    %superf = arith.extf %super : f16 to f32")
         emit("    %value = arith.mulf %superf, %sixf : f32")
         emit("    linalg.yield %value : f32")
-        emit(f"  }} -> tensor<{n}x{g}x4x2xf32>")
+        emit(f"  }} -> {t5}")
     emit(f"  %qs = tensor.extract_slice %blocks[0, 0, {qs_offset}] [{n}, {g}, 128] [1, 1, 1]"
          f" : {t8} to tensor<{n}x{g}x128xi8>")
     if fifth_bit:
         emit(f"  %qh = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 32] [1, 1, 1]"
              f" : {t8} to tensor<{n}x{g}x32xi8>")
-    qh_map = "affine_map<(n, b, c, h, l) -> (n, b, l)>, " if fifth_bit else ""
+    qh_map = "affine_map<(n, b, hs, cc, h, l) -> (n, b, l)>, " if fifth_bit else ""
     qh_in = "%qh, " if fifth_bit else ""
     qh_type = f"tensor<{n}x{g}x32xi8>, " if fifth_bit else ""
     qh_arg = "%high: i8, " if fifth_bit else ""
-    emit(f"  %qc = tensor.expand_shape %qs [[0], [1], [2, 3]] output_shape [{n}, {g}, 4, 32]"
-         f" : tensor<{n}x{g}x128xi8> into tensor<{n}x{g}x4x32xi8>")
-    emit(f"  %w_init = tensor.empty() : tensor<{n}x{g}x4x2x32xf32>")
-    emit("  // Element (c, h, l): nibble h of byte 32c + l, s * q - o of sub-block 2c + h.")
+    tq = f"tensor<{n}x{g}x2x2x32xi8>"
+    tw = f"tensor<{n}x{g}x2x2x2x32xf32>"
+    emit(f"  %qc = tensor.expand_shape %qs [[0], [1], [2, 3, 4]] output_shape [{n}, {g}, 2, 2, 32]"
+         f" : tensor<{n}x{g}x128xi8> into {tq}")
+    emit(f"  %w_init = tensor.empty() : {tw}")
+    emit("  // Element (hs, cc, h, l): nibble h of byte 64hs + 32cc + l, s * q - o of")
+    emit("  // sub-block 4hs + 2cc + h.")
     emit("  %w = linalg.generic {indexing_maps = ["
-         "affine_map<(n, b, c, h, l) -> (n, b, c, l)>, " + qh_map + "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, "
-         "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, affine_map<(n, b, c, h, l) -> (n, b, c, h, l)>],"
-         " iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\"]}")
-    emit(f"      ins(%qc, {qh_in}%scale, %offset : tensor<{n}x{g}x4x32xi8>, {qh_type}tensor<{n}x{g}x4x2xf32>, "
-         f"tensor<{n}x{g}x4x2xf32>) outs(%w_init : tensor<{n}x{g}x4x2x32xf32>) {{")
+         "affine_map<(n, b, hs, cc, h, l) -> (n, b, hs, cc, l)>, " + qh_map +
+         "affine_map<(n, b, hs, cc, h, l) -> (n, b, hs, cc, h)>, "
+         "affine_map<(n, b, hs, cc, h, l) -> (n, b, hs, cc, h)>, "
+         "affine_map<(n, b, hs, cc, h, l) -> (n, b, hs, cc, h, l)>],"
+         " iterator_types = [" + ", ".join(['\"parallel\"'] * 6) + "]}")
+    emit(f"      ins(%qc, {qh_in}%scale, %offset : {tq}, {qh_type}{t5}, "
+         f"{t5}) outs(%w_init : {tw}) {{")
     emit(f"  ^bb0(%byte: i8, {qh_arg}%s: f32, %o: f32, %unused: f32):")
-    emit("    %half = linalg.index 3 : index")
+    emit("    %half = linalg.index 4 : index")
     emit("    %half8 = arith.index_cast %half : index to i8")
     emit("    %shift = arith.muli %half8, %c4 : i8")
     emit("    %shifted = arith.shrui %byte, %shift : i8")
     emit("    %nibble = arith.andi %shifted, %c15 : i8")
     if fifth_bit:
-        # Bit 2c + h of qh[l], as 16.
-        emit("    %chunk = linalg.index 2 : index")
-        emit("    %chunk8 = arith.index_cast %chunk : index to i8")
+        # Bit 4hs + 2cc + h of qh[l], as 16.
+        emit("    %hs = linalg.index 2 : index")
+        emit("    %cc = linalg.index 3 : index")
+        emit("    %hs8 = arith.index_cast %hs : index to i8")
+        emit("    %cc8 = arith.index_cast %cc : index to i8")
         emit("    %one = arith.constant 1 : i8")
-        emit("    %twice = arith.shli %chunk8, %one : i8")
-        emit("    %bit_index = arith.addi %twice, %half8 : i8")
+        emit("    %c2 = arith.constant 2 : i8")
+        emit("    %hs4 = arith.shli %hs8, %c2 : i8")
+        emit("    %cc2 = arith.shli %cc8, %one : i8")
+        emit("    %chunk_bit = arith.addi %hs4, %cc2 : i8")
+        emit("    %bit_index = arith.addi %chunk_bit, %half8 : i8")
         emit("    %high_shifted = arith.shrui %high, %bit_index : i8")
         emit("    %bit = arith.andi %high_shifted, %one : i8")
         emit("    %sixteen = arith.shli %bit, %c4 : i8")
@@ -213,14 +225,15 @@ if args.type in ("q4_K", "q5_K"):
     emit("    %sq = arith.mulf %q, %s : f32")
     emit("    %value = arith.subf %sq, %o : f32")
     emit("    linalg.yield %value : f32")
-    emit(f"  }} -> tensor<{n}x{g}x4x2x32xf32>")
-    emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4]] output_shape "
-         f"[{output_m}, {g}, 4, 2, 32] : tensor<{m}x{k}xf32> into tensor<{m}x{g}x4x2x32xf32>")
-    emit_contraction("%xe", f"tensor<{m}x{g}x4x2x32xf32>", "%w", f"tensor<{n}x{g}x4x2x32xf32>",
+    emit(f"  }} -> {tw}")
+    tx = f"tensor<{m}x{g}x2x2x2x32xf32>"
+    emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4, 5]] output_shape "
+         f"[{output_m}, {g}, 2, 2, 2, 32] : tensor<{m}x{k}xf32> into {tx}")
+    emit_contraction("%xe", tx, "%w", tw,
                      f"tensor<{m}x{n}xf32>", dims,
-                     "affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>, "
-                     "affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>, "
-                     "affine_map<(m, n, b, c, h, l) -> (m, n)>", 2, 4)
+                     "affine_map<(m, n, b, hs, cc, h, l) -> (m, b, hs, cc, h, l)>, "
+                     "affine_map<(m, n, b, hs, cc, h, l) -> (n, b, hs, cc, h, l)>, "
+                     "affine_map<(m, n, b, hs, cc, h, l) -> (m, n)>", 2, 5)
     emit(f"  return %y : tensor<{m}x{n}xf32>")
     emit("}")
     print("\n".join(lines))

@@ -698,6 +698,7 @@ static LogicalResult bufferize(ModuleOp module) {
     patterns.add<FoldTransferReadOfSplat, FoldTransposeOfConstant>(
         module.getContext());
     qforge::populateComputeElementwiseAtReadsPatterns(patterns);
+    qforge::populateReadWrittenElementPatterns(patterns);
     vector::ShapeCastOp::getCanonicalizationPatterns(patterns,
                                                      module.getContext());
     (void)applyPatternsGreedily(module, std::move(patterns));

@@ -198,13 +198,14 @@ public:
     std::string outputM = m == "?" ? "%m" : m.str();
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
-    std::string paramT = llvm::formatv("tensor<{0}x{1}x4x2xf32>", n, b);
-    std::string scaleBytesT = llvm::formatv("tensor<{0}x{1}x12xi8>", n, b);
-    std::string bytesT = llvm::formatv("tensor<{0}x{1}x4x32xi8>", n, b);
+    std::string paramT = llvm::formatv("tensor<{0}x{1}x2x2x2xf32>", n, b);
+    std::string rowBytesT = llvm::formatv("tensor<{0}x{1}x4xi8>", n, b);
+    std::string rowT = llvm::formatv("tensor<{0}x{1}x2x2xi8>", n, b);
+    std::string bytesT = llvm::formatv("tensor<{0}x{1}x2x2x32xi8>", n, b);
     std::string highT = llvm::formatv("tensor<{0}x{1}x32xi8>", n, b);
-    std::string weightsT = llvm::formatv("tensor<{0}x{1}x4x2x32xf32>", n, b);
+    std::string weightsT = llvm::formatv("tensor<{0}x{1}x2x2x2x32xf32>", n, b);
     std::string xT = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
-    std::string xeT = llvm::formatv("tensor<{0}x{1}x4x2x32xf32>", m, b);
+    std::string xeT = llvm::formatv("tensor<{0}x{1}x2x2x2x32xf32>", m, b);
     std::string yT = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
     os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
                         "read in place (two-level form).\n",
@@ -212,56 +213,62 @@ public:
     // d and dmin: the f16s in bytes 0-1 and 2-3, little endian.
     writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/0);
     writeHalfFromBytes(v("dmin"), tensor, blocks, /*lowByte=*/2);
-    os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 4] [{2}, {3}, "
-                        "12] [1, 1, 1] : {4} to {5}\n",
-                        v("scales"), blocks, n, b, blocksT, scaleBytesT);
-    os << llvm::formatv("  {0} = arith.constant 2 : index\n"
+    // The 12 scale bytes as three rows of four (t = 2cc + h expanded to
+    // (cc, h)); sub-block 4hs + t's 6-bit scale and min from rows 0 and 2,
+    // and 1 and 2 (docs/gguf.md), times d and dmin.
+    for (int row = 0; row < 3; ++row) {
+      std::string name = "row" + std::to_string(row);
+      os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, {2}] "
+                          "[{3}, {4}, 4] [1, 1, 1] : {5} to {6}\n",
+                          v(name), blocks, 4 + 4 * row, n, b, blocksT,
+                          rowBytesT);
+      os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
+                          "[2, 3]] output_shape [{1}, {2}, 2, 2] : {3} into "
+                          "{4}\n",
+                          v(name), n, b, rowBytesT, rowT);
+    }
+    os << llvm::formatv("  {0} = arith.constant 0 : index\n"
                         "  {1} = arith.constant 63 : i8\n"
                         "  {2} = arith.constant 15 : i8\n"
                         "  {3} = arith.constant 6 : i8\n"
                         "  {4} = arith.constant 4 : i8\n",
-                        v("c2"), v("c63"), v("c15"), v("c6"), v("c4"));
-    // Sub-block s = 2c + h: its 6-bit scale and min from S[s], S[s + 4]
-    // and S[s mod 4] (docs/gguf.md), times d and dmin.
-    const char *scaleMaps =
-        "affine_map<(n, b, c, h) -> (n, b, c * 2 + h)>, "
-        "affine_map<(n, b, c, h) -> (n, b, c * 2 + h + 4)>, "
-        "affine_map<(n, b, c, h) -> (n, b, (c * 2 + h) mod 4)>, "
-        "affine_map<(n, b, c, h) -> (n, b)>, "
-        "affine_map<(n, b, c, h) -> (n, b, c, h)>";
-    for (auto [name, super] :
-         {std::pair<const char *, const char *>{"scale", "d"},
-          std::pair<const char *, const char *>{"offset", "dmin"}}) {
+                        v("c0_index"), v("c63"), v("c15"), v("c6"), v("c4"));
+    const char *scaleMaps = "affine_map<(n, b, hs, cc, h) -> (n, b, cc, h)>, "
+                            "affine_map<(n, b, hs, cc, h) -> (n, b, cc, h)>, "
+                            "affine_map<(n, b, hs, cc, h) -> (n, b)>, "
+                            "affine_map<(n, b, hs, cc, h) -> (n, b, hs, cc, "
+                            "h)>";
+    for (auto [name, super, lowRow] :
+         {std::tuple<const char *, const char *, const char *>{"scale", "d",
+                                                               "row0"},
+          std::tuple<const char *, const char *, const char *>{"offset", "dmin",
+                                                               "row1"}}) {
       bool isScale = llvm::StringRef(name) == "scale";
       os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v(name),
                           paramT);
       os << llvm::formatv("  {0} = linalg.generic {{indexing_maps = [{1}], "
                           "iterator_types = [\"parallel\", \"parallel\", "
-                          "\"parallel\", \"parallel\"]}\n",
+                          "\"parallel\", \"parallel\", \"parallel\"]}\n",
                           v(name), scaleMaps);
-      os << llvm::formatv("      ins({0}, {0}, {0}, {1} : {2}, {2}, {2}, {3}) "
-                          "outs({4}_init : {5}) {{\n",
-                          v("scales"), v(super), scaleBytesT, halfT, v(name),
+      os << llvm::formatv("      ins({0}, {1}, {2} : {3}, {3}, {4}) "
+                          "outs({5}_init : {6}) {{\n",
+                          v(lowRow), v("row2"), v(super), rowT, halfT, v(name),
                           paramT);
-      os << "  ^bb0(%p: i8, %q: i8, %r: i8, %super: f16, %unused: f32):\n"
-            "    %c = linalg.index 2 : index\n";
-      os << llvm::formatv("    %first = arith.cmpi ult, %c, {0} : index\n",
-                          v("c2"));
+      os << "  ^bb0(%low: i8, %high: i8, %super: f16, %unused: f32):\n"
+            "    %hs = linalg.index 2 : index\n";
+      os << llvm::formatv("    %first = arith.cmpi eq, %hs, {0} : index\n"
+                          "    %low63 = arith.andi %low, {1} : i8\n"
+                          "    %low_top = arith.shrui %low, {2} : i8\n"
+                          "    %low_top4 = arith.shli %low_top, {3} : i8\n",
+                          v("c0_index"), v("c63"), v("c6"), v("c4"));
       if (isScale)
-        os << llvm::formatv("    %low = arith.andi %p, {0} : i8\n"
-                            "    %q15 = arith.andi %q, {1} : i8\n"
-                            "    %top = arith.shrui %r, {2} : i8\n"
-                            "    %top4 = arith.shli %top, {3} : i8\n"
-                            "    %high = arith.ori %q15, %top4 : i8\n",
-                            v("c63"), v("c15"), v("c6"), v("c4"));
+        os << llvm::formatv("    %high_bits = arith.andi %high, {0} : i8\n",
+                            v("c15"));
       else
-        os << llvm::formatv("    %low = arith.andi %q, {0} : i8\n"
-                            "    %qhi = arith.shrui %q, {1} : i8\n"
-                            "    %top = arith.shrui %p, {2} : i8\n"
-                            "    %top4 = arith.shli %top, {1} : i8\n"
-                            "    %high = arith.ori %qhi, %top4 : i8\n",
-                            v("c63"), v("c4"), v("c6"));
-      os << "    %six = arith.select %first, %low, %high : i8\n"
+        os << llvm::formatv("    %high_bits = arith.shrui %high, {0} : i8\n",
+                            v("c4"));
+      os << "    %six_hi = arith.ori %high_bits, %low_top4 : i8\n"
+            "    %six = arith.select %first, %low63, %six_hi : i8\n"
             "    %sixf = arith.uitofp %six : i8 to f32\n"
             "    %superf = arith.extf %super : f16 to f32\n"
             "    %value = arith.mulf %superf, %sixf : f32\n"
@@ -275,21 +282,24 @@ public:
       os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 16] [{2}, "
                           "{3}, 32] [1, 1, 1] : {4} to {5}\n",
                           v("qh"), blocks, n, b, blocksT, highT);
-    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1], [2, 3]] "
-                        "output_shape [{2}, {3}, 4, 32] : "
+    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1], [2, 3, "
+                        "4]] output_shape [{2}, {3}, 2, 2, 32] : "
                         "tensor<{2}x{3}x128xi8> into {4}\n",
                         v("qc"), v("qs"), n, b, bytesT);
     os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v("w"),
                         weightsT);
-    os << "  // Element (c, h, l): nibble h of byte 32c + l (q5_K: plus 16 "
-          "for bit 2c + h of qh[l]), s * q - o of sub-block 2c + h.\n";
+    os << "  // Element (hs, cc, h, l): nibble h of byte 64hs + 32cc + l "
+          "(q5_K: plus 16 for bit 4hs + 2cc + h of qh[l]), s * q - o of "
+          "sub-block 4hs + 2cc + h.\n";
     os << llvm::formatv(
-        "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, b, c, h, l) "
-        "-> (n, b, c, l)>, {1}affine_map<(n, b, c, h, l) -> (n, b, c, h)>, "
-        "affine_map<(n, b, c, h, l) -> (n, b, c, h)>, affine_map<(n, b, c, "
-        "h, l) -> (n, b, c, h, l)>], iterator_types = [\"parallel\", "
-        "\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}\n",
-        v("w"), fifthBit ? "affine_map<(n, b, c, h, l) -> (n, b, l)>, " : "");
+        "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, b, hs, cc, "
+        "h, l) -> (n, b, hs, cc, l)>, {1}affine_map<(n, b, hs, cc, h, l) -> "
+        "(n, b, hs, cc, h)>, affine_map<(n, b, hs, cc, h, l) -> (n, b, hs, "
+        "cc, h)>, affine_map<(n, b, hs, cc, h, l) -> (n, b, hs, cc, h, l)>], "
+        "iterator_types = [\"parallel\", \"parallel\", \"parallel\", "
+        "\"parallel\", \"parallel\", \"parallel\"]}\n",
+        v("w"),
+        fifthBit ? "affine_map<(n, b, hs, cc, h, l) -> (n, b, l)>, " : "");
     os << llvm::formatv("      ins({0}, {1}{2}, {3} : {4}, {5}{6}, {6}) "
                         "outs({7}_init : {8}) {{\n",
                         v("qc"), fifthBit ? v("qh") + ", " : "", v("scale"),
@@ -298,19 +308,24 @@ public:
     os << llvm::formatv("  ^bb0(%byte: i8, {0}%s: f32, %o: f32, %unused: "
                         "f32):\n",
                         fifthBit ? "%high: i8, " : "");
-    os << "    %half = linalg.index 3 : index\n"
+    os << "    %half = linalg.index 4 : index\n"
           "    %half8 = arith.index_cast %half : index to i8\n";
     os << llvm::formatv("    %shift = arith.muli %half8, {0} : i8\n"
                         "    %shifted = arith.shrui %byte, %shift : i8\n"
                         "    %nibble = arith.andi %shifted, {1} : i8\n",
                         v("c4"), v("c15"));
     if (fifthBit)
-      os << llvm::formatv("    %chunk = linalg.index 2 : index\n"
-                          "    %chunk8 = arith.index_cast %chunk : index to "
-                          "i8\n"
+      os << llvm::formatv("    %hs = linalg.index 2 : index\n"
+                          "    %cc = linalg.index 3 : index\n"
+                          "    %hs8 = arith.index_cast %hs : index to i8\n"
+                          "    %cc8 = arith.index_cast %cc : index to i8\n"
                           "    %one = arith.constant 1 : i8\n"
-                          "    %twice = arith.shli %chunk8, %one : i8\n"
-                          "    %bit_index = arith.addi %twice, %half8 : i8\n"
+                          "    %two = arith.constant 2 : i8\n"
+                          "    %hs4 = arith.shli %hs8, %two : i8\n"
+                          "    %cc2 = arith.shli %cc8, %one : i8\n"
+                          "    %chunk_bit = arith.addi %hs4, %cc2 : i8\n"
+                          "    %bit_index = arith.addi %chunk_bit, %half8 : "
+                          "i8\n"
                           "    %high_shifted = arith.shrui %high, %bit_index "
                           ": i8\n"
                           "    %bit = arith.andi %high_shifted, %one : i8\n"
@@ -324,15 +339,16 @@ public:
           "    %value = arith.subf %sq, %o : f32\n"
           "    linalg.yield %value : f32\n";
     os << llvm::formatv("  } -> {0}\n", weightsT);
-    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2, 3, 4]] "
-                        "output_shape [{2}, {3}, 4, 2, 32] : {4} into {5}\n",
+    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2, 3, 4, "
+                        "5]] output_shape [{2}, {3}, 2, 2, 2, 32] : {4} into "
+                        "{5}\n",
                         v("xe"), x, outputM, b, xT, xeT);
     return writeContraction(
         v,
-        "affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>, affine_map<(m, n, "
-        "b, c, h, l) -> (n, b, c, h, l)>, affine_map<(m, n, b, c, h, l) -> "
-        "(m, n)>",
-        /*reductions=*/4, v("xe"), xeT, v("w"), weightsT, yT, m);
+        "affine_map<(m, n, b, hs, cc, h, l) -> (m, b, hs, cc, h, l)>, "
+        "affine_map<(m, n, b, hs, cc, h, l) -> (n, b, hs, cc, h, l)>, "
+        "affine_map<(m, n, b, hs, cc, h, l) -> (m, n)>",
+        /*reductions=*/5, v("xe"), xeT, v("w"), weightsT, yT, m);
   }
 
   /// An elementwise generic over two m x n values: `body` computes %r from

@@ -42,6 +42,10 @@ void populateTransposeAsShufflePatterns(mlir::RewritePatternSet &patterns);
 /// loop reads it, not in a prologue).
 void populateComputeElementwiseAtReadsPatterns(
     mlir::RewritePatternSet &patterns);
+/// ReadWrittenElement.cpp: a point read of a tensor at constant indices that
+/// a vector.transfer_write wrote -> the element of the written vector (a
+/// super-block's scales decoded as one vector, read back per sub-block).
+void populateReadWrittenElementPatterns(mlir::RewritePatternSet &patterns);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

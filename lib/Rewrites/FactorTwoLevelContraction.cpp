@@ -289,7 +289,17 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   }
   activation = splitLastDim(rewriter, loc, activation, lanes, bytes);
 
-  // xs: loops [groups..., j, activation's other dims..., lane].
+  // The activation's scale amax/127 (integer mode).
+  auto activationScale = [&](OpBuilder &b, Location l, Value max) {
+    Value inverseLimit = arith::ConstantOp::create(
+        b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
+    return arith::MulFOp::create(
+        b, l, arith::BitcastOp::create(b, l, floatType, max), inverseLimit);
+  };
+
+  // xs: one sum per sub-block, in two steps (vectors the lowering takes):
+  // per lane, loops [groups..., j, activation's other dims..., lane(,
+  // byte)]; then over the lanes, loops [groups..., other dims..., lane].
   Value activationSums;
   if (plan.offset) {
     Loops loops;
@@ -304,26 +314,73 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     if (integer)
       loops.byte = loops.count++;
     SmallVector<AffineExpr> in = loops.remap(activationDims, ctx, plan.element);
-    SmallVector<AffineExpr> out;
-    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> laneOut, out;
+    SmallVector<int64_t> laneShape, shape;
     auto activationType = cast<RankedTensorType>(activation.getType());
-    for (auto [index, expr] : llvm::enumerate(in))
-      if (expr != dim(loops.j) && (!integer || expr != dim(loops.byte))) {
+    for (auto [index, expr] : llvm::enumerate(in)) {
+      if (expr == dim(loops.j) || (integer && expr == dim(loops.byte)))
+        continue;
+      laneOut.push_back(expr);
+      laneShape.push_back(activationType.getDimSize(index));
+      if (expr != dim(loops.lane)) {
         out.push_back(expr);
         shape.push_back(activationType.getDimSize(index));
       }
+    }
     SmallVector<utils::IteratorType> loopTypes(loops.count, par);
     loopTypes[loops.j] = red;
     if (integer)
       loopTypes[loops.byte] = red;
-    result.activationSums = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+    result.activationLaneSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(laneShape, floatType)},
         ValueRange{activation},
-        ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        ValueRange{zeroFilled(rewriter, loc, laneShape, floatType)},
         ArrayRef<AffineMap>{AffineMap::get(loops.count, 0, in, ctx),
-                            AffineMap::get(loops.count, 0, out, ctx)},
+                            AffineMap::get(loops.count, 0, laneOut, ctx)},
         loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
           buildActivationSumBody(b, l, args, integer, floatType);
+        });
+    // Over the lanes: the lane-wise sums' loops without j (and bytes), the
+    // lane last.
+    SmallVector<AffineExpr> laneIn, sumOut;
+    int64_t count = 0;
+    DenseMap<unsigned, unsigned> renumber;
+    for (int64_t position = 0; position < loops.count; ++position)
+      if (position != loops.j && position != loops.byte &&
+          position != loops.lane)
+        renumber[position] = count++;
+    renumber[loops.lane] = count++;
+    auto renumbered = [&](ArrayRef<AffineExpr> exprs) {
+      SmallVector<AffineExpr> result;
+      for (AffineExpr expr : exprs)
+        result.push_back(
+            dim(renumber.lookup(cast<AffineDimExpr>(expr).getPosition())));
+      return result;
+    };
+    SmallVector<utils::IteratorType> sumTypes(count, par);
+    sumTypes.back() = red;
+    // In integer mode each sub-block's sum is scaled by its amax/127 here,
+    // once per call (amax: the activation's dims without the element, as
+    // the sums).
+    SmallVector<Value> sumInputs = {result.activationLaneSums->getResult(0)};
+    SmallVector<AffineMap> sumMaps = {
+        AffineMap::get(count, 0, renumbered(laneOut), ctx)};
+    if (integer) {
+      sumInputs.push_back(activationMax);
+      sumMaps.push_back(AffineMap::get(count, 0, renumbered(out), ctx));
+    }
+    sumMaps.push_back(AffineMap::get(count, 0, renumbered(out), ctx));
+    result.activationSums = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        sumInputs, ValueRange{zeroFilled(rewriter, loc, shape, floatType)},
+        sumMaps, sumTypes, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value value = args[0];
+          if (integer)
+            value = arith::MulFOp::create(b, l, value,
+                                          activationScale(b, l, args[1]));
+          linalg::YieldOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, value, args.back()).getResult());
         });
     activationSums = result.activationSums->getResult(0);
   }
@@ -443,73 +500,150 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   accShape.push_back(lanes);
   SmallVector<AffineExpr> accExprs = groups.remap(initDims, ctx, plan.element);
   accExprs.push_back(dim(groups.lane));
+  AffineMap parameterMap = AffineMap::get(
+      groups.count, 0,
+      groups.remap(dequantDimsOf(dequant.getMatchingIndexingMap(plan.scale)),
+                   ctx, plan.element),
+      ctx);
+  // Integer mode: sa[n, g.., tokens..] = s[n, g..] · amax/127[g.., ..],
+  // elementwise (a strategy decodes a super-block's eight at once).
+  Value scale = plan.scale->get();
+  if (integer) {
+    SmallVector<int64_t> shape = {ranges[plan.n]};
+    for (int64_t group : plan.groups)
+      shape.push_back(ranges[group]);
+    for (int64_t d : others)
+      shape.push_back(ranges[d]);
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(groups.count - 1, ctx);
+    // Loops [n, groups..., others...]: the group sums' without the lane.
+    AffineMap scaleMap =
+        AffineMap::get(groups.count - 1, 0, parameterMap.getResults(), ctx);
+    SmallVector<AffineExpr> maxExprs;
+    for (int64_t d : activationDims)
+      if (d != plan.element)
+        maxExprs.push_back(dim(groups.position.lookup(d)));
+    result.activationScaledScales = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
+        ValueRange{scale, activationMax},
+        ValueRange{tensor::EmptyOp::create(rewriter, loc, shape, floatType)},
+        ArrayRef<AffineMap>{scaleMap,
+                            AffineMap::get(groups.count - 1, 0, maxExprs, ctx),
+                            identity},
+        SmallVector<utils::IteratorType>(groups.count - 1, par),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l,
+              arith::MulFOp::create(b, l, args[0],
+                                    activationScale(b, l, args[1]))
+                  .getResult());
+        });
+    scale = result.activationScaledScales->getResult(0);
+    parameterMap = AffineMap::getMultiDimIdentityMap(groups.count, ctx)
+                       .getMajorSubMap(groups.count - 1);
+  }
   {
-    AffineMap parameterMap = AffineMap::get(
-        groups.count, 0,
-        groups.remap(dequantDimsOf(dequant.getMatchingIndexingMap(plan.scale)),
-                     ctx, plan.element),
-        ctx);
-    SmallVector<Value> inputs = {plan.scale->get()};
+    SmallVector<Value> inputs = {scale};
     SmallVector<AffineMap> maps = {parameterMap};
-    if (plan.offset) {
-      inputs.push_back(plan.offset->get());
-      maps.push_back(parameterMap);
-      SmallVector<AffineExpr> xsExprs;
-      for (int64_t d : activationDims) {
-        if (d == plan.element)
-          xsExprs.push_back(dim(groups.lane));
-        else
-          xsExprs.push_back(dim(groups.position.lookup(d)));
-      }
-      inputs.push_back(activationSums);
-      maps.push_back(AffineMap::get(groups.count, 0, xsExprs, ctx));
-    }
     SmallVector<AffineExpr> pExprs = groups.remap(initDims, ctx, plan.element);
     for (int64_t i = 0; i < numGroups; ++i)
       pExprs.push_back(dim(1 + i));
     pExprs.push_back(dim(groups.lane));
     inputs.push_back(result.partialSums->getResult(0));
     maps.push_back(AffineMap::get(groups.count, 0, pExprs, ctx));
-    if (integer) {
-      // amax per sub-block: the activation's dims without the element.
-      SmallVector<AffineExpr> maxExprs;
-      for (int64_t d : activationDims)
-        if (d != plan.element)
-          maxExprs.push_back(dim(groups.position.lookup(d)));
-      inputs.push_back(activationMax);
-      maps.push_back(AffineMap::get(groups.count, 0, maxExprs, ctx));
-    }
     maps.push_back(AffineMap::get(groups.count, 0, accExprs, ctx));
     SmallVector<utils::IteratorType> loopTypes(groups.count, par);
     for (int64_t i = 0; i < numGroups; ++i)
       loopTypes[1 + i] = red;
-    bool hasOffset = plan.offset != nullptr;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(accShape, floatType)},
         inputs, ValueRange{zeroFilled(rewriter, loc, accShape, floatType)},
         maps, loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
-          // s·p − o·xs, accumulated; in integer mode p and xs are sums of
-          // the quantized activation, and the term is scaled by amax/127.
-          Value partialSum = args[hasOffset ? 3 : 1];
+          // s·p accumulated; in integer mode p sums the quantized
+          // activation, and s is sa.
+          Value partialSum = args[1];
           if (integer)
             partialSum = arith::SIToFPOp::create(b, l, floatType, partialSum);
           Value term = arith::MulFOp::create(b, l, args[0], partialSum);
-          if (hasOffset)
-            term = arith::SubFOp::create(
-                b, l, term, arith::MulFOp::create(b, l, args[1], args[2]));
-          if (integer) {
-            Value inverseLimit = arith::ConstantOp::create(
-                b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
-            Value activationScale = arith::MulFOp::create(
-                b, l,
-                arith::BitcastOp::create(b, l, floatType,
-                                         args[args.size() - 2]),
-                inverseLimit);
-            term = arith::MulFOp::create(b, l, activationScale, term);
-          }
           linalg::YieldOp::create(
               b, l, arith::AddFOp::create(b, l, args.back(), term).getResult());
         });
+  }
+
+  // The offsets, in two steps: per row and inner group (every group dim
+  // but the first, g_1), off[.., n, g_2..] = Σ_g_1 −o[n, g..] · xs[g.., ..]
+  // -- one product per sub-block (xs summed over the lanes once per call),
+  // carried across g_1 as a vector of the inner groups, not reduced per
+  // step; then out[.., n] = init + Σ_g_2.. off. Loops [n, others...,
+  // groups...], and [n, others..., inner groups...].
+  Value rowsInit = init->get();
+  if (plan.offset) {
+    Loops offsets;
+    offsets.position[plan.n] = 0;
+    offsets.count = 1;
+    for (int64_t d : others)
+      offsets.position[d] = offsets.count++;
+    int64_t firstGroup = offsets.count;
+    for (int64_t group : plan.groups)
+      offsets.position[group] = offsets.count++;
+    SmallVector<Value> inputs = {plan.offset->get(), activationSums};
+    SmallVector<AffineExpr> xsExprs;
+    for (int64_t d : activationDims)
+      if (d != plan.element)
+        xsExprs.push_back(dim(offsets.position.lookup(d)));
+    SmallVector<AffineExpr> partialExprs =
+        offsets.remap(initDims, ctx, plan.element);
+    SmallVector<int64_t> partialShape(resultType.getShape());
+    for (int64_t i = 1; i < numGroups; ++i) {
+      partialExprs.push_back(dim(firstGroup + i));
+      partialShape.push_back(ranges[plan.groups[i]]);
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(
+            offsets.count, 0,
+            offsets.remap(
+                dequantDimsOf(dequant.getMatchingIndexingMap(plan.offset)), ctx,
+                plan.element),
+            ctx),
+        AffineMap::get(offsets.count, 0, xsExprs, ctx),
+        AffineMap::get(offsets.count, 0, partialExprs, ctx)};
+    SmallVector<utils::IteratorType> loopTypes(offsets.count, par);
+    loopTypes[firstGroup] = red;
+    result.offsetSums = linalg::GenericOp::create(
+        rewriter, loc,
+        TypeRange{RankedTensorType::get(partialShape, floatType)}, inputs,
+        ValueRange{zeroFilled(rewriter, loc, partialShape, floatType)}, maps,
+        loopTypes, [&](OpBuilder &b, Location l, ValueRange args) {
+          // −o·xs accumulated (an add, a reduction the vectorizer takes);
+          // in integer mode xs is already scaled by amax/127.
+          Value term = arith::NegFOp::create(
+              b, l, arith::MulFOp::create(b, l, args[0], args[1]));
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args.back(), term).getResult());
+        });
+    // out = init + Σ over the inner groups.
+    int64_t count = offsets.count - 1;
+    SmallVector<AffineExpr> in, out;
+    for (AffineExpr expr : partialExprs) {
+      unsigned position = cast<AffineDimExpr>(expr).getPosition();
+      in.push_back(
+          dim(position > (unsigned)firstGroup ? position - 1 : position));
+    }
+    for (AffineExpr expr : offsets.remap(initDims, ctx, plan.element))
+      out.push_back(expr);
+    SmallVector<utils::IteratorType> rowTypes(count, par);
+    for (int64_t i = firstGroup; i < count; ++i)
+      rowTypes[i] = red;
+    result.offsetRows = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType},
+        ValueRange{result.offsetSums->getResult(0)}, ValueRange{rowsInit},
+        ArrayRef<AffineMap>{AffineMap::get(count, 0, in, ctx),
+                            AffineMap::get(count, 0, out, ctx)},
+        rowTypes, [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, arith::AddFOp::create(b, l, args[1], args[0]).getResult());
+        });
+    rowsInit = result.offsetRows->getResult(0);
   }
 
   // out[.., n] += Σ_lane acc: loops [n, others..., lane].
@@ -527,7 +661,7 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     loopTypes[rows.lane] = red;
     result.rowSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType},
-        ValueRange{result.groupSums->getResult(0)}, ValueRange{init->get()},
+        ValueRange{result.groupSums->getResult(0)}, ValueRange{rowsInit},
         ArrayRef<AffineMap>{AffineMap::get(rows.count, 0, in, ctx),
                             AffineMap::get(rows.count, 0, out, ctx)},
         loopTypes, [](OpBuilder &b, Location l, ValueRange args) {

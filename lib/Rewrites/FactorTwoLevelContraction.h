@@ -10,14 +10,19 @@
 // the loop indices), its scale and offset read through (n, g_1, .., g_r);
 // the contraction sums over the groups g_i and the elements e. Factored:
 //
-//   xs[.., g.., l]   = Σ_j x[.., g.., j, l]                   (activation_sums)
-//   p[.., n, g.., l] = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
-//   acc[.., n, l]    = Σ_g.. s[n, g..] · p − o[n, g..] · xs   (group_sums)
-//   out[.., n]      += Σ_l acc[.., n, l]                      (row_sums)
+//   xs[.., g..]       = Σ_l Σ_j x[.., g.., j, l]               (activation_sums)
+//   p[.., n, g.., l]  = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
+//   acc[.., n, l]     = Σ_g.. s[n, g..] · p                    (group_sums)
+//   off[.., n, g_2..] = Σ_g_1 −o[n, g..] · xs                  (offset_sums)
+//   out[.., n]        = out + Σ_g_2.. off                      (offset_sums)
+//   out[.., n]       += Σ_l acc[.., n, l]                      (row_sums)
 //
 // with e split as (j, l), l the `lanes` innermost elements: exact in real
 // arithmetic (Σ x·(s·q − o) = s·Σ x·q − o·Σ x), the offset never turned
-// into a zero-point (o / s is inexact, and undefined where s = 0).
+// into a zero-point (o / s is inexact, and undefined where s = 0). The
+// offset costs one product per row and sub-block, not one per lane, and is
+// carried across g_1 as a vector of the inner groups: a strategy takes a
+// super-block's offsets as one vector, with no reduction per step.
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_FACTORTWOLEVELCONTRACTION_H
@@ -48,7 +53,7 @@ struct TwoLevelPlan {
   int64_t lanes = 16;
   /// Integer mode: the activation quantized to int8 per sub-block, p summed
   /// in i32 as u8 (q) x s8 (x) products, 4 per lane (vpdpbusd), and
-  ///   acc += amax/127 · (s·p − o·Σxq).
+  ///   sa = s·amax/127 (its own generic), acc += sa·p, xs = amax/127·Σxq.
   bool quantizeActivations = false;
 };
 
@@ -57,8 +62,16 @@ struct FactoredTwoLevel {
   /// The activation's per-sub-block maximum and its int8 quantization
   /// (integer mode only).
   mlir::linalg::GenericOp activationMax, quantizedActivation;
-  mlir::linalg::GenericOp activationSums; ///< null without an offset
-  mlir::linalg::GenericOp partialSums, groupSums, rowSums;
+  /// The activation's sums per lane, then per sub-block (null without an
+  /// offset).
+  mlir::linalg::GenericOp activationLaneSums, activationSums;
+  /// Integer mode: each scale times its sub-block's amax/127.
+  mlir::linalg::GenericOp activationScaledScales;
+  mlir::linalg::GenericOp partialSums, groupSums;
+  /// The offsets per row and inner group, then per row (null without an
+  /// offset).
+  mlir::linalg::GenericOp offsetSums, offsetRows;
+  mlir::linalg::GenericOp rowSums;
 };
 
 /// Whether `contraction` is a two-level pair this rewrite takes, changing

@@ -286,7 +286,7 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
   if (plans.empty())
     return emitSilenceableError()
            << "found no contraction of a two-level dequantization";
-  SmallVector<SmallVector<Operation *>> collected(5);
+  SmallVector<SmallVector<Operation *>> collected(6);
   for (const qforge::TwoLevelPlan &plan : plans) {
     qforge::FactoredTwoLevel factored =
         qforge::factorTwoLevelContraction(rewriter, plan);
@@ -294,10 +294,13 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
       collected[0].append(
           {factored.activationMax, factored.quantizedActivation});
     if (factored.activationSums)
-      collected[1].push_back(factored.activationSums);
+      collected[1].append(
+          {factored.activationLaneSums, factored.activationSums});
     collected[2].push_back(factored.partialSums);
     collected[3].push_back(factored.groupSums);
-    collected[4].push_back(factored.rowSums);
+    if (factored.offsetSums)
+      collected[4].append({factored.offsetSums, factored.offsetRows});
+    collected[5].push_back(factored.rowSums);
   }
   for (auto [index, result] : llvm::enumerate(getOperation()->getOpResults()))
     results.set(result, collected[index]);

@@ -41,6 +41,11 @@ void transform::ApplyReadPastDisjointWritesPatternsOp::populatePatterns(
   qforge::populateReadPastDisjointWritesPatterns(patterns);
 }
 
+void transform::ApplyReadWrittenElementPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  qforge::populateReadWrittenElementPatterns(patterns);
+}
+
 void transform::ApplyTransposeAsShufflePatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
   qforge::populateTransposeAsShufflePatterns(patterns);

@@ -80,6 +80,28 @@ def ApplyTransposeAsShufflePatternsOp : Op<Transform_Dialect,
   let assemblyFormat = "attr-dict";
 }
 
+def ApplyReadWrittenElementPatternsOp : Op<Transform_Dialect,
+    "apply_patterns.qforge.read_written_element",
+    [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let summary = "Take a point read of a just-written tensor from the written vector";
+  let description = [{
+    A `vector.transfer_read` of one element (0-d, a broadcast of one
+    element, or a vector of one element; unmasked) at constant indices, of
+    a static tensor that an unmasked `vector.transfer_write` with a minor
+    identity map and constant indices produced, whose box holds that
+    element, becomes `vector.extract` of the written vector (then
+    `vector.broadcast` to the read's type). Upstream folding forwards a
+    write only to a read of the same box.
+
+    Why: a strategy that decodes a super-block's eight sub-block scales as
+    one vector (transforms/decode-two-level-*.mlir) writes it into a small
+    tensor, and each unrolled sub-block reads one element back; left alone,
+    that tensor bufferizes into a buffer per super-block. The fixed
+    lowering applies these patterns before bufferization.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def ApplyReadPastDisjointWritesPatternsOp : Op<Transform_Dialect,
     "apply_patterns.qforge.read_past_disjoint_writes",
     [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
@@ -803,24 +825,33 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
     `examples/gen_gguf_kernel.py q4_K` (docs/gguf.md) -- into
 
     ```
-    xs[.., g.., l]   = Σ_j x[.., g.., j, l]                   (activation_sums)
-    p[.., n, g.., l] = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
-    acc[.., n, l]    = Σ_g.. s[n, g..] · p − o[n, g..] · xs   (group_sums)
-    out[.., n]      += Σ_l acc[.., n, l]                      (row_sums)
+    xs[.., g..]       = Σ_l Σ_j x[.., g.., j, l]               (activation_sums)
+    p[.., n, g.., l]  = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
+    acc[.., n, l]     = Σ_g.. s[n, g..] · p                    (group_sums)
+    off[.., n, g_2..] = Σ_g_1 −o[n, g..] · xs                  (offset_sums)
+    out[.., n]        = out + Σ_g_2.. off                      (offset_sums)
+    out[.., n]       += Σ_l acc[.., n, l]                      (row_sums)
     ```
 
     the element dim split as (j, l) with `lanes` innermost. q is the
     dequantization's own computation from the weights' bytes and loop
     indices (a nibble half stays the group dim it is). Exact in real
-    arithmetic; the offset stays an offset. Loops: p [n, g.., j, tokens.., l],
-    acc [n, g.., tokens.., l], row sums [n, tokens.., l], xs as the
-    activation with the element dim split.
+    arithmetic; the offset stays an offset, one product per row and
+    sub-block, carried across the first group dim g_1 as a vector of the
+    inner groups (no reduction per step). Loops: xs per lane as the
+    activation with the element dim split (j reduced), then [g.., tokens..,
+    l]; p [n, g.., j, tokens.., l]; acc [n, g.., tokens.., l]; offset sums
+    [n, tokens.., g..], then [n, tokens.., g_2..]; row sums [n, tokens.., l].
+    activation_sums and offset_sums hold two generics each, empty without an
+    offset (s·q).
 
-        With `int8_activations`, the activation is quantized to int8 per
+    With `int8_activations`, the activation is quantized to int8 per
     sub-block (its maximum and quantization generics are the first result,
     empty otherwise), the element dim is split as (j, l, 4 bytes), p sums
-    u8 q x s8 x products in i32 (vpdpbusd once vectorized), and
-    `acc += amax/127 · (s·p − o·Σxq)`.
+    u8 q x s8 x products in i32 (vpdpbusd once vectorized), s·amax/127 is
+    an elementwise generic of its own (sa, read by the group sums, the
+    producer of their first operand), `acc += sa·p`, and xs sums the
+    quantized activation times amax/127.
 
     Every candidate (a generic with two or more reductions) under `target`
     is checked before any is rewritten; a silenceable failure names the
@@ -834,6 +865,7 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
                       TransformHandleTypeInterface:$activation_sums,
                       TransformHandleTypeInterface:$partial_sums,
                       TransformHandleTypeInterface:$group_sums,
+                      TransformHandleTypeInterface:$offset_sums,
                       TransformHandleTypeInterface:$row_sums);
   let assemblyFormat = [{
     $target attr-dict `:` functional-type(operands, results)

@@ -54,6 +54,61 @@ module attributes {transform.with_named_sequence} {
     transform.yield %per_step : !transform.any_op
   }
 
+  // Two-level decode (decode-two-level-*.mlir): a sub-block parameter's
+  // generic (a scale or an offset, over (n, b, hs, cc, h), reading the
+  // scale bytes' rows through projected permutations) fused into the rows'
+  // loop, then into the super-block loop: a super-block's eight values are
+  // decoded as one vector<2x2x2>, once, before its sub-blocks read them
+  // (docs/gguf.md).
+  transform.named_sequence @decode_per_super_block(%decode: !transform.any_op {transform.consumed},
+      %row_loop: !transform.any_op {transform.readonly}, %super_block_loop: !transform.any_op {transform.readonly}) {
+    %in_row, %l1 = transform.structured.fuse_into_containing_op %decode into %row_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %in_block, %l2 = transform.structured.fuse_into_containing_op %in_row into %super_block_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+
+  // Two-level decode: the offsets' sums −o·xs, one weight row per iteration
+  // of the rows' scf.forall (%row_loop: the row is read once, while it is
+  // in L1) and one super-block per step, its eight offsets decoded as one
+  // vector, multiplied by the activation's eight sub-block sums and added
+  // to a vector of eight partial sums carried across the row, in the same
+  // step as the super-block's sums (the scf.for tagged qforge.super_blocks
+  // in %row_loop); then those summed, a row per iteration. Returns the fused
+  // rows' loop.
+  transform.named_sequence @tile_two_level_offset_sums(%offset_sums: !transform.any_op {transform.readonly},
+      %row_loop: !transform.any_op {transform.consumed}) -> !transform.any_op {
+    %sums, %rows = transform.split_handle %offset_sums : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %offset = transform.get_producer_of_operand %sums[0] : (!transform.any_op) -> !transform.any_op
+    %fill = transform.qforge.get_init_producers %sums : (!transform.any_op) -> !transform.any_op
+    %row, %offset_row_loop = transform.structured.tile_using_forall %sums tile_sizes [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill_in_row, %l1 = transform.structured.fuse_into_containing_op %fill into %offset_row_loop
+      : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // Loops (n, tokens, b, hs, cc, h): one token (a decode).
+    %block, %block_loop = transform.structured.tile_using_for %row tile_sizes [0, 0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.include @decode_per_super_block failures(propagate) (%offset, %offset_row_loop, %block_loop)
+      : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
+    transform.annotate %block_loop "qforge.offset_blocks" : !transform.any_op
+    %fused = transform.loop.fuse_sibling %row_loop into %offset_row_loop : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    // The super-block's offsets in the same step as its sums (the loop
+    // tagged qforge.super_blocks): its scale bytes read once.
+    %offset_blocks = transform.structured.match ops{["scf.for"]} attributes{qforge.offset_blocks} in %fused
+      : (!transform.any_op) -> !transform.any_op
+    %super_blocks = transform.structured.match ops{["scf.for"]} attributes{qforge.super_blocks} in %fused
+      : (!transform.any_op) -> !transform.any_op
+    // One constant per bound (sibling fusion compares their values; no
+    // canonicalization, which would fold a loop of one super-block away).
+    transform.apply_cse to %fused : !transform.any_op
+    %fused_blocks = transform.loop.fuse_sibling %super_blocks into %offset_blocks : (!transform.any_op, !transform.any_op) -> !transform.any_op
+    transform.annotate %fused_blocks "qforge.super_blocks" : !transform.any_op
+    %row_sums, %row_sums_loop = transform.structured.tile_using_forall %rows tile_sizes [1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield %fused : !transform.any_op
+  }
+
   // f32 decode (docs/scripts.md, steps 2-3): xs per chunk as above; blocks
   // of groups of at most 6144 activation elements (the block's activation
   // stays in L1; a divisor, so shapes stay static); in each, one row per iteration of an scf.forall
