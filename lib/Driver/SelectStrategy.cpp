@@ -4,6 +4,7 @@
 
 #include "Abi/AbiAttributes.h"
 #include "Analysis/ProducerForms.h"
+#include "Rewrites/FactorTwoLevelContraction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -161,8 +162,29 @@ qforge::findQuantizedMatmuls(ModuleOp module) {
   SmallVector<MatmulSite> sites;
   module.walk([&](linalg::GenericOp op) {
     std::optional<int64_t> tokens = countTokens(op);
-    if (!tokens)
+    if (!tokens) {
+      // A two-level contraction: M the product of its parallel dims other
+      // than the weight rows.
+      if (op.getNumReductionLoops() < 2)
+        return;
+      std::string reason;
+      FailureOr<TwoLevelPlan> plan =
+          analyzeTwoLevelContraction(op, /*lanes=*/1, reason);
+      if (failed(plan))
+        return;
+      MatmulSite site{op, 1};
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      for (auto [dim, iterator] :
+           llvm::enumerate(op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::parallel &&
+            (int64_t)dim != plan->n)
+          site.tokens *= ranges[dim];
+      site.weightRows = ranges[plan->n];
+      site.twoLevel = true;
+      site.blocksInPlace = true;
+      sites.push_back(site);
       return;
+    }
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     MatmulSite site{op, *tokens};
     if (ranges.size() >= 5 && !ShapedType::isDynamic(ranges[3]) &&
@@ -197,6 +219,7 @@ qforge::StrategyOptions qforge::getSiteOptions(StrategyOptions options,
   options.weightRows = site.weightRows;
   options.int4Weights = site.int4Weights;
   options.blocksInPlace = site.blocksInPlace;
+  options.twoLevel = site.twoLevel;
   return options;
 }
 

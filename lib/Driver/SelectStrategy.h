@@ -70,6 +70,9 @@ struct MatmulSite {
   /// by another generic (a GGUF block's f16 joined from two of its bytes):
   /// the blocks are read in place.
   bool blocksInPlace = false;
+  /// A two-level contraction (llama.cpp's K-quants: s·q − o per sub-block,
+  /// analyzeTwoLevelContraction), not the canonical form.
+  bool twoLevel = false;
 };
 
 /// The quantized matmuls of `module`, in walk order.

@@ -392,12 +392,26 @@ namespace {
 /// of several, so that the rest is vectorized.
 bool isAlone(ModuleOp module, const MatmulSite &site) {
   linalg::GenericOp contraction = site.contraction;
-  Operation *dequant = contraction.getDpsInputOperand(0)->get().getDefiningOp();
-  Operation *dequant1 =
-      contraction.getDpsInputOperand(1)->get().getDefiningOp();
+  llvm::SmallPtrSet<Operation *, 8> own = {
+      contraction.getDpsInputOperand(0)->get().getDefiningOp(),
+      contraction.getDpsInputOperand(1)->get().getDefiningOp()};
+  // A two-level contraction's dequantization reads generics that decode
+  // its sub-blocks' scales and offsets from the blocks (and those, the
+  // super-block's f16s): all of them are the matmul's.
+  if (site.twoLevel) {
+    SmallVector<Operation *> worklist(own.begin(), own.end());
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!op)
+        continue;
+      for (Value operand : op->getOperands())
+        if (Operation *producer = operand.getDefiningOp())
+          if (own.insert(producer).second)
+            worklist.push_back(producer);
+    }
+  }
   WalkResult walk = module.walk([&](linalg::LinalgOp op) {
-    if (op == contraction || op == dequant || op == dequant1 ||
-        isa<linalg::FillOp>(op))
+    if (op == contraction || own.contains(op) || isa<linalg::FillOp>(op))
       return WalkResult::advance();
     return WalkResult::interrupt();
   });
@@ -668,6 +682,16 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     return failure();
   if (!compilesSitesApart(module, sites))
     return applyModuleScript(session, module, kernel, sites, options, error);
+  // Outlining does not carry a two-level matmul's decoding generics along.
+  for (MatmulSite site : sites)
+    if (site.twoLevel) {
+      emitError(site.contraction.getLoc())
+          << "a two-level matmul (llama.cpp's K-quants) is compiled only as "
+             "the one matmul of its kernel so far, with nothing around it "
+             "(docs/gguf.md)";
+      error = "the two-level matmul is not alone in its kernel (see above)";
+      return failure();
+    }
 
   // Several: each its own function and the script its M and weights call
   // for. A strategy that packs the weights (--packed-weights, 4-bit

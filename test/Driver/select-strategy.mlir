@@ -134,3 +134,22 @@
 // ONCE: func.func @quantized_matmul({{.*}} attributes {qforge.strategy_params = {lanes_8 = 0 : i64, prefetch = 1 : i64}}
 // ONCE-COUNT-1: qforge.strategy =
 // ONCE-NOT: qforge.strategy =
+
+// Two-level contractions (llama.cpp's K-quants read in place, docs/gguf.md):
+// the families of their own, chosen by the `two_level` request key; M = 1
+// only, without --packed-weights (refused by name).
+// RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 > %t.q4k.mlir
+// RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 --batch 4 > %t.q4km4.mlir
+// RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=TWO-F32-512
+// TWO-F32-512: qforge.strategy = {family = "decode-two-level-f32", row = "avx512", script = "decode-two-level-f32.mlir", why = "has avx512f"}
+// RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=haswell | FileCheck %s --check-prefix=TWO-F32-256
+// TWO-F32-256: qforge.strategy = {family = "decode-two-level-f32", row = "avx2", script = "decode-two-level-f32.mlir", why = "has avx2, has fma"}
+// RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=sapphirerapids int8-activations" | FileCheck %s --check-prefix=TWO-INT8-VNNI
+// TWO-INT8-VNNI: qforge.strategy = {family = "decode-two-level-int8", row = "vnni", script = "decode-two-level-int8.mlir", why = "has avx512vnni, has avx512vl"}
+// RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=TWO-INT8-256
+// TWO-INT8-256: qforge.strategy = {family = "decode-two-level-int8", row = "avx2", script = "decode-two-level-int8.mlir", why = "has avx2"}
+// RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
+// RUN: not qforge-opt %t.q4km4.mlir --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=TWO-NONE
+// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) have strategies for M = 1 only so far, without --packed-weights
+// RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=core2 2>&1 | FileCheck %s --check-prefix=TWO-OLD
+// TWO-OLD: error: no strategy for this quantized matmul: the two-level decode strategy (llama.cpp's K-quants) needs AVX-512F, or AVX2 and FMA, which the target (CPU 'core2') lacks; pass --script transforms/loops.mlir (scalar loops)
