@@ -174,8 +174,7 @@ qforge::findQuantizedMatmuls(ModuleOp module) {
         return;
       MatmulSite site{op, 1};
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      for (auto [dim, iterator] :
-           llvm::enumerate(op.getIteratorTypesArray()))
+      for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
         if (iterator == utils::IteratorType::parallel &&
             (int64_t)dim != plan->n)
           site.tokens *= ranges[dim];

@@ -10,12 +10,12 @@
 // the loop indices), its scale and offset read through (n, g_1, .., g_r);
 // the contraction sums over the groups g_i and the elements e. Factored:
 //
-//   xs[.., g..]       = Σ_l Σ_j x[.., g.., j, l]               (activation_sums)
-//   p[.., n, g.., l]  = Σ_j x[.., g.., j, l] · q(n, g.., j, l) (partial_sums)
-//   acc[.., n, l]     = Σ_g.. s[n, g..] · p                    (group_sums)
-//   off[.., n, g_2..] = Σ_g_1 −o[n, g..] · xs                  (offset_sums)
-//   out[.., n]        = out + Σ_g_2.. off                      (offset_sums)
-//   out[.., n]       += Σ_l acc[.., n, l]                      (row_sums)
+//   activation_sums:  xs[.., g..] = Σ_l Σ_j x[.., g.., j, l]
+//   partial_sums:     p[.., n, g.., l] = Σ_j x[.., g.., j, l] · q(n, g.., j, l)
+//   group_sums:       acc[.., n, l] = Σ_g.. s[n, g..] · p
+//   offset_sums:      off[.., n, g_2..] = Σ_g_1 −o[n, g..] · xs,
+//                     out[.., n] = out + Σ_g_2.. off
+//   row_sums:         out[.., n] += Σ_l acc[.., n, l]
 //
 // with e split as (j, l), l the `lanes` innermost elements: exact in real
 // arithmetic (Σ x·(s·q − o) = s·Σ x·q − o·Σ x), the offset never turned
