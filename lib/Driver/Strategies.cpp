@@ -11,7 +11,6 @@
 #include "Abi/AbiAttributes.h"
 #include "Analysis/Divisors.h"
 #include "Analysis/ProducerForms.h"
-#include "Rewrites/FactorTwoLevelContraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -441,30 +440,6 @@ LogicalResult checkDynamicShapes(func::FuncOp kernel, bool dynamicTokens,
   return failure();
 }
 
-/// A two-level contraction of `kernel` (llama.cpp's K-quants, which the
-/// canonical form does not hold): the request says so, with its token
-/// count (the product of its parallel dims other than the weight rows).
-static void requestTwoLevel(func::FuncOp kernel,
-                            qforge::StrategyOptions &options) {
-  kernel.walk([&](linalg::GenericOp generic) {
-    if (generic.getNumReductionLoops() < 2)
-      return WalkResult::advance();
-    std::string reason;
-    FailureOr<qforge::TwoLevelPlan> plan =
-        qforge::analyzeTwoLevelContraction(generic, /*lanes=*/1, reason);
-    if (failed(plan))
-      return WalkResult::advance();
-    options.twoLevel = true;
-    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
-    options.tokens = 1;
-    for (auto [dim, iterator] :
-         llvm::enumerate(generic.getIteratorTypesArray()))
-      if (iterator == utils::IteratorType::parallel && (int64_t)dim != plan->n)
-        options.tokens *= ranges[dim];
-    return WalkResult::interrupt();
-  });
-}
-
 /// One script on the whole module (one matmul alone, or none recognised).
 FailureOr<qforge::StrategyPlan>
 applyModuleScript(qforge::Session &session, ModuleOp module,
@@ -474,8 +449,6 @@ applyModuleScript(qforge::Session &session, ModuleOp module,
     options = qforge::getSiteOptions(options, sites.front());
   // The kernel's weights, as before the site's function was known.
   options.int4Weights = kernel->hasAttr(qforge::kInt4BytePairsAttrName);
-  if (sites.empty())
-    requestTwoLevel(kernel, options);
   FailureOr<qforge::TransformScript> script =
       session.loadStrategy(options, error);
   if (failed(script)) {

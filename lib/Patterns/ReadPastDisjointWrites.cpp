@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/Patterns.h"
+#include "Patterns/PlainTransfer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -24,17 +25,9 @@
 using namespace mlir;
 
 namespace {
-/// Unmasked (by operand or by an enclosing vector.mask), of a fixed-size
-/// vector, with a minor identity map: the transfer covers the box of its
-/// vector shape at its indices, which is what isDisjointTransferIndices
-/// compares and what the patterns below reason about.
-bool isPlainBox(VectorTransferOpInterface transfer) {
-  auto maskable =
-      dyn_cast<vector::MaskableOpInterface>(transfer.getOperation());
-  return !transfer.getMask() && !(maskable && maskable.isMasked()) &&
-         !transfer.getVectorType().isScalable() &&
-         transfer.getPermutationMap().isMinorIdentity();
-}
+// The patterns below reason about plain boxes (qforge::isPlainBox), which
+// is also what isDisjointTransferIndices compares.
+using qforge::isPlainBox;
 
 struct ReadPastDisjointWrite : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns/Patterns.h"
+#include "Patterns/PlainTransfer.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -27,13 +28,9 @@ struct ReadWrittenElement : OpRewritePattern<vector::TransferReadOp> {
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
-    auto maskable =
-        write ? dyn_cast<vector::MaskableOpInterface>(write.getOperation())
-              : nullptr;
-    if (!write || read.getMask() || write.getMask() ||
-        (maskable && maskable.isMasked()) ||
-        write.getVectorType().isScalable() ||
-        !write.getPermutationMap().isMinorIdentity())
+    auto maskable = dyn_cast<vector::MaskableOpInterface>(read.getOperation());
+    if (!write || read.getMask() || (maskable && maskable.isMasked()) ||
+        !qforge::isPlainBox(write))
       return rewriter.notifyMatchFailure(read, "not a read of a plain write");
     auto tensorType = dyn_cast<RankedTensorType>(read.getBase().getType());
     if (!tensorType || !tensorType.hasStaticShape())
