@@ -7,6 +7,7 @@
 
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
+#include "Driver/Target.h"
 #include "Driver/TokenDispatch.h"
 #include "Patterns/Patterns.h"
 #include "Rewrites/BlockReductionsForCache.h"
@@ -31,6 +32,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -40,9 +43,19 @@
 
 using namespace mlir;
 
+static llvm::cl::opt<bool> verifyEachPass(
+    "verify-each",
+    llvm::cl::desc("verify the IR after each pass of the fixed lowering (by "
+                   "default it is verified before and after the lowering)"),
+    llvm::cl::init(false), llvm::cl::cat(qforge::optionCategory()));
+
 /// Runs a textual pass pipeline (passes on the module, comma-separated).
+/// The IR is verified around the whole lowering, not after each pass
+/// (--verify-each): verifying a dynamic-M layer after each of the ~40
+/// passes took 0.35 s of its 3.1 s compile.
 static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
+  pm.enableVerifier(verifyEachPass);
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
@@ -61,8 +74,17 @@ static constexpr const char *kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map}";
+/// Then canonicalization and upstream's buffer-deallocation-pipeline, spelled
+/// out so that what stays within a function runs nested on func.func, the
+/// functions in parallel (the deallocation itself and the lowering of
+/// deallocs, which may add a helper function, stay on the module); the IR
+/// is the same as with the pipeline (`scripts/check-script-library.sh`).
 static constexpr const char *kAfterBufferize =
-    "canonicalize,cse,buffer-deallocation-pipeline,canonicalize";
+    "func.func(canonicalize,cse,expand-realloc{emit-deallocs=false},"
+    "canonicalize),ownership-based-buffer-deallocation,"
+    "func.func(canonicalize,buffer-deallocation-simplification),"
+    "bufferization-lower-deallocations,func.func(cse,canonicalize,"
+    "canonicalize)";
 
 /// After vector lowering: everything to the LLVM dialect. bf16 conversions
 /// become integer shifts and a round-to-nearest-even (arith-expand): CPUs
@@ -74,18 +96,23 @@ static constexpr const char *kAfterBufferize =
 /// in (a kernel without allocas needs none, and scf-to-cf would give it more
 /// than one block). Reductions keep the
 /// fastmath flags the script gave them (reassociation only where allowed).
-/// The conversions that stay within a function run nested on func.func:
-/// the pass manager then runs them on the functions in parallel (a
-/// dynamic-M layer's 21 kernels: this pipeline 1.27 -> 0.76 s on 2 cores),
-/// with the same result.
+/// The conversions that stay within a function run nested on func.func (or
+/// llvm.func): the pass manager then runs them on the functions in
+/// parallel (a dynamic-M layer's 21 kernels: this pipeline 1.27 -> 0.76 s
+/// on 2 cores), with the same result; so do cf's branches
+/// (qforge-convert-cf-to-llvm) and reconcile-unrealized-casts, whose second
+/// run on the module only finds what no function holds.
 static constexpr const char *kToLLVM =
-    "scf-forall-to-parallel,convert-scf-to-openmp,canonicalize,"
-    "func.func(convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
+    "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
+    "func.func(canonicalize,convert-linalg-to-loops,lower-affine,"
+    "convert-scf-to-cf,"
     "arith-expand{include-bf16=true},"
     "expand-strided-metadata,lower-affine),finalize-memref-to-llvm,"
     "func.func(convert-vector-to-llvm,convert-ub-to-llvm,convert-math-to-llvm,"
     "convert-arith-to-llvm,convert-index-to-llvm),convert-func-to-llvm,"
-    "convert-cf-to-llvm,convert-openmp-to-llvm,reconcile-unrealized-casts";
+    "qforge-convert-cf-to-llvm,"
+    "convert-openmp-to-llvm,"
+    "llvm.func(reconcile-unrealized-casts),reconcile-unrealized-casts";
 
 namespace {
 /// A transfer_read whose permutation map is the identity except for trailing
@@ -276,6 +303,18 @@ static LogicalResult lowerVectors(ModuleOp module) {
   module.walk([&](Operation *) { ++numOps; });
   GreedyRewriteConfig config;
   config.setMaxNumRewrites(std::max<int64_t>(1 << 13, 8 * numOps));
+  // Each function on its own, the functions in parallel (the patterns do
+  // not look beyond a function; a dynamic-M layer has 21 kernels).
+  SmallVector<func::FuncOp> functions;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isExternal())
+      functions.push_back(function);
+  auto applyToFunctions = [&](RewritePatternSet &&patterns) {
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    return failableParallelForEach(ctx, functions, [&](func::FuncOp function) {
+      return applyPatternsGreedily(function, frozen, config);
+    });
+  };
   {
     RewritePatternSet patterns(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
@@ -287,7 +326,7 @@ static LogicalResult lowerVectors(ModuleOp module) {
         patterns, vector::VectorMultiReductionLowering::InnerReduction);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     addCanonicalizations(patterns);
-    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
+    if (failed(applyToFunctions(std::move(patterns))))
       return reportNonConvergence(module);
   }
   {
@@ -302,7 +341,7 @@ static LogicalResult lowerVectors(ModuleOp module) {
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     addCanonicalizations(patterns);
-    if (failed(applyPatternsGreedily(module, std::move(patterns), config)))
+    if (failed(applyToFunctions(std::move(patterns))))
       return reportNonConvergence(module);
   }
   // Math functions on vectors (the exp of a silu) become polynomials in
@@ -444,6 +483,88 @@ static void requestCInterfaces(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
       func->setAttr("llvm.emit_c_interface", unit);
+}
+
+/// Moves each read of a descriptor's fields in `block` -- its load from the
+/// caller's descriptor, and the extractvalue / insertvalue that take it
+/// apart and pass it on -- to just before its first user, the last first:
+/// each is then live only up to the call that takes it. Compiled without
+/// optimization, the 32-layer model's wrapper loaded its 673 descriptors
+/// ahead of all calls, and the register allocator spilled every field.
+/// The loads read the descriptors the caller passed, which no callee is
+/// given (only their fields): moving them past calls reads the same values.
+static void sinkDescriptorReadsToUses(Block &block) {
+  auto movable = [&](Operation *op) {
+    if (!op || op->getBlock() != &block)
+      return false;
+    if (auto load = dyn_cast<LLVM::LoadOp>(op))
+      return !load.getVolatile_() &&
+             load.getOrdering() == LLVM::AtomicOrdering::not_atomic &&
+             isa<BlockArgument>(load.getAddr());
+    return isa<LLVM::ExtractValueOp, LLVM::InsertValueOp, LLVM::UndefOp,
+               LLVM::PoisonOp>(op);
+  };
+  // Each op that stays (a call, the terminator) gets the movable ops it
+  // reads, operands first, just before it; movable ops nobody reads go
+  // before the terminator. Every op is moved once: no order is queried.
+  DenseSet<Operation *> placed;
+  std::function<void(Operation *, Operation *)> place = [&](Operation *op,
+                                                            Operation *before) {
+    if (!placed.insert(op).second)
+      return;
+    for (Value operand : op->getOperands())
+      if (Operation *producer = operand.getDefiningOp(); movable(producer))
+        place(producer, before);
+    op->moveBefore(before);
+  };
+  SmallVector<Operation *> anchors, unread;
+  for (Operation &op : block)
+    (movable(&op) ? unread : anchors).push_back(&op);
+  for (Operation *anchor : anchors)
+    for (Value operand : anchor->getOperands())
+      if (Operation *producer = operand.getDefiningOp(); movable(producer))
+        place(producer, anchor);
+  for (Operation *op : unread)
+    place(op, block.getTerminator());
+}
+
+/// A public function that is glue not optimized (a model's chain of layer
+/// calls, kNotOptimizedAttr) is exported as `_mlir_ciface_<name>` only: its
+/// body moves into that wrapper, which passes it the fields of the
+/// descriptors it loads, and the expanded-descriptor form goes. For a
+/// 32-layer model that form took 5,182 scalar arguments (673 memrefs), and
+/// the wrapper's call passing them cost as much machine code as the body
+/// (docs/abi.md). A body of more than one block is left as it is.
+static void keepOnlyCInterfaceOfGlue(ModuleOp module) {
+  for (auto function :
+       llvm::make_early_inc_range(module.getOps<LLVM::LLVMFuncOp>())) {
+    if (!function->hasAttr(qforge::kNotOptimizedAttr) ||
+        function.isExternal() || function.isPrivate() ||
+        !function.getBody().hasOneBlock())
+      continue;
+    auto wrapper = module.lookupSymbol<LLVM::LLVMFuncOp>(
+        ("_mlir_ciface_" + function.getSymName()).str());
+    if (!wrapper || wrapper.isExternal() || !wrapper.getBody().hasOneBlock())
+      continue;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(function, module);
+    if (!uses || !llvm::hasSingleElement(*uses))
+      continue;
+    auto call = dyn_cast<LLVM::CallOp>(uses->begin()->getUser());
+    if (!call || call->getParentOp() != wrapper || call.getNumResults() != 0)
+      continue;
+    Block &body = function.getBody().front();
+    for (auto [argument, operand] :
+         llvm::zip(body.getArguments(), call.getArgOperands()))
+      argument.replaceAllUsesWith(operand);
+    for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+      op.moveBefore(call);
+    call.erase();
+    sinkDescriptorReadsToUses(wrapper.getBody().front());
+    wrapper->setAttr(qforge::kNotOptimizedAttr,
+                     function->getAttr(qforge::kNotOptimizedAttr));
+    function.erase();
+  }
 }
 
 /// After conversion only ops that translate to LLVM IR may remain: the LLVM
@@ -744,7 +865,8 @@ LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
 LogicalResult qforge::lowerToLLVMDialect(
     ModuleOp module,
     llvm::function_ref<LogicalResult(ModuleOp)> afterBufferization) {
-  if (failed(checkBlockLengths(module)))
+  // What the script left, before any pass reads it.
+  if (failed(verify(module)) || failed(checkBlockLengths(module)))
     return failure();
   if (failed(bufferize(module)) || failed(afterBufferization(module)))
     return failure();
@@ -752,6 +874,9 @@ LogicalResult qforge::lowerToLLVMDialect(
     return failure();
   requestCInterfaces(module);
   if (failed(runPipeline(module, kToLLVM)))
+    return failure();
+  keepOnlyCInterfaceOfGlue(module);
+  if (failed(verify(module)))
     return failure();
   return checkFullyLowered(module);
 }
@@ -762,7 +887,7 @@ LogicalResult qforge::lowerReferenceToLLVMDialect(ModuleOp module) {
   if (failed(bufferize(module)))
     return failure();
   requestCInterfaces(module);
-  if (failed(runPipeline(module, kToLLVM)))
+  if (failed(runPipeline(module, kToLLVM)) || failed(verify(module)))
     return failure();
   return checkFullyLowered(module);
 }

@@ -35,4 +35,5 @@ void qforge::registerSurgeryPasses() {
   mlir::registerPass(createSpecializeTokenCountPass);
   mlir::registerPass(createBuildTokenDispatchPass);
   mlir::registerPass(createMergeIdenticalFunctionsPass);
+  mlir::registerPass(createConvertControlFlowToLLVMPass);
 }

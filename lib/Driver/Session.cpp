@@ -42,6 +42,7 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(parsePassPipeline(
+            "qforge-merge-identical-functions,"
             "qforge-normalize-quant-storage,qforge-lower-quant,"
             "qforge-normalize-dequant-contraction,"
             "qforge-store-int4-as-byte-pairs,"
@@ -80,9 +81,14 @@ qforge::Session::loadStrategy(const StrategyOptions &options,
     error = "transform script '" + script + "' not found";
     return failure();
   }
+  if (auto loaded = loadedScripts.find(script); loaded != loadedScripts.end())
+    return loaded->second;
   FailureOr<TransformScript> strategy =
       TransformScript::load(context.get(), script);
-  if (failed(strategy))
+  if (failed(strategy)) {
     error = "cannot load the transform script '" + script + "'";
+    return failure();
+  }
+  loadedScripts.try_emplace(script, *strategy);
   return strategy;
 }

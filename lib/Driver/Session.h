@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <memory>
@@ -40,6 +41,8 @@ public:
   /// Loads `options.script`; when it is empty, the shipped decode strategy
   /// for the target's CPU features (see chooseStrategy). Sets `error` when it
   /// is missing or invalid, or when no shipped strategy fits the target.
+  /// A script is read once per session: a model's matmuls that take the
+  /// same script share it (each read also assembles the script library).
   mlir::FailureOr<TransformScript> loadStrategy(const StrategyOptions &options,
                                                 std::string &error);
 
@@ -47,6 +50,8 @@ private:
   std::unique_ptr<mlir::MLIRContext> context;
   llvm::SourceMgr sourceMgr;
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnostics;
+  /// After the context: destroyed before it.
+  llvm::StringMap<TransformScript> loadedScripts;
 };
 
 } // namespace qforge

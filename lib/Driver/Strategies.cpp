@@ -21,6 +21,10 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ThreadPool.h"
+
+#include <functional>
+#include <mutex>
 
 using namespace mlir;
 
@@ -62,6 +66,127 @@ LogicalResult applyToFunction(const qforge::TransformScript &script,
       op.moveBefore(parentBlock, parentBlock->end());
   }
   return result;
+}
+
+/// A strategy for an outlined matmul, applied with every other site's once
+/// all are outlined and specialized (applyScripts).
+struct ScriptJob {
+  func::FuncOp function;
+  const qforge::TransformScript *script;
+  /// Emits, located at the matmul, which strategy failed on it.
+  std::function<void()> reportFailure;
+  /// The tool's one-line error when it fails.
+  std::string error;
+};
+
+/// Collects the diagnostics each job's thread emits, apart per job, to be
+/// emitted in job order after the parallel section: as one job after the
+/// other would have emitted them, up to the first that failed.
+class JobDiagnostics {
+public:
+  JobDiagnostics(MLIRContext *context, size_t jobs)
+      : context(context), byJob(jobs) {
+    id = context->getDiagEngine().registerHandler([this](Diagnostic &diag) {
+      if (currentJob < 0)
+        return failure();
+      std::lock_guard<std::mutex> lock(mutex);
+      byJob[currentJob].push_back(std::move(diag));
+      return success();
+    });
+  }
+  ~JobDiagnostics() { context->getDiagEngine().eraseHandler(id); }
+  /// The job the calling thread runs (-1: none).
+  static void setJob(int64_t job) { currentJob = job; }
+  /// Emits jobs [0, end)'s diagnostics, in order (the handler erased first).
+  void emitUpTo(size_t end) {
+    context->getDiagEngine().eraseHandler(id);
+    id = context->getDiagEngine().registerHandler(
+        [](Diagnostic &) { return failure(); });
+    for (size_t job = 0; job < end; ++job)
+      for (Diagnostic &diag : byJob[job])
+        context->getDiagEngine().emit(std::move(diag));
+    byJob.clear();
+  }
+
+private:
+  MLIRContext *context;
+  DiagnosticEngine::HandlerID id;
+  std::mutex mutex;
+  std::vector<std::vector<Diagnostic>> byJob;
+  static thread_local int64_t currentJob;
+};
+thread_local int64_t JobDiagnostics::currentJob = -1;
+
+/// Applies each job's script (`TransformScript::kMainEntry`) to its
+/// function, each in a module of its own as applyToFunction does, the
+/// functions in parallel (a dynamic-M layer's 21 kernels). The functions
+/// return to their places, with the functions each script added after its
+/// own, as one application after the other leaves them; diagnostics come
+/// in job order, up to the first job that failed, whose report and error
+/// are then the result's.
+LogicalResult applyScripts(MLIRContext *context,
+                           MutableArrayRef<ScriptJob> jobs,
+                           std::string &error) {
+  struct Detached {
+    OwningOpRef<ModuleOp> scope;
+    Operation *next;
+    Block *parentBlock;
+    SymbolTable::Visibility visibility;
+  };
+  std::vector<Detached> detached;
+  detached.reserve(jobs.size());
+  for (ScriptJob &job : jobs) {
+    func::FuncOp function = job.function;
+    Detached entry{ModuleOp::create(function.getLoc()), function->getNextNode(),
+                   function->getBlock(), function.getVisibility()};
+    function->moveBefore(entry.scope->getBody(), entry.scope->getBody()->end());
+    // Public while the script runs, as a kernel is (split_parameter_packing
+    // packs only a public function's parameters); private again after.
+    function.setVisibility(SymbolTable::Visibility::Public);
+    detached.push_back(std::move(entry));
+  }
+  std::vector<char> failedJobs(jobs.size(), 0);
+  {
+    JobDiagnostics diagnostics(context, jobs.size());
+    auto run = [&](size_t index) {
+      JobDiagnostics::setJob(index);
+      failedJobs[index] = failed(jobs[index].script->apply(
+          *detached[index].scope, qforge::TransformScript::kMainEntry));
+      JobDiagnostics::setJob(-1);
+    };
+    // The context's threads, each job's diagnostics emitted on the thread
+    // that runs it (mlir::parallelFor would gather them all on this one).
+    if (context->isMultithreadingEnabled() && jobs.size() > 1) {
+      llvm::ThreadPoolTaskGroup group(context->getThreadPool());
+      for (size_t index = 0; index < jobs.size(); ++index)
+        group.async([&run, index] { run(index); });
+      group.wait();
+    } else {
+      for (size_t index = 0; index < jobs.size(); ++index)
+        run(index);
+    }
+    size_t firstFailed = llvm::find(failedJobs, 1) - failedJobs.begin();
+    diagnostics.emitUpTo(std::min(firstFailed + 1, jobs.size()));
+  }
+  // Back in the reverse order of their removal: the node each was before
+  // is then in place again.
+  for (size_t index = jobs.size(); index-- > 0;) {
+    Detached &entry = detached[index];
+    jobs[index].function.setVisibility(entry.visibility);
+    for (Operation &op : llvm::make_early_inc_range(*entry.scope->getBody())) {
+      if (entry.next)
+        op.moveBefore(entry.next);
+      else
+        op.moveBefore(entry.parentBlock, entry.parentBlock->end());
+    }
+  }
+  for (auto [job, jobFailed] : llvm::zip(jobs, failedJobs))
+    if (jobFailed) {
+      job.reportFailure();
+      error = job.error;
+      return failure();
+    }
+  return success();
 }
 
 /// Whether two pack functions pack alike: the same types and, op by op,
@@ -200,13 +325,13 @@ struct DynamicSite {
   Location loc;
 };
 
-/// The specialization of `site` to `tokens` rows, its strategy applied: the
-/// batched script for a chunk, the M = 1 path's own (packed as the batched
-/// one) for one row.
+/// The specialization of `site` to `tokens` rows, its strategy (the batched
+/// script for a chunk, the M = 1 path's own, packed as the batched one, for
+/// one row) to apply in `jobs`.
 FailureOr<qforge::TokenPath>
-compileTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
+prepareTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
                  llvm::StringMap<qforge::TransformScript> &scripts,
-                 std::string &error) {
+                 SmallVectorImpl<ScriptJob> &jobs, std::string &error) {
   std::string specName = (site.name + "_m" + Twine(tokens)).str();
   FailureOr<func::FuncOp> specialized = qforge::specializeTokenCount(
       site.dispatcher, tokens, specName, site.tokenCountArguments);
@@ -237,15 +362,16 @@ compileTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
                                tokens == 1 && site.options.script.empty()
                                    ? decodeOptions
                                    : site.batchedOptions);
-  if (failed(applyToFunction(script, *specialized,
-                             qforge::TransformScript::kMainEntry))) {
-    emitError(site.loc) << "the strategy '" << script.getPath()
+  Location loc = site.loc;
+  std::string path = script.getPath().str();
+  jobs.push_back({*specialized, &script,
+                  [loc, path, tokens, specName] {
+                    emitError(loc)
+                        << "the strategy '" << path
                         << "' failed on this quantized matmul at M = " << tokens
                         << " (outlined as @" << specName << ")";
-    error = "the transform script '" + script.getPath().str() +
-            "' failed (see above)";
-    return failure();
-  }
+                  },
+                  "the transform script '" + path + "' failed (see above)"});
   plan.kernelScripts.emplace_back(specName, script);
   return qforge::TokenPath{tokens, *specialized};
 }
@@ -312,10 +438,21 @@ void inlineDispatcher(func::FuncOp dispatcher, func::CallOp call) {
 /// token tiles, each specialization given the strategy for its M; the
 /// outlined function then dispatches row chunks to them (inlined into each
 /// caller once its packing is lifted, applyStrategies).
-LogicalResult compileDynamicTokenSite(
-    qforge::Session &session, Outlined outlined, Location loc,
-    qforge::StrategyOptions options, qforge::StrategyPlan &plan,
-    llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
+/// A dynamic-M site between its preparation and its dispatch.
+struct PendingDynamicSite {
+  Outlined outlined;
+  qforge::TokenDims dims;
+  TokenChunks chunking;
+  DynamicSite site;
+  SmallVector<qforge::TokenPath> paths;
+};
+
+FailureOr<std::unique_ptr<PendingDynamicSite>>
+prepareDynamicTokenSite(qforge::Session &session, Outlined outlined,
+                        Location loc, qforge::StrategyOptions options,
+                        qforge::StrategyPlan &plan,
+                        llvm::StringMap<qforge::TransformScript> &scripts,
+                        SmallVectorImpl<ScriptJob> &jobs, std::string &error) {
   StringRef name = outlined.function.getSymName();
   FailureOr<qforge::TokenDims> dims = qforge::findTokenDims(outlined.function);
   if (failed(dims)) {
@@ -347,25 +484,36 @@ LogicalResult compileDynamicTokenSite(
     error = "no strategy for a quantized matmul of the module";
     return failure();
   }
-  DynamicSite site{session,
-                   outlined.function,
-                   name.str(),
-                   options,
-                   batchedOptions,
-                   *batched,
-                   qforge::findTokenCountArguments(outlined.call),
-                   loc};
+  auto pending = std::make_unique<PendingDynamicSite>(PendingDynamicSite{
+      outlined,
+      *dims,
+      *chunking,
+      DynamicSite{session, outlined.function, name.str(), options,
+                  batchedOptions, *batched,
+                  qforge::findTokenCountArguments(outlined.call), loc},
+      {}});
   SmallVector<int64_t> allSizes = {1};
   llvm::append_range(allSizes, chunking->sizes);
   llvm::append_range(allSizes, chunking->remainderSizes);
-  SmallVector<qforge::TokenPath> paths;
   for (int64_t tokens : allSizes) {
     FailureOr<qforge::TokenPath> path =
-        compileTokenPath(site, tokens, plan, scripts, error);
+        prepareTokenPath(pending->site, tokens, plan, scripts, jobs, error);
     if (failed(path))
       return failure();
-    paths.push_back(*path);
+    pending->paths.push_back(*path);
   }
+  return pending;
+}
+
+/// The dispatch of a prepared dynamic-M site over its paths, whose
+/// strategies are applied.
+LogicalResult finishDynamicTokenSite(PendingDynamicSite &pending,
+                                     std::string &error) {
+  Outlined &outlined = pending.outlined;
+  DynamicSite &site = pending.site;
+  SmallVector<qforge::TokenPath> &paths = pending.paths;
+  TokenChunks *chunking = &pending.chunking;
+  qforge::TokenDims *dims = &pending.dims;
   SmallVector<Type> argumentTypes(outlined.function.getArgumentTypes());
   if (failed(unifyPackings(site, paths, argumentTypes))) {
     error = "no strategy for a quantized matmul of the module";
@@ -498,12 +646,14 @@ applyModuleScript(qforge::Session &session, ModuleOp module,
 }
 
 /// A quantized matmul of static M among several, outlined as `outlined`:
-/// its strategy applied there.
-LogicalResult compileStaticSite(
-    qforge::Session &session, Outlined outlined, Location loc, size_t siteCount,
-    const qforge::StrategyOptions &siteOptions, qforge::StrategyPlan &plan,
-    llvm::StringMap<qforge::TransformScript> &scripts, std::string &error) {
-  StringRef name = outlined.function.getSymName();
+/// its strategy to apply there, in `jobs`.
+LogicalResult
+prepareStaticSite(qforge::Session &session, Outlined outlined, Location loc,
+                  size_t siteCount, const qforge::StrategyOptions &siteOptions,
+                  qforge::StrategyPlan &plan,
+                  llvm::StringMap<qforge::TransformScript> &scripts,
+                  SmallVectorImpl<ScriptJob> &jobs, std::string &error) {
+  std::string name = outlined.function.getSymName().str();
   std::string why;
   FailureOr<qforge::TransformScript> loaded =
       session.loadStrategy(siteOptions, why);
@@ -516,16 +666,16 @@ LogicalResult compileStaticSite(
   const qforge::TransformScript &script =
       scripts.try_emplace(loaded->getPath(), *loaded).first->second;
   qforge::recordStrategyParams(outlined.function, siteOptions);
-  if (failed(applyToFunction(script, outlined.function,
-                             qforge::TransformScript::kMainEntry))) {
-    emitError(loc) << "the strategy '" << script.getPath()
-                   << "' failed on this quantized matmul (outlined as @" << name
-                   << ")";
-    error = "the transform script '" + script.getPath().str() +
-            "' failed (see above)";
-    return failure();
-  }
-  plan.kernelScripts.emplace_back(name.str(), script);
+  std::string path = script.getPath().str();
+  jobs.push_back({outlined.function, &script,
+                  [loc, path, name] {
+                    emitError(loc)
+                        << "the strategy '" << path
+                        << "' failed on this quantized matmul (outlined as @"
+                        << name << ")";
+                  },
+                  "the transform script '" + path + "' failed (see above)"});
+  plan.kernelScripts.emplace_back(name, script);
   return success();
 }
 
@@ -674,6 +824,11 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   llvm::StringMap<TransformScript> scripts;
   llvm::StringMap<unsigned> countByParent;
   std::vector<CompiledSite> compiled;
+  // Every site outlined and specialized first, their strategies then
+  // applied together, in parallel (applyScripts), then the dispatch of each
+  // dynamic M over its paths.
+  SmallVector<ScriptJob> jobs;
+  DenseMap<size_t, std::unique_ptr<PendingDynamicSite>> pendingByCompiled;
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     StrategyOptions siteOptions = qforge::getSiteOptions(options, site);
@@ -695,14 +850,28 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     CompiledSite record{
         outlined.function.clone(),          request,      outlined.function,
         ShapedType::isDynamic(site.tokens), std::nullopt, {outlined.call}};
-    if (failed(record.dynamicTokens
-                   ? compileDynamicTokenSite(session, outlined, loc,
-                                             siteOptions, plan, scripts, error)
-                   : compileStaticSite(session, outlined, loc, sites.size(),
-                                       siteOptions, plan, scripts, error)))
+    if (record.dynamicTokens) {
+      FailureOr<std::unique_ptr<PendingDynamicSite>> pending =
+          prepareDynamicTokenSite(session, outlined, loc, siteOptions, plan,
+                                  scripts, jobs, error);
+      if (failed(pending))
+        return failure();
+      pendingByCompiled[compiled.size()] = std::move(*pending);
+    } else if (failed(prepareStaticSite(session, outlined, loc, sites.size(),
+                                        siteOptions, plan, scripts, jobs,
+                                        error))) {
       return failure();
-    record.packing = qforge::takeParameterPacking(outlined.function);
+    }
     compiled.push_back(std::move(record));
+  }
+  if (failed(applyScripts(module.getContext(), jobs, error)))
+    return failure();
+  for (auto [index, record] : llvm::enumerate(compiled)) {
+    if (auto pending = pendingByCompiled.find(index);
+        pending != pendingByCompiled.end() &&
+        failed(finishDynamicTokenSite(*pending->second, error)))
+      return failure();
+    record.packing = qforge::takeParameterPacking(record.function);
   }
   for (CompiledSite &site : compiled)
     if (failed(finishCalls(site, error)))

@@ -76,6 +76,10 @@ bool areIdenticalFunctions(mlir::func::FuncOp a, mlir::func::FuncOp b);
 mlir::LogicalResult mergeIdenticalFunctions(mlir::ModuleOp module);
 std::unique_ptr<mlir::Pass> createMergeIdenticalFunctionsPass();
 
+/// qforge-convert-cf-to-llvm: convert-cf-to-llvm with the functions'
+/// branches lowered in parallel (ConvertControlFlowToLLVM.cpp).
+std::unique_ptr<mlir::Pass> createConvertControlFlowToLLVMPass();
+
 /// qforge-outline-quantized-matmuls: each quantized matmul of a function
 /// into `@<function>_qmm<i>`.
 std::unique_ptr<mlir::Pass> createOutlineQuantizedMatmulsPass();

@@ -6,6 +6,11 @@
 // heap buffer anywhere near the NxGxK f32 size.
 // RUN: %gen_kernel 64 4 128 > %t.mlir
 // RUN: qforge-compile %t.mlir --emit=llvm --mcpu=sapphirerapids -o - | FileCheck %s
+// The IR is verified before and after the lowering; --verify-each verifies
+// it after each pass as well, and changes nothing else.
+// RUN: qforge-compile %t.mlir --emit=llvm --mcpu=sapphirerapids -o %t.ll
+// RUN: qforge-compile %t.mlir --emit=llvm --mcpu=sapphirerapids --verify-each -o %t.each.ll
+// RUN: diff %t.ll %t.each.ll
 
 // CHECK-LABEL: define void @quantized_matmul(
 // CHECK-COUNT-3: call void {{.*}}@__kmpc_fork_call({{.*}}@quantized_matmul..omp_par
