@@ -44,27 +44,47 @@ using qforge::vectorizeElementwiseOps;
 
 namespace {
 
+/// A function moved into a module of its own, so that a script's matches
+/// see only this matmul, and where it came from.
+struct DetachedFunction {
+  OwningOpRef<ModuleOp> scope;
+  Operation *next;
+  Block *parentBlock;
+  SymbolTable::Visibility visibility;
+};
+
+DetachedFunction detach(func::FuncOp function) {
+  DetachedFunction detached{ModuleOp::create(function.getLoc()),
+                            function->getNextNode(), function->getBlock(),
+                            function.getVisibility()};
+  function->moveBefore(detached.scope->getBody(),
+                       detached.scope->getBody()->end());
+  // Public while the script runs, as a kernel is (split_parameter_packing
+  // packs only a public function's parameters); private again after.
+  function.setVisibility(SymbolTable::Visibility::Public);
+  return detached;
+}
+
+/// Puts `function` back where `detach` took it from, with the functions a
+/// script added beside it.
+void reattach(func::FuncOp function, DetachedFunction &detached) {
+  function.setVisibility(detached.visibility);
+  for (Operation &op : llvm::make_early_inc_range(*detached.scope->getBody())) {
+    if (detached.next)
+      op.moveBefore(detached.next);
+    else
+      op.moveBefore(detached.parentBlock, detached.parentBlock->end());
+  }
+}
+
 /// Runs `entry` of `script` on `function` alone: in a module of its own,
 /// so that the script's matches see only this matmul. Functions the script
 /// adds come back with it.
 LogicalResult applyToFunction(const qforge::TransformScript &script,
                               func::FuncOp function, StringRef entry) {
-  Operation *next = function->getNextNode();
-  Block *parentBlock = function->getBlock();
-  OwningOpRef<ModuleOp> scope = ModuleOp::create(function.getLoc());
-  function->moveBefore(scope->getBody(), scope->getBody()->end());
-  // Public while the script runs, as a kernel is (split_parameter_packing
-  // packs only a public function's parameters); private again after.
-  SymbolTable::Visibility visibility = function.getVisibility();
-  function.setVisibility(SymbolTable::Visibility::Public);
-  LogicalResult result = script.apply(*scope, entry);
-  function.setVisibility(visibility);
-  for (Operation &op : llvm::make_early_inc_range(*scope->getBody())) {
-    if (next)
-      op.moveBefore(next);
-    else
-      op.moveBefore(parentBlock, parentBlock->end());
-  }
+  DetachedFunction detached = detach(function);
+  LogicalResult result = script.apply(*detached.scope, entry);
+  reattach(function, detached);
   return result;
 }
 
@@ -75,8 +95,6 @@ struct ScriptJob {
   const qforge::TransformScript *script;
   /// Emits, located at the matmul, which strategy failed on it.
   std::function<void()> reportFailure;
-  /// The tool's one-line error when it fails.
-  std::string error;
 };
 
 /// Collects the diagnostics each job's thread emits, apart per job, to be
@@ -97,11 +115,9 @@ public:
   ~JobDiagnostics() { context->getDiagEngine().eraseHandler(id); }
   /// The job the calling thread runs (-1: none).
   static void setJob(int64_t job) { currentJob = job; }
-  /// Emits jobs [0, end)'s diagnostics, in order (the handler erased first).
+  /// Emits jobs [0, end)'s diagnostics, in order; called where no job runs,
+  /// so that the handler passes them on.
   void emitUpTo(size_t end) {
-    context->getDiagEngine().eraseHandler(id);
-    id = context->getDiagEngine().registerHandler(
-        [](Diagnostic &) { return failure(); });
     for (size_t job = 0; job < end; ++job)
       for (Diagnostic &diag : byJob[job])
         context->getDiagEngine().emit(std::move(diag));
@@ -127,24 +143,10 @@ thread_local int64_t JobDiagnostics::currentJob = -1;
 LogicalResult applyScripts(MLIRContext *context,
                            MutableArrayRef<ScriptJob> jobs,
                            std::string &error) {
-  struct Detached {
-    OwningOpRef<ModuleOp> scope;
-    Operation *next;
-    Block *parentBlock;
-    SymbolTable::Visibility visibility;
-  };
-  std::vector<Detached> detached;
+  std::vector<DetachedFunction> detached;
   detached.reserve(jobs.size());
-  for (ScriptJob &job : jobs) {
-    func::FuncOp function = job.function;
-    Detached entry{ModuleOp::create(function.getLoc()), function->getNextNode(),
-                   function->getBlock(), function.getVisibility()};
-    function->moveBefore(entry.scope->getBody(), entry.scope->getBody()->end());
-    // Public while the script runs, as a kernel is (split_parameter_packing
-    // packs only a public function's parameters); private again after.
-    function.setVisibility(SymbolTable::Visibility::Public);
-    detached.push_back(std::move(entry));
-  }
+  for (ScriptJob &job : jobs)
+    detached.push_back(detach(job.function));
   std::vector<char> failedJobs(jobs.size(), 0);
   {
     JobDiagnostics diagnostics(context, jobs.size());
@@ -170,20 +172,13 @@ LogicalResult applyScripts(MLIRContext *context,
   }
   // Back in the reverse order of their removal: the node each was before
   // is then in place again.
-  for (size_t index = jobs.size(); index-- > 0;) {
-    Detached &entry = detached[index];
-    jobs[index].function.setVisibility(entry.visibility);
-    for (Operation &op : llvm::make_early_inc_range(*entry.scope->getBody())) {
-      if (entry.next)
-        op.moveBefore(entry.next);
-      else
-        op.moveBefore(entry.parentBlock, entry.parentBlock->end());
-    }
-  }
+  for (size_t index = jobs.size(); index-- > 0;)
+    reattach(jobs[index].function, detached[index]);
   for (auto [job, jobFailed] : llvm::zip(jobs, failedJobs))
     if (jobFailed) {
       job.reportFailure();
-      error = job.error;
+      error = "the transform script '" + job.script->getPath().str() +
+              "' failed (see above)";
       return failure();
     }
   return success();
@@ -364,14 +359,12 @@ prepareTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
                                    : site.batchedOptions);
   Location loc = site.loc;
   std::string path = script.getPath().str();
-  jobs.push_back({*specialized, &script,
-                  [loc, path, tokens, specName] {
+  jobs.push_back({*specialized, &script, [loc, path, tokens, specName] {
                     emitError(loc)
                         << "the strategy '" << path
                         << "' failed on this quantized matmul at M = " << tokens
                         << " (outlined as @" << specName << ")";
-                  },
-                  "the transform script '" + path + "' failed (see above)"});
+                  }});
   plan.kernelScripts.emplace_back(specName, script);
   return qforge::TokenPath{tokens, *specialized};
 }
@@ -432,12 +425,6 @@ void inlineDispatcher(func::FuncOp dispatcher, func::CallOp call) {
   call.erase();
 }
 
-/// A quantized matmul whose token count M is known only at run time
-/// (docs/scripts.md), outlined as `outlined`: specialized to M = 1 (the
-/// decode path, packed like the batched one) and to batched chunks of whole
-/// token tiles, each specialization given the strategy for its M; the
-/// outlined function then dispatches row chunks to them (inlined into each
-/// caller once its packing is lifted, applyStrategies).
 /// A dynamic-M site between its preparation and its dispatch.
 struct PendingDynamicSite {
   Outlined outlined;
@@ -447,6 +434,13 @@ struct PendingDynamicSite {
   SmallVector<qforge::TokenPath> paths;
 };
 
+/// A quantized matmul whose token count M is known only at run time
+/// (docs/scripts.md), outlined as `outlined`: specialized to M = 1 (the
+/// decode path, packed like the batched one) and to batched chunks of whole
+/// token tiles, each specialization's strategy for its M put in `jobs`;
+/// once they ran, finishDynamicTokenSite makes the outlined function
+/// dispatch row chunks to them (inlined into each caller once its packing
+/// is lifted, applyStrategies).
 FailureOr<std::unique_ptr<PendingDynamicSite>>
 prepareDynamicTokenSite(qforge::Session &session, Outlined outlined,
                         Location loc, qforge::StrategyOptions options,
@@ -512,8 +506,7 @@ LogicalResult finishDynamicTokenSite(PendingDynamicSite &pending,
   Outlined &outlined = pending.outlined;
   DynamicSite &site = pending.site;
   SmallVector<qforge::TokenPath> &paths = pending.paths;
-  TokenChunks *chunking = &pending.chunking;
-  qforge::TokenDims *dims = &pending.dims;
+  const TokenChunks &chunking = pending.chunking;
   SmallVector<Type> argumentTypes(outlined.function.getArgumentTypes());
   if (failed(unifyPackings(site, paths, argumentTypes))) {
     error = "no strategy for a quantized matmul of the module";
@@ -521,12 +514,12 @@ LogicalResult finishDynamicTokenSite(PendingDynamicSite &pending,
   }
   SmallVector<qforge::TokenPath> chunks, remainders;
   for (const qforge::TokenPath &path : llvm::drop_begin(paths))
-    (llvm::is_contained(chunking->remainderSizes, path.tokens) ? remainders
-                                                               : chunks)
+    (llvm::is_contained(chunking.remainderSizes, path.tokens) ? remainders
+                                                              : chunks)
         .push_back(path);
-  qforge::buildTokenDispatch(outlined.function, *dims, chunks, remainders,
-                             paths.front(), chunking->rowsBySingle,
-                             chunking->padNearlyFullChunks, argumentTypes);
+  qforge::buildTokenDispatch(outlined.function, pending.dims, chunks,
+                             remainders, paths.front(), chunking.rowsBySingle,
+                             chunking.padNearlyFullChunks, argumentTypes);
   return success();
 }
 
@@ -667,14 +660,12 @@ prepareStaticSite(qforge::Session &session, Outlined outlined, Location loc,
       scripts.try_emplace(loaded->getPath(), *loaded).first->second;
   qforge::recordStrategyParams(outlined.function, siteOptions);
   std::string path = script.getPath().str();
-  jobs.push_back({outlined.function, &script,
-                  [loc, path, name] {
+  jobs.push_back({outlined.function, &script, [loc, path, name] {
                     emitError(loc)
                         << "the strategy '" << path
                         << "' failed on this quantized matmul (outlined as @"
                         << name << ")";
-                  },
-                  "the transform script '" + path + "' failed (see above)"});
+                  }});
   plan.kernelScripts.emplace_back(name, script);
   return success();
 }
@@ -692,6 +683,8 @@ struct CompiledSite {
   bool dynamicTokens;
   std::optional<qforge::ParameterPacking> packing;
   SmallVector<func::CallOp> calls;
+  /// A dynamic M's paths, to dispatch over once their strategies ran.
+  std::unique_ptr<PendingDynamicSite> pending = nullptr;
 };
 
 /// Each call of a compiled site takes its packed parameters from its
@@ -828,7 +821,6 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   // applied together, in parallel (applyScripts), then the dispatch of each
   // dynamic M over its paths.
   SmallVector<ScriptJob> jobs;
-  DenseMap<size_t, std::unique_ptr<PendingDynamicSite>> pendingByCompiled;
   for (MatmulSite site : sites) {
     auto parent = site.contraction->getParentOfType<func::FuncOp>();
     StrategyOptions siteOptions = qforge::getSiteOptions(options, site);
@@ -856,7 +848,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
                                   scripts, jobs, error);
       if (failed(pending))
         return failure();
-      pendingByCompiled[compiled.size()] = std::move(*pending);
+      record.pending = std::move(*pending);
     } else if (failed(prepareStaticSite(session, outlined, loc, sites.size(),
                                         siteOptions, plan, scripts, jobs,
                                         error))) {
@@ -866,10 +858,9 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
   }
   if (failed(applyScripts(module.getContext(), jobs, error)))
     return failure();
-  for (auto [index, record] : llvm::enumerate(compiled)) {
-    if (auto pending = pendingByCompiled.find(index);
-        pending != pendingByCompiled.end() &&
-        failed(finishDynamicTokenSite(*pending->second, error)))
+  for (CompiledSite &record : compiled) {
+    if (record.pending &&
+        failed(finishDynamicTokenSite(*record.pending, error)))
       return failure();
     record.packing = qforge::takeParameterPacking(record.function);
   }
