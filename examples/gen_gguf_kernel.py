@@ -13,7 +13,10 @@ docs/gguf.md). Two forms:
   --fields: the fields as separate tensors, as a producer that splits them
       would pass them: the quants tensor<N x K/QK x QK x i8> and the scales
       tensor<N x K/QK x f16>, marked {qforge.gguf_field = "<type>.qs"} and
-      "<type>.d" (qforge-bench --oracle=ggml joins them into blocks).
+      "<type>.d" (qforge-bench --oracle=ggml joins them into blocks); the
+      K-quants' fields are ggml's struct members: q4_K d, dmin (f16
+      N x K/256), scales (N x K/256 x 12 bytes), qs (x 128); q5_K the same
+      and qh (x 32); q6_K ql (x 128), qh (x 64), scales (x 16), d.
 
 The activation x is M x K f32 (M = 1: a decode; --batch M; --dynamic: M
 known only at run time), read as M x K/QK x QK through tensor.expand_shape.
@@ -40,11 +43,19 @@ and the dequantization s * q - o keeps the offset an offset.
 
 q5_K: the same with 32 bytes qh at 16 (nibbles at 48), bit j of qh[l] adding
 16 to element (hs, cc, h, l)'s nibble: one more input of q.
+
+q6_K: a 210-byte super-block of 256 weights, ql (128 bytes of low nibbles)
+at 0, qh (64 bytes of 2-bit highs) at 128, sixteen signed 8-bit scales at
+192, d (f16) at 208; sub-blocks of 16. Element 128h + 64k1 + 32k0 + 16l1 + l0
+is q = nibble k1 of ql[64h + 32k0 + 16l1 + l0] | bits 4k1 + 2k0 of
+qh[32h + 16l1 + l0] << 4 (6 bits, unsigned), in sub-block 8h + 4k1 + 2k0 + l1
+of scale s = d * sc, and its weight d * sc * (q - 32) = s * q - o with the
+offset o = 32 * s: the two-level form over (n, b, h, k1, k0, l1, l0).
 """
 import argparse
 
 BLOCKS = {"q8_0": (32, 34), "q4_0": (32, 18), "q4_K": (256, 144),
-          "q5_K": (256, 176)}
+          "q5_K": (256, 176), "q6_K": (256, 210)}
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("type", choices=sorted(BLOCKS))
@@ -60,8 +71,6 @@ qk, block_bytes = BLOCKS[args.type]
 if args.type == "q4_0" and not args.fields:
     parser.error("q4_0 is written with --fields only: its blocks read in place "
                  "need the 4-bit strategies to pack blocks (docs/gguf.md)")
-if args.type in ("q4_K", "q5_K") and args.fields:
-    parser.error(f"{args.type} is written with its blocks in place only, so far")
 if args.k % qk:
     parser.error(f"K = {args.k} is not a multiple of {args.type}'s {qk}")
 n, k, g = args.n, args.k, args.k // qk
@@ -106,6 +115,120 @@ def emit_contraction(x, x_type, w, w_type, y_type, dims, maps, parallel, reducti
     emit(f"  }} -> {y_type}")
 
 
+if args.type == "q6_K":
+    # Super-block b: ql (128 bytes) @0, qh (64) @128, scales (16 x i8) @192,
+    # d (f16) @208. Dims (n, b, h, k1, k0, l1, l0), element
+    # 128h + 64k1 + 32k0 + 16l1 + l0: nibble k1 of ql[64h + 32k0 + 16l1 + l0],
+    # bits 4k1 + 2k0 of qh[32h + 16l1 + l0] as 16 and 32, sub-block
+    # 8h + 4k1 + 2k0 + l1 (ggml's dequantize_row_q6_K: q1..q4 are k = 2k1 + k0).
+    bb = block_bytes
+    dims = "(%m)" if args.dynamic else "()"
+    output_m = "%m" if args.dynamic else str(m)
+    t8 = f"tensor<{n}x{g}x{bb}xi8>"
+    form = "fields as separate tensors" if args.fields else "blocks read in place"
+    emit(f"// y = x . W^T, W {n} x {k} in q6_K ({form}); "
+         "written by examples/gen_gguf_kernel.py.")
+    if args.fields:
+        field = lambda name, ty: f"%{name}: {ty} {{qforge.gguf_field = \"q6_K.{name}\"}}"
+        params = ", ".join([field("ql", f"tensor<{n}x{g}x128xi8>"), field("qh", f"tensor<{n}x{g}x64xi8>"),
+                            field("scales", f"tensor<{n}x{g}x16xi8>"), field("d", f"tensor<{n}x{g}xf16>")])
+    else:
+        params = f"%blocks: {t8} {{qforge.gguf_type = \"q6_K\"}}"
+    emit(f"func.func @{args.name}({params}, "
+         f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
+    if args.dynamic:
+        emit("  %c0 = arith.constant 0 : index")
+        emit(f"  %m = tensor.dim %x, %c0 : tensor<?x{k}xf32>")
+    ts = f"tensor<{n}x{g}x2x2x2x2xi8>"
+    t6 = f"tensor<{n}x{g}x2x2x2x2xf32>"
+    if not args.fields:
+        emit_half_from_bytes("d", "blocks", 208)
+        emit(f"  %sc_bytes = tensor.extract_slice %blocks[0, 0, 192] [{n}, {g}, 16] [1, 1, 1]"
+             f" : {t8} to tensor<{n}x{g}x16xi8>")
+    sc_source = "%scales" if args.fields else "%sc_bytes"
+    emit(f"  %sc = tensor.expand_shape {sc_source} [[0], [1], [2, 3, 4, 5]] output_shape [{n}, {g}, 2, 2, 2, 2]"
+         f" : tensor<{n}x{g}x16xi8> into {ts}")
+    s_maps = ("affine_map<(n, b, h, k1, k0, l1) -> (n, b, h, k1, k0, l1)>, "
+              "affine_map<(n, b, h, k1, k0, l1) -> (n, b)>, "
+              "affine_map<(n, b, h, k1, k0, l1) -> (n, b, h, k1, k0, l1)>")
+    # Scale d * sc and offset 32 * d * sc (exact: a power of two), each an
+    # elementwise generic over the sub-blocks (n, b, h, k1, k0, l1).
+    for result, factor in (("scale", None), ("offset", "32.0")):
+        emit(f"  %{result}_init = tensor.empty() : {t6}")
+        emit(f"  %{result} = linalg.generic {{indexing_maps = [{s_maps}],"
+             " iterator_types = [" + ", ".join(['\"parallel\"'] * 6) + "]}")
+        emit(f"      ins(%sc, %d : {ts}, tensor<{n}x{g}xf16>) outs(%{result}_init : {t6}) {{")
+        emit("  ^bb0(%sub: i8, %super: f16, %unused: f32):")
+        emit("    %subf = arith.sitofp %sub : i8 to f32")
+        emit("    %superf = arith.extf %super : f16 to f32")
+        if factor:
+            emit("    %s = arith.mulf %superf, %subf : f32")
+            emit(f"    %c32f = arith.constant {factor} : f32")
+            emit("    %value = arith.mulf %s, %c32f : f32")
+        else:
+            emit("    %value = arith.mulf %superf, %subf : f32")
+        emit("    linalg.yield %value : f32")
+        emit(f"  }} -> {t6}")
+    tl = f"tensor<{n}x{g}x2x2x2x16xi8>"
+    th = f"tensor<{n}x{g}x2x2x16xi8>"
+    tw = f"tensor<{n}x{g}x2x2x2x2x16xf32>"
+    if not args.fields:
+        emit(f"  %ql_bytes = tensor.extract_slice %blocks[0, 0, 0] [{n}, {g}, 128] [1, 1, 1]"
+             f" : {t8} to tensor<{n}x{g}x128xi8>")
+        emit(f"  %qh_bytes = tensor.extract_slice %blocks[0, 0, 128] [{n}, {g}, 64] [1, 1, 1]"
+             f" : {t8} to tensor<{n}x{g}x64xi8>")
+    ql_source, qh_source = ("%ql", "%qh") if args.fields else ("%ql_bytes", "%qh_bytes")
+    emit(f"  %ql4 = tensor.expand_shape {ql_source} [[0], [1], [2, 3, 4, 5]] output_shape [{n}, {g}, 2, 2, 2, 16]"
+         f" : tensor<{n}x{g}x128xi8> into {tl}")
+    emit(f"  %qh3 = tensor.expand_shape {qh_source} [[0], [1], [2, 3, 4]] output_shape [{n}, {g}, 2, 2, 16]"
+         f" : tensor<{n}x{g}x64xi8> into {th}")
+    emit("  %c2 = arith.constant 2 : i8")
+    emit("  %c3 = arith.constant 3 : i8")
+    emit("  %c4 = arith.constant 4 : i8")
+    emit("  %c15 = arith.constant 15 : i8")
+    emit(f"  %w_init = tensor.empty() : {tw}")
+    emit("  // Element (h, k1, k0, l1, l0): nibble k1 of ql[h, k0, l1, l0], bits")
+    emit("  // 4k1 + 2k0 of qh[h, l1, l0] above it, s * q - o of its sub-block.")
+    w_dims = "(n, b, h, k1, k0, l1, l0)"
+    emit("  %w = linalg.generic {indexing_maps = ["
+         f"affine_map<{w_dims} -> (n, b, h, k0, l1, l0)>, "
+         f"affine_map<{w_dims} -> (n, b, h, l1, l0)>, "
+         f"affine_map<{w_dims} -> (n, b, h, k1, k0, l1)>, "
+         f"affine_map<{w_dims} -> (n, b, h, k1, k0, l1)>, "
+         f"affine_map<{w_dims} -> (n, b, h, k1, k0, l1, l0)>],"
+         " iterator_types = [" + ", ".join(['\"parallel\"'] * 7) + "]}")
+    emit(f"      ins(%ql4, %qh3, %scale, %offset : {tl}, {th}, {t6}, {t6}) outs(%w_init : {tw}) {{")
+    emit("  ^bb0(%low: i8, %high: i8, %s: f32, %o: f32, %unused: f32):")
+    emit("    %k1 = linalg.index 3 : index")
+    emit("    %k0 = linalg.index 4 : index")
+    emit("    %k1_8 = arith.index_cast %k1 : index to i8")
+    emit("    %k0_8 = arith.index_cast %k0 : index to i8")
+    emit("    %nibble_shift = arith.muli %k1_8, %c4 : i8")
+    emit("    %low_shifted = arith.shrui %low, %nibble_shift : i8")
+    emit("    %nibble = arith.andi %low_shifted, %c15 : i8")
+    emit("    %k0_2 = arith.muli %k0_8, %c2 : i8")
+    emit("    %high_shift = arith.addi %nibble_shift, %k0_2 : i8")
+    emit("    %high_shifted = arith.shrui %high, %high_shift : i8")
+    emit("    %two_bits = arith.andi %high_shifted, %c3 : i8")
+    emit("    %top = arith.shli %two_bits, %c4 : i8")
+    emit("    %six = arith.ori %nibble, %top : i8")
+    emit("    %q = arith.uitofp %six : i8 to f32")
+    emit("    %sq = arith.mulf %q, %s : f32")
+    emit("    %value = arith.subf %sq, %o : f32")
+    emit("    linalg.yield %value : f32")
+    emit(f"  }} -> {tw}")
+    tx = f"tensor<{m}x{g}x2x2x2x2x16xf32>"
+    emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4, 5, 6]] output_shape "
+         f"[{output_m}, {g}, 2, 2, 2, 2, 16] : tensor<{m}x{k}xf32> into {tx}")
+    emit_contraction("%xe", tx, "%w", tw,
+                     f"tensor<{m}x{n}xf32>", dims,
+                     "affine_map<(m, n, b, h, k1, k0, l1, l0) -> (m, b, h, k1, k0, l1, l0)>, "
+                     "affine_map<(m, n, b, h, k1, k0, l1, l0) -> (n, b, h, k1, k0, l1, l0)>, "
+                     "affine_map<(m, n, b, h, k1, k0, l1, l0) -> (m, n)>", 2, 6)
+    emit(f"  return %y : tensor<{m}x{n}xf32>")
+    emit("}")
+    print("\n".join(lines))
+    raise SystemExit(0)
 if args.type in ("q4_K", "q5_K"):
     # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs
     # (128 bytes) @16 -- q5_K: qh (32 bytes) @16, qs @48. Element
@@ -118,15 +241,27 @@ if args.type in ("q4_K", "q5_K"):
     dims = "(%m)" if args.dynamic else "()"
     output_m = "%m" if args.dynamic else str(m)
     t8 = f"tensor<{n}x{g}x{bb}xi8>"
-    emit(f"// y = x . W^T, W {n} x {k} in {args.type} (blocks read in place); "
+    form = "fields as separate tensors" if args.fields else "blocks read in place"
+    emit(f"// y = x . W^T, W {n} x {k} in {args.type} ({form}); "
          "written by examples/gen_gguf_kernel.py.")
-    emit(f"func.func @{args.name}(%blocks: {t8} {{qforge.gguf_type = \"{args.type}\"}}, "
+    if args.fields:
+        field = lambda name, ty: f"%{name}: {ty} {{qforge.gguf_field = \"{args.type}.{name}\"}}"
+        fields = [field("d", f"tensor<{n}x{g}xf16>"), field("dmin", f"tensor<{n}x{g}xf16>"),
+                  field("scales", f"tensor<{n}x{g}x12xi8>")]
+        if fifth_bit:
+            fields.append(field("qh", f"tensor<{n}x{g}x32xi8>"))
+        fields.append(field("qs", f"tensor<{n}x{g}x128xi8>"))
+        params = ", ".join(fields)
+    else:
+        params = f"%blocks: {t8} {{qforge.gguf_type = \"{args.type}\"}}"
+    emit(f"func.func @{args.name}({params}, "
          f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
     if args.dynamic:
         emit("  %c0 = arith.constant 0 : index")
         emit(f"  %m = tensor.dim %x, %c0 : tensor<?x{k}xf32>")
-    emit_half_from_bytes("d", "blocks", 0)
-    emit_half_from_bytes("dmin", "blocks", 2)
+    if not args.fields:
+        emit_half_from_bytes("d", "blocks", 0)
+        emit_half_from_bytes("dmin", "blocks", 2)
     # The 12 scale bytes as three rows of four, R0 = S[0..3], R1 = S[4..7],
     # R2 = S[8..11], each (t = 2cc + h) expanded to (cc, h); sub-block
     # j = 4hs + t:
@@ -139,8 +274,12 @@ if args.type in ("q4_K", "q5_K"):
     t4 = f"tensor<{n}x{g}x4xi8>"
     t22 = f"tensor<{n}x{g}x2x2xi8>"
     for row in range(3):
-        emit(f"  %row{row}_bytes = tensor.extract_slice %blocks[0, 0, {4 + 4 * row}] [{n}, {g}, 4] [1, 1, 1]"
-             f" : {t8} to {t4}")
+        if args.fields:
+            emit(f"  %row{row}_bytes = tensor.extract_slice %scales[0, 0, {4 * row}] [{n}, {g}, 4] [1, 1, 1]"
+                 f" : tensor<{n}x{g}x12xi8> to {t4}")
+        else:
+            emit(f"  %row{row}_bytes = tensor.extract_slice %blocks[0, 0, {4 + 4 * row}] [{n}, {g}, 4] [1, 1, 1]"
+                 f" : {t8} to {t4}")
         emit(f"  %row{row} = tensor.expand_shape %row{row}_bytes [[0], [1], [2, 3]] output_shape [{n}, {g}, 2, 2]"
              f" : {t4} into {t22}")
     for const, value in (("c63", 63), ("c15", 15), ("c6", 6), ("c4", 4)):
@@ -173,11 +312,12 @@ if args.type in ("q4_K", "q5_K"):
         emit("    %value = arith.mulf %superf, %sixf : f32")
         emit("    linalg.yield %value : f32")
         emit(f"  }} -> {t5}")
-    emit(f"  %qs = tensor.extract_slice %blocks[0, 0, {qs_offset}] [{n}, {g}, 128] [1, 1, 1]"
-         f" : {t8} to tensor<{n}x{g}x128xi8>")
-    if fifth_bit:
-        emit(f"  %qh = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 32] [1, 1, 1]"
-             f" : {t8} to tensor<{n}x{g}x32xi8>")
+    if not args.fields:
+        emit(f"  %qs = tensor.extract_slice %blocks[0, 0, {qs_offset}] [{n}, {g}, 128] [1, 1, 1]"
+             f" : {t8} to tensor<{n}x{g}x128xi8>")
+        if fifth_bit:
+            emit(f"  %qh = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 32] [1, 1, 1]"
+                 f" : {t8} to tensor<{n}x{g}x32xi8>")
     qh_map = "affine_map<(n, b, hs, cc, h, l) -> (n, b, l)>, " if fifth_bit else ""
     qh_in = "%qh, " if fifth_bit else ""
     qh_type = f"tensor<{n}x{g}x32xi8>, " if fifth_bit else ""

@@ -1,7 +1,8 @@
 // Decode (M = 1) with f32 activations, on the two-level form of llama.cpp's
-// K-quants (examples/gen_gguf_kernel.py q4_K; docs/gguf.md): each weight is
-// s·q − o of its sub-block, a super-block's sub-blocks (hs, cc, h) its group
-// dims. Factored (transform.qforge.factor_two_level_contraction): one row
+// K-quants (examples/gen_gguf_kernel.py q4_K|q5_K|q6_K; docs/gguf.md): each
+// weight is s·q − o of its sub-block, a super-block's sub-blocks its group
+// dims (q4_K: hs, cc, h; q6_K: h, k1, k0, l1 -- tile_two_level_loops tiles
+// them by role, whatever their number). Factored (transform.qforge.factor_two_level_contraction): one row
 // per iteration of the threads' scf.forall, one super-block per step, its
 // eight scales and eight offsets decoded from the block as one vector each;
 // per sub-block Σ x·q into 16 lanes, then s·p into the row's accumulator
@@ -19,12 +20,12 @@ module attributes {transform.with_named_sequence} {
     // Loops: xs (b, hs, cc, h, j, m, l); p (n, b, hs, cc, h, j, m, l);
     // acc (n, b, hs, cc, h, m, l); offsets (n, b, hs, cc, h, m); rows
     // (n, m, l). A sub-block is (b, hs, cc, h), a super-block b.
-    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16}
+    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 16, dividing_lanes}
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %scale = transform.get_producer_of_operand %groups[0] : (!transform.any_op) -> !transform.any_op
     // The activation's sums, one sub-block at a time.
-    %sum_block, %sum_loops:4 = transform.structured.tile_using_for %sums tile_sizes [1, 1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %sum_block, %sum_loops, %sum_inner = transform.qforge.tile_two_level_loops %sums dims = "leading_groups"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     // The accumulators' fill (m, n, l) a row at a time.
@@ -51,17 +52,17 @@ module attributes {transform.with_named_sequence} {
     // One sub-block per iteration, its partial sums fused in; one vector of
     // 16 lanes per step, both steps of a sub-block of 32 unrolled, and both
     // nibble halves of a chunk (the same bytes).
-    %sub_block, %hs_loop, %cc_loop, %h_loop = transform.structured.tile_using_for %super_block tile_sizes [0, 0, 1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %sub_block, %sub_block_loops, %innermost = transform.qforge.tile_two_level_loops %super_block dims = "sub_blocks"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %partials_in_sub_block, %pf_in_sub_block, %l3 = transform.include @fuse_with_its_fill failures(propagate)
-        (%partials_in_super_block, %pf_in_super_block, %h_loop)
+        (%partials_in_super_block, %pf_in_super_block, %innermost)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %step, %step_loop = transform.structured.tile_using_for %partials_in_sub_block tile_sizes [0, 0, 0, 0, 0, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.loop.unroll %step_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %h_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %cc_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %hs_loop {factor = 2} : !transform.any_op
+    %step, %step_loops, %step_loop = transform.qforge.tile_two_level_loops %partials_in_sub_block dims = "step"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    // Unrolled whole, the inner loops first (each sub-block dim has two
+    // iterations; q6_K's sub-block of 16 is one step).
+    transform.qforge.unroll_dividing %step_loop {at_most = 2} : !transform.any_op
+    transform.qforge.unroll_dividing %sub_block_loops {at_most = 2} : !transform.any_op
     %rows_and_offsets = transform.include @tile_two_level_offset_sums failures(propagate) (%offsets, %row_loop)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %sum_row, %sum_loop = transform.structured.tile_using_forall %rows tile_sizes [1]

@@ -1,13 +1,13 @@
 // Decode (M = 1) with int8 activations, on the two-level form of llama.cpp's
-// K-quants (examples/gen_gguf_kernel.py q4_K; docs/gguf.md): the activation
-// quantized to int8 per sub-block of 32, once per call, with its sub-block
-// sums times amax/127. One weight row per iteration of the threads'
-// scf.forall, one super-block per step: its eight scales (times the
-// activation's amax/127) and eight offsets decoded from the block as one
-// vector each; per sub-block the 32 nibbles times the 32 activation bytes
-// as one 256-bit vpdpbusd (8 i32 lanes x 4 bytes), then sa·p into the row's
-// accumulator (four partial sums); −o·xs into a vector of the eight
-// sub-blocks carried across the row.
+// K-quants (examples/gen_gguf_kernel.py q4_K|q5_K|q6_K; docs/gguf.md): the
+// activation quantized to int8 per sub-block (32 elements; q6_K's 16), once
+// per call, with its sub-block sums times amax/127. One weight row per
+// iteration of the threads' scf.forall, one super-block per step: its
+// scales (times the activation's amax/127) and offsets decoded from the
+// block as one vector each; per sub-block its quants times the activation
+// bytes as one vpdpbusd (q4_K: 256-bit, 8 i32 lanes x 4 bytes; q6_K:
+// 128-bit, 4 lanes), then sa·p into the row's accumulator (four partial
+// sums); −o·xs into a vector of the sub-blocks carried across the row.
 // Steps: lib/decode.mlir, lib/after-bufferization.mlir; docs/scripts.md.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_per_super_block(%decode: !transform.any_op {transform.consumed}, %row_loop: !transform.any_op {transform.readonly}, %super_block_loop: !transform.any_op {transform.readonly})
@@ -22,7 +22,7 @@ module attributes {transform.with_named_sequence} {
     // byte); p (n, b, hs, cc, h, j, m, l, byte); acc (n, b, hs, cc, h, m,
     // l); offsets (n, b, hs, cc, h, m); rows (n, m, l). A sub-block is
     // (b, hs, cc, h), a super-block b.
-    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 8, int8_activations}
+    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 8, dividing_lanes, int8_activations}
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // s·amax/127 per sub-block, and the scales it reads.
     %scaled = transform.get_producer_of_operand %groups[0] : (!transform.any_op) -> !transform.any_op
@@ -30,12 +30,12 @@ module attributes {transform.with_named_sequence} {
     // The activation's maximum, quantization and sums, one sub-block at a
     // time.
     %max, %quantized = transform.split_handle %quantization : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %max_block, %max_loops:5 = transform.structured.tile_using_for %max tile_sizes [1, 1, 1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %q_block, %q_loops:5 = transform.structured.tile_using_for %quantized tile_sizes [1, 1, 1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    %sum_block, %sum_loops:4 = transform.structured.tile_using_for %sums tile_sizes [1, 1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %max_block, %max_loops, %max_inner = transform.qforge.tile_two_level_loops %max dims = "tokens_and_groups"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %q_block, %q_loops, %q_inner = transform.qforge.tile_two_level_loops %quantized dims = "tokens_and_groups"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %sum_block, %sum_loops, %sum_inner = transform.qforge.tile_two_level_loops %sums dims = "leading_groups"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %partials_fill = transform.qforge.get_init_producers %partials : (!transform.any_op) -> !transform.any_op
     %groups_fill = transform.qforge.get_init_producers %groups : (!transform.any_op) -> !transform.any_op
     %fill_row, %fill_loop = transform.structured.tile_using_forall %groups_fill tile_sizes [0, 1]
@@ -62,14 +62,14 @@ module attributes {transform.with_named_sequence} {
     // One sub-block per iteration, its dot product fused in, all eight
     // unrolled: both nibble halves of a chunk read the same bytes, and q5_K's
     // fifth bit is shifted by a constant.
-    %sub_block, %hs_loop, %cc_loop, %h_loop = transform.structured.tile_using_for %super_block tile_sizes [0, 0, 1, 1, 1]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %sub_block, %sub_block_loops, %innermost = transform.qforge.tile_two_level_loops %super_block dims = "sub_blocks"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %partials_in_sub_block, %pf_in_sub_block, %l7 = transform.include @fuse_with_its_fill failures(propagate)
-        (%partials_in_super_block, %pf_in_super_block, %h_loop)
+        (%partials_in_super_block, %pf_in_super_block, %innermost)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.loop.unroll %h_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %cc_loop {factor = 2} : !transform.any_op
-    transform.loop.unroll %hs_loop {factor = 2} : !transform.any_op
+    // Unrolled whole, the inner loops first (each sub-block dim has two
+    // iterations).
+    transform.qforge.unroll_dividing %sub_block_loops {at_most = 2} : !transform.any_op
     %rows_and_offsets = transform.include @tile_two_level_offset_sums failures(propagate) (%offsets, %row_loop)
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %sum_row, %sum_loop = transform.structured.tile_using_forall %rows tile_sizes [1]

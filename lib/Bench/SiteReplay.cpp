@@ -4,6 +4,7 @@
 #include "Driver/Options.h"
 #include "Driver/SelectStrategy.h"
 #include "Driver/Strategies.h"
+#include "Rewrites/FactorTwoLevelContraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -30,6 +31,16 @@ static constexpr llvm::StringLiteral kReplayName = "qforge_verify_replay";
 static unsigned countGroupDims(linalg::GenericOp contraction) {
   AffineMap map =
       contraction.getMatchingIndexingMap(contraction.getDpsInputOperand(0));
+  // A two-level contraction (llama.cpp's K-quants) keeps its own loops: its
+  // activation is quantized per sub-block, the element dim alone (32
+  // elements; q6_K's 16), innermost.
+  std::string reason;
+  if (succeeded(
+          qforge::analyzeTwoLevelContraction(contraction, /*lanes=*/1, reason)))
+    return map.getNumResults() > 0 &&
+                   isa<AffineDimExpr>(map.getResults().back())
+               ? 1
+               : 0;
   unsigned groupDims = 0;
   for (AffineExpr result : map.getResults()) {
     auto dim = dyn_cast<AffineDimExpr>(result);

@@ -48,16 +48,29 @@ bool isArgumentView(Operation *op) {
   auto readsArguments = [](Value source) {
     return isa<BlockArgument>(source) || isArgumentView(source.getDefiningOp());
   };
-  // A decoding reads integers only (the bytes of a block): a float
-  // argument's conversion (an f16 activation's) stays with the parent.
-  if (auto generic = dyn_cast_or_null<linalg::GenericOp>(op))
+  // A decoding reads integers (the bytes of a block), and may read what
+  // another decoding made of them or a float argument beside them (a
+  // K-quant's sub-block scale d * sc reads the super-block's f16 d, joined
+  // from two bytes or passed apart): a float argument's conversion alone
+  // (an f16 activation's) stays with the parent.
+  auto isInteger = [](Value input) {
+    return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
+  };
+  auto decoded = [](Value input) {
+    auto producer = input.getDefiningOp<linalg::GenericOp>();
+    return producer && isArgumentView(producer);
+  };
+  if (auto generic = dyn_cast_or_null<linalg::GenericOp>(op)) {
+    bool readsBytes = llvm::any_of(generic.getDpsInputs(), isInteger);
     return generic->getNumResults() == 1 &&
            generic.getNumLoops() == generic.getNumParallelLoops() &&
            feedsDequantizationsOnly(generic->getResult(0)) &&
            llvm::all_of(generic.getDpsInputs(), [&](Value input) {
-             return isa<IntegerType>(getElementTypeOrSelf(input.getType())) &&
+             return (isInteger(input) || decoded(input) ||
+                     (readsBytes && isa<BlockArgument>(input))) &&
                     readsArguments(input);
            });
+  }
   if (!isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
                        tensor::ExtractSliceOp, linalg::TransposeOp>(op))
     return false;

@@ -798,16 +798,6 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     return failure();
   if (!compilesSitesApart(module, sites))
     return applyModuleScript(session, module, kernel, sites, options, error);
-  // Outlining does not carry a two-level matmul's decoding generics along.
-  for (MatmulSite site : sites)
-    if (site.twoLevel) {
-      emitError(site.contraction.getLoc())
-          << "a two-level matmul (llama.cpp's K-quants) is compiled only as "
-             "the one matmul of its kernel so far, with nothing around it "
-             "(docs/gguf.md)";
-      error = "the two-level matmul is not alone in its kernel (see above)";
-      return failure();
-    }
 
   // Several: each its own function and the script its M and weights call
   // for. A strategy that packs the weights (--packed-weights, 4-bit

@@ -62,6 +62,37 @@ llvm::ArrayRef<uint32_t> qforge::gguf::halfFieldOffsets(uint32_t id) {
   }
 }
 
+llvm::ArrayRef<qforge::gguf::BlockField>
+qforge::gguf::blockFields(uint32_t id) {
+  // ggml-common.h's block_q4_0, block_q8_0, block_q4_K, block_q5_K and
+  // block_q6_K.
+  static const BlockField kQ40[] = {{"d", 0, 2}, {"qs", 2, 16}};
+  static const BlockField kQ80[] = {{"d", 0, 2}, {"qs", 2, 32}};
+  static const BlockField kQ4K[] = {
+      {"d", 0, 2}, {"dmin", 2, 2}, {"scales", 4, 12}, {"qs", 16, 128}};
+  static const BlockField kQ5K[] = {{"d", 0, 2},
+                                    {"dmin", 2, 2},
+                                    {"scales", 4, 12},
+                                    {"qh", 16, 32},
+                                    {"qs", 48, 128}};
+  static const BlockField kQ6K[] = {
+      {"ql", 0, 128}, {"qh", 128, 64}, {"scales", 192, 16}, {"d", 208, 2}};
+  switch (id) {
+  case 2:
+    return kQ40;
+  case 8:
+    return kQ80;
+  case 12:
+    return kQ4K;
+  case 13:
+    return kQ5K;
+  case 14:
+    return kQ6K;
+  default:
+    return {};
+  }
+}
+
 namespace {
 
 // GGUF's metadata value types.

@@ -48,6 +48,17 @@ std::optional<TensorType> lookupType(llvm::StringRef name);
 /// valid quants or sub-block scales: a block filled at random with these
 /// fields set to finite halves is one a file may hold.
 llvm::ArrayRef<uint32_t> halfFieldOffsets(uint32_t id);
+/// A member of a type's block struct (ggml-common.h): its name, where it
+/// starts in the block and how many bytes it takes.
+struct BlockField {
+  llvm::StringLiteral name;
+  uint32_t offset, bytes;
+};
+/// The fields of a block of the types qforge compiles with their fields
+/// apart (q4_0, q8_0, q4_K, q5_K, q6_K: `<type>.<name>` arguments,
+/// examples/gen_gguf_kernel.py --fields), in block order; empty for the
+/// others.
+llvm::ArrayRef<BlockField> blockFields(uint32_t id);
 
 struct TensorInfo {
   std::string name;

@@ -16,12 +16,13 @@ qforge::gguf::whyNotCompiled(const TensorInfo &tensor) {
            ", unknown to qforge";
   if (type->blockElements == 1)
     return name + " is " + type->name.str() +
-           ", not a quantized weight (qforge compiles q8_0, q4_K and q5_K "
-           "blocks)";
-  if (type->name != "q8_0" && type->name != "q4_K" && type->name != "q5_K")
+           ", not a quantized weight (qforge compiles q8_0, q4_K, q5_K and "
+           "q6_K blocks)";
+  if (type->name != "q8_0" && type->name != "q4_K" && type->name != "q5_K" &&
+      type->name != "q6_K")
     return name + " is " + type->name.str() +
-           ": qforge does not compile that type yet (q8_0, q4_K and q5_K, "
-           "docs/gguf.md)";
+           ": qforge does not compile that type yet (q8_0, q4_K, q5_K and "
+           "q6_K, docs/gguf.md)";
   if (tensor.shape.size() != 2)
     return name + " has " + std::to_string(tensor.shape.size()) +
            " dims; a weight matrix has 2 (ne[0] = K, ne[1] = N)";
@@ -182,6 +183,51 @@ public:
     return v("y");
   }
 
+  /// The end of a two-level dequantization whose body has computed %q, %s
+  /// and %o (s * q - o, the generic's result `weightsT`), then x read as
+  /// M x B x `shape` (the sub-block dims `dims` and the elements, after the
+  /// super-block b) and the contraction over b and those; returns y's
+  /// name.
+  std::string finishTwoLevel(llvm::function_ref<std::string(llvm::StringRef)> v,
+                             const TensorInfo &tensor, llvm::StringRef x,
+                             llvm::StringRef m, llvm::StringRef weightsT,
+                             llvm::ArrayRef<llvm::StringRef> dims,
+                             llvm::ArrayRef<int64_t> shape) {
+    TensorType type = *lookupType(tensor.typeId);
+    const int64_t k = tensor.shape[0], n = tensor.shape[1];
+    const int64_t b = k / type.blockElements;
+    std::string outputM = m == "?" ? "%m" : m.str();
+    std::string shapeText, shapeX, reassociation = "[1", xDims = "b",
+                                   wDims = "b";
+    for (auto [index, size] : llvm::enumerate(shape)) {
+      shapeText += llvm::formatv(", {0}", size).str();
+      shapeX += (index ? "x" : "") + std::to_string(size);
+      reassociation += llvm::formatv(", {0}", index + 2).str();
+    }
+    for (llvm::StringRef dim : dims) {
+      xDims += (", " + dim).str();
+      wDims += (", " + dim).str();
+    }
+    std::string xT = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
+    std::string xeT = llvm::formatv("tensor<{0}x{1}x{2}xf32>", m, b, shapeX);
+    std::string yT = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
+    os << "    %sq = arith.mulf %q, %s : f32\n"
+          "    %value = arith.subf %sq, %o : f32\n"
+          "    linalg.yield %value : f32\n";
+    os << llvm::formatv("  } -> {0}\n", weightsT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], {2}]] "
+                        "output_shape [{3}, {4}{5}] : {6} into {7}\n",
+                        v("xe"), x, reassociation, outputM, b, shapeText, xT,
+                        xeT);
+    std::string loops = "(m, n, " + xDims + ")";
+    std::string maps = llvm::formatv("affine_map<{0} -> (m, {1})>, "
+                                     "affine_map<{0} -> (n, {2})>, "
+                                     "affine_map<{0} -> (m, n)>",
+                                     loops, xDims, wDims);
+    return writeContraction(v, maps, /*reductions=*/dims.size() + 1, v("xe"),
+                            xeT, v("w"), weightsT, yT, m);
+  }
+
   /// y = x . W^T for W in q4_K or q5_K (the two-level form of
   /// examples/gen_gguf_kernel.py: the nibble half a group dim, each
   /// sub-block's scale and offset decoded from the block, s * q - o);
@@ -195,7 +241,6 @@ public:
     const int64_t b = k / type.blockElements;
     const int64_t qsOffset = fifthBit ? 48 : 16;
     std::string blocksT = blocksType(tensor);
-    std::string outputM = m == "?" ? "%m" : m.str();
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
     std::string paramT = llvm::formatv("tensor<{0}x{1}x2x2x2xf32>", n, b);
@@ -204,9 +249,6 @@ public:
     std::string bytesT = llvm::formatv("tensor<{0}x{1}x2x2x32xi8>", n, b);
     std::string highT = llvm::formatv("tensor<{0}x{1}x32xi8>", n, b);
     std::string weightsT = llvm::formatv("tensor<{0}x{1}x2x2x2x32xf32>", n, b);
-    std::string xT = llvm::formatv("tensor<{0}x{1}xf32>", m, k);
-    std::string xeT = llvm::formatv("tensor<{0}x{1}x2x2x2x32xf32>", m, b);
-    std::string yT = llvm::formatv("tensor<{0}x{1}xf32>", m, n);
     os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
                         "read in place (two-level form).\n",
                         prefix, escape(tensor.name), type.name, n, k);
@@ -335,20 +377,140 @@ public:
                           v("c4"));
     else
       os << "    %q = arith.uitofp %nibble : i8 to f32\n";
-    os << "    %sq = arith.mulf %q, %s : f32\n"
-          "    %value = arith.subf %sq, %o : f32\n"
-          "    linalg.yield %value : f32\n";
-    os << llvm::formatv("  } -> {0}\n", weightsT);
-    os << llvm::formatv("  {0} = tensor.expand_shape {1} [[0], [1, 2, 3, 4, "
-                        "5]] output_shape [{2}, {3}, 2, 2, 2, 32] : {4} into "
-                        "{5}\n",
-                        v("xe"), x, outputM, b, xT, xeT);
-    return writeContraction(
-        v,
-        "affine_map<(m, n, b, hs, cc, h, l) -> (m, b, hs, cc, h, l)>, "
-        "affine_map<(m, n, b, hs, cc, h, l) -> (n, b, hs, cc, h, l)>, "
-        "affine_map<(m, n, b, hs, cc, h, l) -> (m, n)>",
-        /*reductions=*/5, v("xe"), xeT, v("w"), weightsT, yT, m);
+    return finishTwoLevel(v, tensor, x, m, weightsT, {"hs", "cc", "h", "l"},
+                          {2, 2, 2, 32});
+  }
+
+  /// y = x . W^T for W in q6_K (the two-level form of
+  /// examples/gen_gguf_kernel.py q6_K: dims (n, b, h, k1, k0, l1, l0), q
+  /// six bits from a nibble of ql and two bits of qh, s = d * sc per
+  /// sub-block of 16, o = 32 s); returns y's name.
+  std::string writeQ6KMatmul(const TensorInfo &tensor, llvm::StringRef blocks,
+                             llvm::StringRef x, llvm::StringRef m,
+                             llvm::StringRef prefix) {
+    TensorType type = *lookupType(tensor.typeId);
+    const int64_t k = tensor.shape[0], n = tensor.shape[1];
+    const int64_t b = k / type.blockElements;
+    std::string blocksT = blocksType(tensor);
+    auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
+    std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
+    std::string scBytesT = llvm::formatv("tensor<{0}x{1}x16xi8>", n, b);
+    std::string scT = llvm::formatv("tensor<{0}x{1}x2x2x2x2xi8>", n, b);
+    std::string paramT = llvm::formatv("tensor<{0}x{1}x2x2x2x2xf32>", n, b);
+    std::string lowBytesT = llvm::formatv("tensor<{0}x{1}x128xi8>", n, b);
+    std::string lowT = llvm::formatv("tensor<{0}x{1}x2x2x2x16xi8>", n, b);
+    std::string highBytesT = llvm::formatv("tensor<{0}x{1}x64xi8>", n, b);
+    std::string highT = llvm::formatv("tensor<{0}x{1}x2x2x16xi8>", n, b);
+    std::string weightsT =
+        llvm::formatv("tensor<{0}x{1}x2x2x2x2x16xf32>", n, b);
+    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
+                        "read in place (two-level form).\n",
+                        prefix, escape(tensor.name), type.name, n, k);
+    // d: the f16 in bytes 208-209; the sixteen signed scales at 192, sub-block
+    // 8h + 4k1 + 2k0 + l1.
+    writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/208);
+    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, 192] "
+                        "[{2}, {3}, 16] [1, 1, 1] : {4} to {5}\n",
+                        v("sc"), blocks, n, b, blocksT, scBytesT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
+                        "[2, 3, 4, 5]] output_shape [{1}, {2}, 2, 2, 2, 2] : "
+                        "{3} into {4}\n",
+                        v("sc"), n, b, scBytesT, scT);
+    const char *paramMaps =
+        "affine_map<(n, b, h, k1, k0, l1) -> (n, b, h, k1, k0, l1)>, "
+        "affine_map<(n, b, h, k1, k0, l1) -> (n, b)>, "
+        "affine_map<(n, b, h, k1, k0, l1) -> (n, b, h, k1, k0, l1)>";
+    // Scale d * sc and offset 32 * d * sc (exact: a power of two).
+    for (bool isScale : {true, false}) {
+      std::string name = isScale ? "scale" : "offset";
+      os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v(name),
+                          paramT);
+      os << llvm::formatv("  {0} = linalg.generic {{indexing_maps = [{1}], "
+                          "iterator_types = [\"parallel\", \"parallel\", "
+                          "\"parallel\", \"parallel\", \"parallel\", "
+                          "\"parallel\"]}\n",
+                          v(name), paramMaps);
+      os << llvm::formatv("      ins({0}, {1} : {2}, {3}) outs({4}_init : {5}) "
+                          "{{\n",
+                          v("sc"), v("d"), scT, halfT, v(name), paramT);
+      os << "  ^bb0(%sub: i8, %super: f16, %unused: f32):\n"
+            "    %subf = arith.sitofp %sub : i8 to f32\n"
+            "    %superf = arith.extf %super : f16 to f32\n";
+      if (isScale)
+        os << "    %value = arith.mulf %superf, %subf : f32\n";
+      else
+        os << "    %s = arith.mulf %superf, %subf : f32\n"
+              "    %c32f = arith.constant 32.0 : f32\n"
+              "    %value = arith.mulf %s, %c32f : f32\n";
+      os << "    linalg.yield %value : f32\n";
+      os << llvm::formatv("  } -> {0}\n", paramT);
+    }
+    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, 0] "
+                        "[{2}, {3}, 128] [1, 1, 1] : {4} to {5}\n",
+                        v("ql"), blocks, n, b, blocksT, lowBytesT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
+                        "[2, 3, 4, 5]] output_shape [{1}, {2}, 2, 2, 2, 16] : "
+                        "{3} into {4}\n",
+                        v("ql"), n, b, lowBytesT, lowT);
+    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, 128] "
+                        "[{2}, {3}, 64] [1, 1, 1] : {4} to {5}\n",
+                        v("qh"), blocks, n, b, blocksT, highBytesT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
+                        "[2, 3, 4]] output_shape [{1}, {2}, 2, 2, 16] : {3} "
+                        "into {4}\n",
+                        v("qh"), n, b, highBytesT, highT);
+    os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v("w"),
+                        weightsT);
+    os << "  // Element (h, k1, k0, l1, l0): nibble k1 of ql[h, k0, l1, l0], "
+          "bits 4k1 + 2k0 of qh[h, l1, l0] above it, s * q - o of its "
+          "sub-block.\n";
+    const char *dims = "(n, b, h, k1, k0, l1, l0)";
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [affine_map<{1} -> (n, b, "
+        "h, k0, l1, l0)>, affine_map<{1} -> (n, b, h, l1, l0)>, "
+        "affine_map<{1} -> (n, b, h, k1, k0, l1)>, affine_map<{1} -> (n, b, "
+        "h, k1, k0, l1)>, affine_map<{1} -> (n, b, h, k1, k0, l1, l0)>], "
+        "iterator_types = [\"parallel\", \"parallel\", \"parallel\", "
+        "\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}\n",
+        v("w"), dims);
+    os << llvm::formatv("      ins({0}, {1}, {2}, {3} : {4}, {5}, {6}, {6}) "
+                        "outs({7}_init : {8}) {{\n",
+                        v("ql"), v("qh"), v("scale"), v("offset"), lowT, highT,
+                        paramT, v("w"), weightsT);
+    os << "  ^bb0(%low: i8, %high: i8, %s: f32, %o: f32, %unused: f32):\n"
+          "    %c2 = arith.constant 2 : i8\n"
+          "    %c3 = arith.constant 3 : i8\n"
+          "    %c4 = arith.constant 4 : i8\n"
+          "    %c15 = arith.constant 15 : i8\n"
+          "    %k1 = linalg.index 3 : index\n"
+          "    %k0 = linalg.index 4 : index\n"
+          "    %k1_8 = arith.index_cast %k1 : index to i8\n"
+          "    %k0_8 = arith.index_cast %k0 : index to i8\n"
+          "    %nibble_shift = arith.muli %k1_8, %c4 : i8\n"
+          "    %low_shifted = arith.shrui %low, %nibble_shift : i8\n"
+          "    %nibble = arith.andi %low_shifted, %c15 : i8\n"
+          "    %k0_2 = arith.muli %k0_8, %c2 : i8\n"
+          "    %high_shift = arith.addi %nibble_shift, %k0_2 : i8\n"
+          "    %high_shifted = arith.shrui %high, %high_shift : i8\n"
+          "    %two_bits = arith.andi %high_shifted, %c3 : i8\n"
+          "    %top = arith.shli %two_bits, %c4 : i8\n"
+          "    %six = arith.ori %nibble, %top : i8\n"
+          "    %q = arith.uitofp %six : i8 to f32\n";
+    return finishTwoLevel(v, tensor, x, m, weightsT,
+                          {"h", "k1", "k0", "l1", "l0"}, {2, 2, 2, 2, 16});
+  }
+
+  /// y = x . W^T in the form of `tensor`'s type (q8_0 as a group-quantized
+  /// matmul, the K-quants in the two-level form); returns y's name.
+  std::string writeAnyMatmul(const TensorInfo &tensor, llvm::StringRef blocks,
+                             llvm::StringRef x, llvm::StringRef m,
+                             llvm::StringRef prefix) {
+    llvm::StringRef type = lookupType(tensor.typeId)->name;
+    if (type == "q6_K")
+      return writeQ6KMatmul(tensor, blocks, x, m, prefix);
+    if (type == "q4_K" || type == "q5_K")
+      return writeTwoLevelMatmul(tensor, blocks, x, m, prefix);
+    return writeMatmul(tensor, blocks, x, m, prefix);
   }
 
   /// An elementwise generic over two m x n values: `body` computes %r from
@@ -399,10 +561,7 @@ std::string qforge::gguf::writeMatmulKernel(const TensorInfo &tensor,
   if (!tokens)
     os << "  %c0 = arith.constant 0 : index\n"
        << llvm::formatv("  %m = tensor.dim %x, %c0 : {0}\n", x);
-  bool twoLevel = type.name == "q4_K" || type.name == "q5_K";
-  std::string result =
-      twoLevel ? writer.writeTwoLevelMatmul(tensor, "blocks", "%x", m, "")
-               : writer.writeMatmul(tensor, "blocks", "%x", m, "");
+  std::string result = writer.writeAnyMatmul(tensor, "blocks", "%x", m, "");
   os << llvm::formatv("  return {0} : {1}\n}\n", result, y);
   return out;
 }
@@ -442,14 +601,14 @@ qforge::gguf::writeLayerKernel(llvm::ArrayRef<const TensorInfo *> tensors,
   if (!tokens)
     os << "  %c0 = arith.constant 0 : index\n"
        << llvm::formatv("  %m = tensor.dim %x, %c0 : {0}\n", xT);
-  std::string yq = writer.writeMatmul(q, "wq", "%x", m, "q_");
-  std::string yk = writer.writeMatmul(k, "wk", "%x", m, "k_");
-  std::string yv = writer.writeMatmul(v, "wv", "%x", m, "v_");
-  std::string yo = writer.writeMatmul(o, "wo", "%attn", m, "o_");
+  std::string yq = writer.writeAnyMatmul(q, "wq", "%x", m, "q_");
+  std::string yk = writer.writeAnyMatmul(k, "wk", "%x", m, "k_");
+  std::string yv = writer.writeAnyMatmul(v, "wv", "%x", m, "v_");
+  std::string yo = writer.writeAnyMatmul(o, "wo", "%attn", m, "o_");
   std::string h = writer.writeElementwise("h", "%x", yo, hidden, m,
                                           "    %r = arith.addf %a, %b : f32\n");
-  std::string yg = writer.writeMatmul(gate, "wgate", h, m, "gate_");
-  std::string yu = writer.writeMatmul(up, "wup", h, m, "up_");
+  std::string yg = writer.writeAnyMatmul(gate, "wgate", h, m, "gate_");
+  std::string yu = writer.writeAnyMatmul(up, "wup", h, m, "up_");
   // silu(g) * u = g * u / (1 + exp(-g)).
   std::string act =
       writer.writeElementwise("act", yg, yu, inter, m,
@@ -459,7 +618,7 @@ qforge::gguf::writeLayerKernel(llvm::ArrayRef<const TensorInfo *> tensors,
                               "    %den = arith.addf %one, %e : f32\n"
                               "    %gu = arith.mulf %a, %b : f32\n"
                               "    %r = arith.divf %gu, %den : f32\n");
-  std::string yd = writer.writeMatmul(down, "wdown", act, m, "down_");
+  std::string yd = writer.writeAnyMatmul(down, "wdown", act, m, "down_");
   std::string result = writer.writeElementwise(
       "out", h, yd, hidden, m, "    %r = arith.addf %a, %b : f32\n");
   os << llvm::formatv("  return {0}, {1}, {2}, {3} : {4}, {5}, {6}, {7}\n}\n",
@@ -484,14 +643,6 @@ qforge::gguf::findLayerTensors(const File &file, int64_t layer,
     }
     if (std::optional<std::string> why = whyNotCompiled(*tensor)) {
       error = *why;
-      return std::nullopt;
-    }
-    // A module of several two-level matmuls has no strategy yet.
-    if (lookupType(tensor->typeId)->name != "q8_0") {
-      error = "tensor '" + name + "' is " +
-              lookupType(tensor->typeId)->name.str() +
-              ": --layer compiles q8_0 layers only so far (--tensor takes "
-              "q4_K and q5_K, docs/gguf.md)";
       return std::nullopt;
     }
     tensors.push_back(tensor);

@@ -2,6 +2,7 @@
 
 #include "Rewrites/FactorTwoLevelContraction.h"
 #include "Analysis/DequantContraction.h"
+#include "Analysis/Divisors.h"
 #include "Rewrites/FactoredBodies.h"
 #include "Rewrites/QuantizeActivation.h"
 #include "Rewrites/SplitLastDim.h"
@@ -25,10 +26,9 @@ OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
 
 } // namespace
 
-FailureOr<qforge::TwoLevelPlan>
-qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
-                                   std::string &reason,
-                                   bool quantizeActivations) {
+FailureOr<qforge::TwoLevelPlan> qforge::analyzeTwoLevelContraction(
+    linalg::GenericOp contraction, int64_t lanes, std::string &reason,
+    bool quantizeActivations, bool dividingLanes) {
   TwoLevelPlan plan;
   plan.contraction = contraction;
   plan.lanes = lanes;
@@ -172,6 +172,9 @@ qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
     return failure();
   }
   plan.element = plan.dequantDims.back();
+  if (dividingLanes && ranges[plan.element] % bytesPerLane == 0)
+    plan.lanes = lanes =
+        largestDivisorAtMost(ranges[plan.element] / bytesPerLane, lanes);
   if (ranges[plan.element] % (lanes * bytesPerLane) != 0) {
     reason = "the sub-block (" + std::to_string(ranges[plan.element]) +
              " elements) is not a multiple of " + std::to_string(lanes) +

@@ -75,11 +75,19 @@ struct FactoredTwoLevel {
 };
 
 /// Whether `contraction` is a two-level pair this rewrite takes, changing
-/// nothing; `reason` says why not.
-mlir::FailureOr<TwoLevelPlan>
-analyzeTwoLevelContraction(mlir::linalg::GenericOp contraction, int64_t lanes,
-                           std::string &reason,
-                           bool quantizeActivations = false);
+/// nothing; `reason` says why not. With `dividingLanes`, `lanes` is a
+/// bound: the plan takes the largest lane count at most `lanes` that
+/// divides the sub-block (q4_K's 32 elements and q6_K's 16 under one
+/// script).
+mlir::FailureOr<TwoLevelPlan> analyzeTwoLevelContraction(
+    mlir::linalg::GenericOp contraction, int64_t lanes, std::string &reason,
+    bool quantizeActivations = false, bool dividingLanes = false);
+
+/// The attribute each generic factorTwoLevelContraction makes carries: the
+/// number of its contraction's group dims (transform.qforge.
+/// tile_two_level_loops reads it).
+inline constexpr llvm::StringLiteral kTwoLevelGroupsAttr =
+    "qforge.two_level_groups";
 
 /// The rewrite of an analyzed pair; the dequantization is erased once
 /// nothing else reads it.

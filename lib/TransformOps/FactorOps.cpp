@@ -269,7 +269,8 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
       if (generic.getNumReductionLoops() < 2)
         return WalkResult::advance();
       FailureOr<qforge::TwoLevelPlan> plan = qforge::analyzeTwoLevelContraction(
-          generic, getLanes(), reason, getInt8Activations());
+          generic, getLanes(), reason, getInt8Activations(),
+          getDividingLanes());
       if (failed(plan)) {
         misfit = generic;
         return WalkResult::interrupt();
@@ -301,6 +302,17 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
     if (factored.offsetSums)
       collected[4].append({factored.offsetSums, factored.offsetRows});
     collected[5].push_back(factored.rowSums);
+    // Each generic says how many group dims its loops hold, for
+    // tile_two_level_loops.
+    Attribute groups = rewriter.getI64IntegerAttr(plan.groups.size());
+    for (linalg::GenericOp generic :
+         {factored.activationMax, factored.quantizedActivation,
+          factored.activationLaneSums, factored.activationSums,
+          factored.activationScaledScales, factored.partialSums,
+          factored.groupSums, factored.offsetSums, factored.offsetRows,
+          factored.rowSums})
+      if (generic)
+        generic->setAttr(qforge::kTwoLevelGroupsAttr, groups);
   }
   for (auto [index, result] : llvm::enumerate(getOperation()->getOpResults()))
     results.set(result, collected[index]);

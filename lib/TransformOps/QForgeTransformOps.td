@@ -853,6 +853,13 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
     producer of their first operand), `acc += sa·p`, and xs sums the
     quantized activation times amax/127.
 
+    With `dividing_lanes`, `lanes` is a bound: each contraction takes the
+    largest lane count at most `lanes` that divides its sub-block (in
+    4-byte lanes with `int8_activations`) -- q4_K's sub-block of 32 and
+    q6_K's of 16 under one script. Every generic made records the number
+    of its contraction's group dims as `qforge.two_level_groups`
+    (`transform.qforge.tile_two_level_loops` reads it).
+
     Every candidate (a generic with two or more reductions) under `target`
     is checked before any is rewritten; a silenceable failure names the
     first that does not fit and why, and changes nothing; so does a target
@@ -860,6 +867,7 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DefaultValuedAttr<I64Attr, "16">:$lanes,
+                       UnitAttr:$dividing_lanes,
                        UnitAttr:$int8_activations);
   let results = (outs TransformHandleTypeInterface:$activation_quantization,
                       TransformHandleTypeInterface:$activation_sums,
@@ -869,6 +877,48 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
                       TransformHandleTypeInterface:$row_sums);
   let assemblyFormat = [{
     $target attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileTwoLevelLoopsOp : Op<Transform_Dialect,
+    "qforge.tile_two_level_loops",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Tile a factored two-level generic's sub-block loops to one";
+  let description = [{
+    Tiles each payload op of `target` -- a generic that
+    `transform.qforge.factor_two_level_contraction` made, which records the
+    number r of its contraction's group dims as `qforge.two_level_groups` --
+    by 1 along the loops `dims` names, with `scf.for` loops (as
+    `transform.structured.tile_using_for` with those sizes):
+
+    - `leading_groups`: loops [0, r) -- the activation's sums
+      (b, g_2.., j, ..): one sub-block per iteration;
+    - `tokens_and_groups`: loops [0, r] -- the activation's maximum and
+      quantization (m, b, g_2.., l): one token's sub-block per iteration;
+    - `sub_blocks`: loops [2, r + 1) -- the group sums (n, b, g_2.., m, l)
+      within one super-block (b tiled before): one sub-block per iteration;
+    - `step`: loop r + 1 -- the partial sums (n, b, g_2.., j, m, l): one
+      chunk of lanes per iteration.
+
+    Why: the K-quants differ in their number of sub-block dims (q4_K:
+    b, hs, cc, h; q6_K: b, h, k1, k0, l1), and a script's
+    `tile_using_for` returns one handle per loop; this op lets one script
+    take every type. Returns the tiled ops, all the loops innermost first
+    (an `unroll_dividing` of that handle unrolls the inner before the
+    outer), and the innermost loops (to fuse a producer into).
+
+    Fails silenceably when a payload op is not a tileable op carrying
+    `qforge.two_level_groups`, or tiling fails.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$dims);
+  let results = (outs TransformHandleTypeInterface:$tiled,
+                      TransformHandleTypeInterface:$loops,
+                      TransformHandleTypeInterface:$innermost);
+  let assemblyFormat = [{
+    $target `dims` `=` $dims attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -4,6 +4,7 @@
 #include "TransformOps/QForgeTransformOps.h"
 
 #include "Analysis/Divisors.h"
+#include "Rewrites/FactorTwoLevelContraction.h"
 #include "Rewrites/FlattenContiguousVectors.h"
 #include "Rewrites/FoldUnitDims.h"
 #include "Rewrites/HoistOperandConversion.h"
@@ -13,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -495,4 +497,81 @@ DiagnosedSilenceableFailure transform::HoistOperandConversionOp::apply(
   results.set(cast<OpResult>(getConversions()), conversions);
   results.set(cast<OpResult>(getUpdated()), updated);
   return DiagnosedSilenceableFailure::success();
+}
+
+LogicalResult transform::TileTwoLevelLoopsOp::verify() {
+  if (!llvm::is_contained(
+          {"leading_groups", "tokens_and_groups", "sub_blocks", "step"},
+          getDims()))
+    return emitOpError("dims must be leading_groups, tokens_and_groups, "
+                       "sub_blocks or step");
+  return success();
+}
+
+DiagnosedSilenceableFailure
+transform::TileTwoLevelLoopsOp::apply(transform::TransformRewriter &rewriter,
+                                      transform::TransformResults &results,
+                                      transform::TransformState &state) {
+  SmallVector<Operation *> tiled, loops, innermost;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto tileable = dyn_cast<TilingInterface>(target);
+    auto groups =
+        target->getAttrOfType<IntegerAttr>(qforge::kTwoLevelGroupsAttr);
+    if (!tileable || !groups) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError()
+          << "expected a generic of factor_two_level_contraction (carrying "
+          << qforge::kTwoLevelGroupsAttr << ")";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    // The sizes a tile_using_for of one script per type would spell.
+    int64_t r = groups.getInt();
+    SmallVector<int64_t> sizes;
+    if (getDims() == "leading_groups")
+      sizes.assign(r, 1);
+    else if (getDims() == "tokens_and_groups")
+      sizes.assign(r + 1, 1);
+    else if (getDims() == "sub_blocks")
+      sizes = SmallVector<int64_t>(r + 1, 1), sizes[0] = sizes[1] = 0;
+    else
+      sizes = SmallVector<int64_t>(r + 2, 0), sizes[r + 1] = 1;
+    if (static_cast<int64_t>(tileable.getLoopIteratorTypes().size()) <
+        static_cast<int64_t>(sizes.size())) {
+      DiagnosedSilenceableFailure diag =
+          emitSilenceableError()
+          << "the payload op has fewer loops than " << getDims() << " of " << r
+          << " group dims needs";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(getContext(), sizes));
+    rewriter.setInsertionPoint(target);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, tileable, options);
+    if (failed(result)) {
+      DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                         << "tiling failed";
+      diag.attachNote(target->getLoc()) << "payload op";
+      return diag;
+    }
+    rewriter.replaceOp(target, result->replacements);
+    tiled.append(result->tiledOps.begin(), result->tiledOps.end());
+    for (LoopLikeOpInterface loop : llvm::reverse(result->loops))
+      loops.push_back(loop);
+    if (!result->loops.empty())
+      innermost.push_back(result->loops.back());
+  }
+  results.set(cast<OpResult>(getTiled()), tiled);
+  results.set(cast<OpResult>(getLoops()), loops);
+  results.set(cast<OpResult>(getInnermost()), innermost);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::TileTwoLevelLoopsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
 }

@@ -20,15 +20,15 @@
 // CHECK:         %[[XL:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d2, d5)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x2x2x16xf32>) outs(%{{.+}} : tensor<1x1x4x2x16xf32>) attrs = {activation_sums}
+// CHECK-SAME:      ins(%[[XE]] : tensor<1x1x4x2x2x16xf32>) outs(%{{.+}} : tensor<1x1x4x2x16xf32>) attrs = {activation_sums, qforge.two_level_groups = 3 : i64}
 // CHECK:         %[[XS:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME:      ins(%[[XL]] : tensor<1x1x4x2x16xf32>) outs(%{{.+}} : tensor<1x1x4x2xf32>) attrs = {activation_sums}
+// CHECK-SAME:      ins(%[[XL]] : tensor<1x1x4x2x16xf32>) outs(%{{.+}} : tensor<1x1x4x2xf32>) attrs = {activation_sums, qforge.two_level_groups = 3 : i64}
 // CHECK:         %[[QE:.+]] = tensor.expand_shape %[[QS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [2, 1, 4, 2, 16] : tensor<2x1x4x32xi8> into tensor<2x1x4x2x16xi8>
 // CHECK:         %[[P:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d1, d2, d3, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d0, d1, d2, d3, d6)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[XE]], %[[QE]] : tensor<1x1x4x2x2x16xf32>, tensor<2x1x4x2x16xi8>) outs(%{{.+}} : tensor<1x2x1x4x2x16xf32>) attrs = {partial_sums}
+// CHECK-SAME:      ins(%[[XE]], %[[QE]] : tensor<1x1x4x2x2x16xf32>, tensor<2x1x4x2x16xi8>) outs(%{{.+}} : tensor<1x2x1x4x2x16xf32>) attrs = {partial_sums, qforge.two_level_groups = 3 : i64}
 // CHECK-NEXT:    ^bb0(%[[XIN:.+]]: f32, %[[BYTE:.+]]: i8, %[[POUT:.+]]: f32):
 // The nibble half is loop 3 of the partial sums (h), as it was of the
 // dequantization.
@@ -42,7 +42,7 @@
 // CHECK:         %[[ACC:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d1, d2, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d0, d5)>]
 // CHECK-SAME:      iterator_types = ["parallel", "reduction", "reduction", "reduction", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[S]], %[[P]] : tensor<2x1x4x2xf32>, tensor<1x2x1x4x2x16xf32>) outs(%{{.+}} : tensor<1x2x16xf32>) attrs = {group_sums}
+// CHECK-SAME:      ins(%[[S]], %[[P]] : tensor<2x1x4x2xf32>, tensor<1x2x1x4x2x16xf32>) outs(%{{.+}} : tensor<1x2x16xf32>) attrs = {group_sums, qforge.two_level_groups = 3 : i64}
 // CHECK-NEXT:    ^bb0(%[[SIN:.+]]: f32, %[[PIN:.+]]: f32, %[[AOUT:.+]]: f32):
 // CHECK-NEXT:      %[[SP:.+]] = arith.mulf %[[SIN]], %[[PIN]] : f32
 // CHECK-NEXT:      %[[ASUM:.+]] = arith.addf %[[AOUT]], %[[SP]] : f32
@@ -51,17 +51,17 @@
 // CHECK:         %[[OFF:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d3, d4)>]
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel", "parallel"]
-// CHECK-SAME:      ins(%[[O]], %[[XS]] : tensor<2x1x4x2xf32>, tensor<1x1x4x2xf32>) outs(%{{.+}} : tensor<1x2x4x2xf32>) attrs = {offset_sums}
+// CHECK-SAME:      ins(%[[O]], %[[XS]] : tensor<2x1x4x2xf32>, tensor<1x1x4x2xf32>) outs(%{{.+}} : tensor<1x2x4x2xf32>) attrs = {offset_sums, qforge.two_level_groups = 3 : i64}
 // CHECK-NEXT:    ^bb0(%[[OIN:.+]]: f32, %[[XSIN:.+]]: f32, %[[OOUT:.+]]: f32):
 // CHECK-NEXT:      %[[OX:.+]] = arith.mulf %[[OIN]], %[[XSIN]] : f32
 // CHECK-NEXT:      %[[NEG:.+]] = arith.negf %[[OX]] : f32
 // CHECK-NEXT:      arith.addf %[[OOUT]], %[[NEG]] : f32
 // CHECK:         %[[OROWS:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "reduction"]
-// CHECK-SAME:      ins(%[[OFF]] : tensor<1x2x4x2xf32>) outs(%{{.+}} : tensor<1x2xf32>) attrs = {offset_sums}
+// CHECK-SAME:      ins(%[[OFF]] : tensor<1x2x4x2xf32>) outs(%{{.+}} : tensor<1x2xf32>) attrs = {offset_sums, qforge.two_level_groups = 3 : i64}
 // CHECK:         %[[ROWS:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK-SAME:      ins(%[[ACC]] : tensor<1x2x16xf32>) outs(%[[OROWS]] : tensor<1x2xf32>) attrs = {row_sums}
+// CHECK-SAME:      ins(%[[ACC]] : tensor<1x2x16xf32>) outs(%[[OROWS]] : tensor<1x2xf32>) attrs = {qforge.two_level_groups = 3 : i64, row_sums}
 // CHECK:         return %[[ROWS]] : tensor<1x2xf32>
 #bytes = affine_map<(n, b, c, h, l) -> (n, b, c, l)>
 #param = affine_map<(n, b, c, h, l) -> (n, b, c, h)>
@@ -127,21 +127,21 @@ module attributes {transform.with_named_sequence} {
 // CHECK-LABEL: func.func @two_level_int8
 // CHECK:         %[[AMAX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}}outs(%{{.+}} : tensor<1x1x4x2xi32>)
 // CHECK:         linalg.generic {{.*}}outs(%{{.+}} : tensor<1x1x4x2x32xi8>)
-// CHECK:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x4x2x1x8x4xi8>) outs(%{{.+}} : tensor<1x1x4x2x8xf32>) attrs = {activation_sums}
-// CHECK:         linalg.generic {{.*}}ins(%{{.+}}, %[[AMAX]] : tensor<1x1x4x2x8xf32>, tensor<1x1x4x2xi32>) outs(%{{.+}} : tensor<1x1x4x2xf32>) attrs = {activation_sums}
+// CHECK:         linalg.generic {{.*}}ins(%{{.+}} : tensor<1x1x4x2x1x8x4xi8>) outs(%{{.+}} : tensor<1x1x4x2x8xf32>) attrs = {activation_sums, qforge.two_level_groups = 3 : i64}
+// CHECK:         linalg.generic {{.*}}ins(%{{.+}}, %[[AMAX]] : tensor<1x1x4x2x8xf32>, tensor<1x1x4x2xi32>) outs(%{{.+}} : tensor<1x1x4x2xf32>) attrs = {activation_sums, qforge.two_level_groups = 3 : i64}
 // CHECK:           arith.bitcast %{{.+}} : i32 to f32
 // CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel", "parallel", "reduction"]
-// CHECK-SAME:      ins(%{{.+}}, %{{.+}} : tensor<1x1x4x2x1x8x4xi8>, tensor<2x1x4x1x8x4xi8>) outs(%{{.+}} : tensor<1x2x1x4x2x8xi32>) attrs = {partial_sums}
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}} : tensor<1x1x4x2x1x8x4xi8>, tensor<2x1x4x1x8x4xi8>) outs(%{{.+}} : tensor<1x2x1x4x2x8xi32>) attrs = {partial_sums, qforge.two_level_groups = 3 : i64}
 // CHECK:           %[[W:.+]] = arith.extui %{{.+}} : i8 to i32
 // CHECK-NEXT:      %[[X:.+]] = arith.extsi %{{.+}} : i8 to i32
 // CHECK-NEXT:      %[[WX:.+]] = arith.muli %[[W]], %[[X]] : i32
 // CHECK-NEXT:      arith.addi %[[WX]], %{{.+}} : i32
 // CHECK:         %[[SA:.+]] = linalg.generic {{.*}}ins(%{{.+}}, %[[AMAX]] : tensor<2x1x4x2xf32>, tensor<1x1x4x2xi32>) outs(%{{.+}} : tensor<2x1x4x2x1xf32>)
-// CHECK:         linalg.generic {{.*}}ins(%[[SA]], %{{.+}} : tensor<2x1x4x2x1xf32>, tensor<1x2x1x4x2x8xi32>) outs(%{{.+}} : tensor<1x2x8xf32>) attrs = {group_sums}
+// CHECK:         linalg.generic {{.*}}ins(%[[SA]], %{{.+}} : tensor<2x1x4x2x1xf32>, tensor<1x2x1x4x2x8xi32>) outs(%{{.+}} : tensor<1x2x8xf32>) attrs = {group_sums, qforge.two_level_groups = 3 : i64}
 // CHECK-NEXT:    ^bb0(%[[SAIN:.+]]: f32, %[[P:.+]]: i32, %{{.+}}: f32):
 // CHECK-NEXT:      %[[PF:.+]] = arith.sitofp %[[P]] : i32 to f32
 // CHECK-NEXT:      arith.mulf %[[SAIN]], %[[PF]] : f32
-// CHECK:         linalg.generic {{.*}}outs(%{{.+}} : tensor<1x2x4x2xf32>) attrs = {offset_sums}
+// CHECK:         linalg.generic {{.*}}outs(%{{.+}} : tensor<1x2x4x2xf32>) attrs = {offset_sums, qforge.two_level_groups = 3 : i64}
 
 #bytes = affine_map<(n, b, c, h, l) -> (n, b, c, l)>
 #param = affine_map<(n, b, c, h, l) -> (n, b, c, h)>

@@ -356,33 +356,44 @@ std::pair<double, double> compare(const qforge::KernelCall &actual,
 } // namespace
 
 /// W's blocks joined from its fields apart (--oracle=ggml on the --fields
-/// form): the quants N x G x (bytes of quants) and the f16 scales N x G;
-/// each block is its scale's two bytes, then its quants (q4_0, q8_0).
+/// form): `fields` holds, for each field of the type's block in block order
+/// (qforge::gguf::blockFields), its argument's buffer, N x G blocks' worth
+/// of it (e.g. q4_K's scales N x G x 12 bytes, its d N x G halves); each
+/// block is its fields' bytes at their offsets.
 static std::optional<qforge::TensorBuffer>
 joinBlockFields(const qforge::gguf::TensorType &type,
-                const qforge::TensorBuffer &quants,
-                const qforge::TensorBuffer &scales, std::string &error) {
-  ArrayRef<int64_t> shape = quants.getType().getShape();
-  const int64_t quantBytes = int64_t(type.blockBytes) - 2;
-  if ((type.name != "q4_0" && type.name != "q8_0") || shape.size() != 3 ||
-      shape[2] != quantBytes || !scales.getType().getElementType().isF16() ||
-      scales.getNumElements() != size_t(shape[0] * shape[1])) {
+                ArrayRef<const qforge::TensorBuffer *> fields,
+                std::string &error) {
+  ArrayRef<qforge::gguf::BlockField> layout =
+      qforge::gguf::blockFields(type.id);
+  ArrayRef<int64_t> shape = fields.empty()
+                                ? ArrayRef<int64_t>()
+                                : fields.front()->getType().getShape();
+  if (layout.empty() || fields.size() != layout.size() || shape.size() < 2) {
     error = "--oracle=ggml: the fields of " + type.name.str() +
-            " are quants N x G x " + std::to_string(quantBytes) +
-            " bytes and f16 scales N x G (q4_0 and q8_0 only)";
+            " are not arguments N x G x (bytes of the field)";
     return std::nullopt;
   }
-  auto blocksType =
-      RankedTensorType::get({shape[0], shape[1], int64_t(type.blockBytes)},
-                            IntegerType::get(quants.getType().getContext(), 8));
+  const int64_t blockCount = shape[0] * shape[1];
+  for (auto [field, buffer] : llvm::zip(layout, fields))
+    if (buffer->getNumBytes() != size_t(blockCount) * field.bytes) {
+      error = "--oracle=ggml: field '" + field.name.str() + "' of " +
+              type.name.str() + " holds " +
+              std::to_string(buffer->getNumBytes()) + " bytes, not " +
+              std::to_string(field.bytes) + " per block of " +
+              std::to_string(shape[0]) + " x " + std::to_string(shape[1]);
+      return std::nullopt;
+    }
+  auto blocksType = RankedTensorType::get(
+      {shape[0], shape[1], int64_t(type.blockBytes)},
+      IntegerType::get(fields.front()->getType().getContext(), 8));
   qforge::TensorBuffer blocks(blocksType);
   auto *out = static_cast<uint8_t *>(blocks.getData());
-  auto *q = static_cast<const uint8_t *>(quants.getData());
-  auto *d = static_cast<const uint8_t *>(scales.getData());
-  for (int64_t block = 0, e = shape[0] * shape[1]; block < e; ++block) {
-    std::memcpy(out + block * type.blockBytes, d + 2 * block, 2);
-    std::memcpy(out + block * type.blockBytes + 2, q + block * quantBytes,
-                quantBytes);
+  for (auto [field, buffer] : llvm::zip(layout, fields)) {
+    auto *in = static_cast<const uint8_t *>(buffer->getData());
+    for (int64_t block = 0; block < blockCount; ++block)
+      std::memcpy(out + block * type.blockBytes + field.offset,
+                  in + block * field.bytes, field.bytes);
   }
   return blocks;
 }
@@ -658,7 +669,14 @@ int main(int argc, char **argv) {
   std::optional<qforge::GgmlLibrary> ggml;
   unsigned ggmlWeights = 0, ggmlActivation = 0;
   std::optional<qforge::gguf::TensorType> fieldType;
-  std::optional<unsigned> quantsField, scalesField;
+  // The argument of each field of fieldType's block, in block order.
+  SmallVector<std::optional<unsigned>> fieldArguments;
+  auto fieldBuffers = [&](const std::vector<qforge::TensorBuffer> &inputs) {
+    SmallVector<const qforge::TensorBuffer *> buffers;
+    for (std::optional<unsigned> argument : fieldArguments)
+      buffers.push_back(&inputs[*argument]);
+    return buffers;
+  };
   const bool ggmlOracle = !oracleName.empty(), ggmlPeer = !peerName.empty();
   if (ggmlOracle || ggmlPeer) {
     if (ggmlOracle && oracleName != "ggml")
@@ -676,8 +694,9 @@ int main(int argc, char **argv) {
       return fail("--peer=ggml times ggml beside the kernel: it needs the "
                   "timing (drop --time=false)");
     // W is one argument of blocks (qforge.gguf_type), or, for the oracle,
-    // its fields apart (qforge.gguf_field "<type>.qs" and "<type>.d"),
-    // which the bench joins into blocks.
+    // its fields apart (qforge.gguf_field "<type>.<field>", the members of
+    // ggml's block struct: "q4_0.qs" and "q4_0.d", "q4_K.dmin", ...), which
+    // the bench joins into blocks.
     for (unsigned argument = 0; argument < kernelFunc->getNumArguments();
          ++argument)
       if (auto field = kernelFunc->getArgAttrOfType<StringAttr>(
@@ -685,26 +704,41 @@ int main(int argc, char **argv) {
         auto [typeName, part] = field.getValue().split('.');
         std::optional<qforge::gguf::TensorType> type =
             qforge::gguf::lookupType(typeName);
-        if (!type || (part != "qs" && part != "d") ||
+        ArrayRef<qforge::gguf::BlockField> layout =
+            type ? qforge::gguf::blockFields(type->id)
+                 : ArrayRef<qforge::gguf::BlockField>();
+        const auto *member =
+            llvm::find_if(layout, [&, part = part](const auto &candidate) {
+              return candidate.name == part;
+            });
+        if (!type || member == layout.end() ||
             (fieldType && fieldType->id != type->id))
           return fail("argument #" + std::to_string(argument) + " of @" + name +
                       ": " + qforge::kGgufFieldAttr.str() + " '" +
                       field.getValue().str() +
-                      "' is not <type>.qs or <type>.d of one ggml type");
+                      "' is not <type>.<field> of one ggml type whose "
+                      "fields qforge takes apart (q4_0, q8_0, q4_K, q5_K, "
+                      "q6_K: docs/gguf.md)");
         fieldType = type;
-        (part == "qs" ? quantsField : scalesField) = argument;
+        fieldArguments.resize(layout.size());
+        fieldArguments[member - layout.begin()] = argument;
       }
+    bool allFields =
+        fieldType &&
+        llvm::all_of(fieldArguments, [](std::optional<unsigned> argument) {
+          return argument.has_value();
+        });
     SmallVector<unsigned> floats;
     for (unsigned argument = 0; argument < dynamicType.getNumInputs();
          ++argument)
       if (isa<FloatType>(
               getElementTypeOrSelf(dynamicType.getInput(argument))) &&
-          argument != scalesField)
+          !llvm::is_contained(fieldArguments, argument))
         floats.push_back(argument);
     bool blocksForm = ggufArguments.size() == 1 &&
                       dynamicType.getNumInputs() == 2 && !fieldType;
-    bool fieldsForm = ggufArguments.empty() && quantsField && scalesField &&
-                      dynamicType.getNumInputs() == 3;
+    bool fieldsForm = ggufArguments.empty() && allFields &&
+                      dynamicType.getNumInputs() == fieldArguments.size() + 1;
     if ((!blocksForm && !fieldsForm) || floats.size() != 1 ||
         dynamicType.getNumResults() != 1)
       return fail(std::string(ggmlOracle ? "--oracle" : "--peer") +
@@ -713,7 +747,7 @@ int main(int argc, char **argv) {
                   qforge::kGgufTypeAttr.str() +
                   " and x of floats, and one result (what "
                   "examples/gen_gguf_kernel.py writes), or W's fields apart, "
-                  "marked " +
+                  "each marked " +
                   qforge::kGgufFieldAttr.str() + " (--fields)");
     if (blocksForm)
       ggmlWeights = ggufArguments.begin()->first;
@@ -929,10 +963,9 @@ int main(int argc, char **argv) {
       if (ggmlOracle) {
         progress("running the ggml oracle");
         std::optional<qforge::TensorBuffer> joined =
-            fieldType
-                ? joinBlockFields(*fieldType, rawCall.inputs[*quantsField],
-                                  rawCall.inputs[*scalesField], error)
-                : std::nullopt;
+            fieldType ? joinBlockFields(*fieldType,
+                                        fieldBuffers(rawCall.inputs), error)
+                      : std::nullopt;
         if (fieldType && !joined)
           return fail(error);
         std::optional<double> ggmlError = checkAgainstGgml(
@@ -1045,9 +1078,9 @@ int main(int argc, char **argv) {
       const qforge::gguf::TensorType type =
           fieldType ? *fieldType : *ggufArguments.lookup(ggmlWeights);
       std::optional<qforge::TensorBuffer> joined =
-          fieldType ? joinBlockFields(*fieldType, rawCall.inputs[*quantsField],
-                                      rawCall.inputs[*scalesField], error)
-                    : std::nullopt;
+          fieldType
+              ? joinBlockFields(*fieldType, fieldBuffers(rawCall.inputs), error)
+              : std::nullopt;
       if (fieldType && !joined)
         return fail(error);
       const qforge::TensorBuffer &blocks =

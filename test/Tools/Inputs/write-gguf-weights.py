@@ -1,17 +1,19 @@
 """Writes a GGUF file (version 3) of weights quantized as llama.cpp does.
 
-usage: write-gguf-weights.py OUT N K [--layer] [--fast]
+usage: write-gguf-weights.py OUT N K [--layer [--q4_K_M]] [--fast]
 
 Tensors: blk.0.attn_q.weight, N x K in q8_0 (each block of 32 weights
 quantized from uniform [-1, 1) floats: d = amax / 127 stored as f16,
 q = round(w / d), as ggml's quantize_row_q8_0_ref), blk.0.attn_norm.weight
-(f32, K), blk.0.ffn_up.weight (q4_K, 256 x 2) and blk.0.ffn_down.weight
-(q5_K, 256 x 3): scale bytes, high bits and nibbles at random, d and dmin
-finite. ne[0] is
+(f32, K), blk.0.ffn_up.weight (q4_K, 256 x 2), blk.0.ffn_down.weight
+(q5_K, 256 x 3) and blk.0.attn_v.weight (q6_K, 512 x 3): scale bytes, high
+bits and nibbles at random, d and dmin finite. ne[0] is
 K, the contiguous dim. With --layer: LLaMA layer 0's seven matmul weights
 in q8_0 instead, hidden size K and intermediate size N (attn_q, attn_k,
 attn_v, attn_output: K x K; ffn_gate, ffn_up: N x K; ffn_down: K x N), and
-the f32 norm. --fast: random quants and valid scales instead of quantizing
+the f32 norm; with --q4_K_M, a mix like llama.cpp's Q4_K_M instead: attn_v
+and ffn_down in q6_K, the others in q4_K (random valid blocks; K and N
+multiples of 256). --fast: random quants and valid scales instead of quantizing
 (for LLaMA-7B shapes). Deterministic.
 """
 import random
@@ -57,8 +59,39 @@ def k_quant_rows(generator, n, block_bytes):
     return bytes(data)
 
 
+def q6_k_blocks(generator, blocks):
+    """q6_K super-blocks (210 bytes): random ql, qh and signed scales, d (at
+    byte 208) a finite half."""
+    data = bytearray(generator.randbytes(blocks * 210))
+    for block in range(blocks):
+        data[block * 210 + 208:block * 210 + 210] = struct.pack(
+            "<e", generator.uniform(-0.01, 0.01))
+    return bytes(data)
+
+
+def k_quant_matrix(generator, type_id, rows, cols):
+    """rows x cols weights in q4_K (type 12) or q6_K (14): random valid
+    blocks."""
+    blocks = rows * (cols // 256)
+    if type_id == 14:
+        return q6_k_blocks(generator, blocks)
+    return k_quant_rows(generator, blocks, 144)
+
+
 def main(out, n, k, layer):
     generator = random.Random(24)
+    if layer and "--q4_K_M" in sys.argv[4:]:
+        tensors = [("blk.0.%s.weight" % role, type_id, [cols, rows],
+                    k_quant_matrix(generator, type_id, rows, cols))
+                   for role, type_id, rows, cols in [
+                       ("attn_q", 12, k, k), ("attn_k", 12, k, k),
+                       ("attn_v", 14, k, k), ("attn_output", 12, k, k),
+                       ("ffn_gate", 12, n, k), ("ffn_up", 12, n, k),
+                       ("ffn_down", 14, k, n)]]
+        tensors.append(("blk.0.attn_norm.weight", 0, [k],
+                        b"".join(struct.pack("<f", generator.uniform(-1, 1))
+                                 for _ in range(k))))
+        return write(out, tensors)
     if layer:
         tensors = [("blk.0.%s.weight" % role, 8, [cols, rows],
                     q8_0_rows(generator, rows, cols))
@@ -73,8 +106,9 @@ def main(out, n, k, layer):
     tensors = [("blk.0.attn_q.weight", 8, [k, n], q8_0_rows(generator, n, k)),
                ("blk.0.attn_norm.weight", 0, [k],
                 b"".join(struct.pack("<f", generator.uniform(-1, 1)) for _ in range(k))),
-                                             ("blk.0.ffn_up.weight", 12, [256, 2], k_quant_rows(generator, 2, 144)),
-               ("blk.0.ffn_down.weight", 13, [256, 3], k_quant_rows(generator, 3, 176))]
+               ("blk.0.ffn_up.weight", 12, [256, 2], k_quant_rows(generator, 2, 144)),
+               ("blk.0.ffn_down.weight", 13, [256, 3], k_quant_rows(generator, 3, 176)),
+               ("blk.0.attn_v.weight", 14, [512, 3], q6_k_blocks(generator, 6))]
     write(out, tensors)
 
 
