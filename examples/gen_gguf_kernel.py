@@ -115,6 +115,33 @@ def emit_contraction(x, x_type, w, w_type, y_type, dims, maps, parallel, reducti
     emit(f"  }} -> {y_type}")
 
 
+def finish_two_level(tw, dims, shape):
+    """The end of a two-level dequantization whose body computed %q, %s and
+    %o (s * q - o, its result tw), x read as M x K/256 x `shape` (the
+    sub-block dims `dims` and the elements, after the super-block b), the
+    contraction over b and those, and the function's end."""
+    output_m = "%m" if args.dynamic else str(m)
+    emit("    %sq = arith.mulf %q, %s : f32")
+    emit("    %value = arith.subf %sq, %o : f32")
+    emit("    linalg.yield %value : f32")
+    emit(f"  }} -> {tw}")
+    tx = f"tensor<{m}x{g}x" + "x".join(map(str, shape)) + "xf32>"
+    reassociation = ", ".join(str(i) for i in range(1, len(shape) + 2))
+    emit(f"  %xe = tensor.expand_shape %x [[0], [{reassociation}]] output_shape "
+         f"[{output_m}, {g}, " + ", ".join(map(str, shape)) + f"] : tensor<{m}x{k}xf32> into {tx}")
+    group = ", ".join(["b"] + dims)
+    loops = f"(m, n, {group})"
+    emit_contraction("%xe", tx, "%w", tw, f"tensor<{m}x{n}xf32>",
+                     "(%m)" if args.dynamic else "()",
+                     f"affine_map<{loops} -> (m, {group})>, "
+                     f"affine_map<{loops} -> (n, {group})>, "
+                     f"affine_map<{loops} -> (m, n)>", 2, len(dims) + 1)
+    emit(f"  return %y : tensor<{m}x{n}xf32>")
+    emit("}")
+    print("\n".join(lines))
+    raise SystemExit(0)
+
+
 if args.type == "q6_K":
     # Super-block b: ql (128 bytes) @0, qh (64) @128, scales (16 x i8) @192,
     # d (f16) @208. Dims (n, b, h, k1, k0, l1, l0), element
@@ -122,8 +149,6 @@ if args.type == "q6_K":
     # bits 4k1 + 2k0 of qh[32h + 16l1 + l0] as 16 and 32, sub-block
     # 8h + 4k1 + 2k0 + l1 (ggml's dequantize_row_q6_K: q1..q4 are k = 2k1 + k0).
     bb = block_bytes
-    dims = "(%m)" if args.dynamic else "()"
-    output_m = "%m" if args.dynamic else str(m)
     t8 = f"tensor<{n}x{g}x{bb}xi8>"
     form = "fields as separate tensors" if args.fields else "blocks read in place"
     emit(f"// y = x . W^T, W {n} x {k} in q6_K ({form}); "
@@ -213,22 +238,7 @@ if args.type == "q6_K":
     emit("    %top = arith.shli %two_bits, %c4 : i8")
     emit("    %six = arith.ori %nibble, %top : i8")
     emit("    %q = arith.uitofp %six : i8 to f32")
-    emit("    %sq = arith.mulf %q, %s : f32")
-    emit("    %value = arith.subf %sq, %o : f32")
-    emit("    linalg.yield %value : f32")
-    emit(f"  }} -> {tw}")
-    tx = f"tensor<{m}x{g}x2x2x2x2x16xf32>"
-    emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4, 5, 6]] output_shape "
-         f"[{output_m}, {g}, 2, 2, 2, 2, 16] : tensor<{m}x{k}xf32> into {tx}")
-    emit_contraction("%xe", tx, "%w", tw,
-                     f"tensor<{m}x{n}xf32>", dims,
-                     "affine_map<(m, n, b, h, k1, k0, l1, l0) -> (m, b, h, k1, k0, l1, l0)>, "
-                     "affine_map<(m, n, b, h, k1, k0, l1, l0) -> (n, b, h, k1, k0, l1, l0)>, "
-                     "affine_map<(m, n, b, h, k1, k0, l1, l0) -> (m, n)>", 2, 6)
-    emit(f"  return %y : tensor<{m}x{n}xf32>")
-    emit("}")
-    print("\n".join(lines))
-    raise SystemExit(0)
+    finish_two_level(tw, ["h", "k1", "k0", "l1", "l0"], [2, 2, 2, 2, 16])
 if args.type in ("q4_K", "q5_K"):
     # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs
     # (128 bytes) @16 -- q5_K: qh (32 bytes) @16, qs @48. Element
@@ -238,8 +248,6 @@ if args.type in ("q4_K", "q5_K"):
     fifth_bit = args.type == "q5_K"
     qs_offset = 48 if fifth_bit else 16
     bb = block_bytes
-    dims = "(%m)" if args.dynamic else "()"
-    output_m = "%m" if args.dynamic else str(m)
     t8 = f"tensor<{n}x{g}x{bb}xi8>"
     form = "fields as separate tensors" if args.fields else "blocks read in place"
     emit(f"// y = x . W^T, W {n} x {k} in {args.type} ({form}); "
@@ -362,22 +370,7 @@ if args.type in ("q4_K", "q5_K"):
         emit("    %q = arith.uitofp %nibble5 : i8 to f32")
     else:
         emit("    %q = arith.uitofp %nibble : i8 to f32")
-    emit("    %sq = arith.mulf %q, %s : f32")
-    emit("    %value = arith.subf %sq, %o : f32")
-    emit("    linalg.yield %value : f32")
-    emit(f"  }} -> {tw}")
-    tx = f"tensor<{m}x{g}x2x2x2x32xf32>"
-    emit(f"  %xe = tensor.expand_shape %x [[0], [1, 2, 3, 4, 5]] output_shape "
-         f"[{output_m}, {g}, 2, 2, 2, 32] : tensor<{m}x{k}xf32> into {tx}")
-    emit_contraction("%xe", tx, "%w", tw,
-                     f"tensor<{m}x{n}xf32>", dims,
-                     "affine_map<(m, n, b, hs, cc, h, l) -> (m, b, hs, cc, h, l)>, "
-                     "affine_map<(m, n, b, hs, cc, h, l) -> (n, b, hs, cc, h, l)>, "
-                     "affine_map<(m, n, b, hs, cc, h, l) -> (m, n)>", 2, 5)
-    emit(f"  return %y : tensor<{m}x{n}xf32>")
-    emit("}")
-    print("\n".join(lines))
-    raise SystemExit(0)
+    finish_two_level(tw, ["hs", "cc", "h", "l"], [2, 2, 2, 32])
 if args.type == "q4_0":
     h = qk // 2  # 16 bytes per block
     dims = "(%m)" if args.dynamic else "()"

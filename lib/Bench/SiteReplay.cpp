@@ -4,7 +4,6 @@
 #include "Driver/Options.h"
 #include "Driver/SelectStrategy.h"
 #include "Driver/Strategies.h"
-#include "Rewrites/FactorTwoLevelContraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -25,18 +24,17 @@ using namespace mlir;
 static constexpr llvm::StringLiteral kCaptureName = "qforge_verify_capture";
 static constexpr llvm::StringLiteral kReplayName = "qforge_verify_replay";
 
-/// How many trailing dims of the contraction's activation hold a group's
-/// elements (loops 4 and up of the canonical form), 0 when they are not
-/// the trailing ones.
-static unsigned countGroupDims(linalg::GenericOp contraction) {
+/// How many trailing dims of the site's activation hold a group's elements
+/// (loops 4 and up of the canonical form), 0 when they are not the trailing
+/// ones.
+static unsigned countGroupDims(const qforge::MatmulSite &site) {
+  linalg::GenericOp contraction = site.contraction;
   AffineMap map =
       contraction.getMatchingIndexingMap(contraction.getDpsInputOperand(0));
   // A two-level contraction (llama.cpp's K-quants) keeps its own loops: its
   // activation is quantized per sub-block, the element dim alone (32
   // elements; q6_K's 16), innermost.
-  std::string reason;
-  if (succeeded(
-          qforge::analyzeTwoLevelContraction(contraction, /*lanes=*/1, reason)))
+  if (site.twoLevel)
     return map.getNumResults() > 0 &&
                    isa<AffineDimExpr>(map.getResults().back())
                ? 1
@@ -69,8 +67,7 @@ qforge::ReplayPlan qforge::planSiteReplay(ModuleOp module,
       continue;
     auto type = cast<RankedTensorType>(
         site.contraction.getDpsInputOperand(0)->get().getType());
-    if (!type.getElementType().isF32() ||
-        countGroupDims(site.contraction) == 0) {
+    if (!type.getElementType().isF32() || countGroupDims(site) == 0) {
       why = "a quantized matmul's activation is not f32, or not grouped "
             "along its innermost dims";
       activations = false;
@@ -202,7 +199,7 @@ LogicalResult qforge::replayReferenceSites(ModuleOp module,
     OpBuilder builder(*contraction);
     SmallPtrSet<Operation *, 4> readers;
     operand->set(replayed(builder, contraction->getLoc(), index,
-                          Kind::Activation, countGroupDims(*contraction),
+                          Kind::Activation, countGroupDims(found[index]),
                           operand->get(), readers));
   }
   for (unsigned index : plan.results) {

@@ -44,39 +44,25 @@ std::optional<TensorType> qforge::gguf::lookupType(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::ArrayRef<uint32_t> qforge::gguf::halfFieldOffsets(uint32_t id) {
-  // ggml-common.h: block_q4_0 {d; qs}, block_q8_0 {d; qs}, block_q4_K and
-  // block_q5_K {d; dmin; ...}, block_q6_K {ql; qh; scales; d}.
-  static const uint32_t kFirst[] = {0}, kFirstTwo[] = {0, 2}, kQ6K[] = {208};
-  switch (id) {
-  case 2: // q4_0
-  case 8: // q8_0
-    return kFirst;
-  case 12: // q4_K
-  case 13: // q5_K
-    return kFirstTwo;
-  case 14: // q6_K
-    return kQ6K;
-  default:
-    return {};
-  }
-}
-
 llvm::ArrayRef<qforge::gguf::BlockField>
 qforge::gguf::blockFields(uint32_t id) {
   // ggml-common.h's block_q4_0, block_q8_0, block_q4_K, block_q5_K and
   // block_q6_K.
-  static const BlockField kQ40[] = {{"d", 0, 2}, {"qs", 2, 16}};
-  static const BlockField kQ80[] = {{"d", 0, 2}, {"qs", 2, 32}};
-  static const BlockField kQ4K[] = {
-      {"d", 0, 2}, {"dmin", 2, 2}, {"scales", 4, 12}, {"qs", 16, 128}};
-  static const BlockField kQ5K[] = {{"d", 0, 2},
-                                    {"dmin", 2, 2},
+  static const BlockField kQ40[] = {{"d", 0, 2, true}, {"qs", 2, 16}};
+  static const BlockField kQ80[] = {{"d", 0, 2, true}, {"qs", 2, 32}};
+  static const BlockField kQ4K[] = {{"d", 0, 2, true},
+                                    {"dmin", 2, 2, true},
+                                    {"scales", 4, 12},
+                                    {"qs", 16, 128}};
+  static const BlockField kQ5K[] = {{"d", 0, 2, true},
+                                    {"dmin", 2, 2, true},
                                     {"scales", 4, 12},
                                     {"qh", 16, 32},
                                     {"qs", 48, 128}};
-  static const BlockField kQ6K[] = {
-      {"ql", 0, 128}, {"qh", 128, 64}, {"scales", 192, 16}, {"d", 208, 2}};
+  static const BlockField kQ6K[] = {{"ql", 0, 128},
+                                    {"qh", 128, 64},
+                                    {"scales", 192, 16},
+                                    {"d", 208, 2, true}};
   switch (id) {
   case 2:
     return kQ40;
@@ -91,6 +77,14 @@ qforge::gguf::blockFields(uint32_t id) {
   default:
     return {};
   }
+}
+
+llvm::SmallVector<uint32_t, 2> qforge::gguf::halfFieldOffsets(uint32_t id) {
+  llvm::SmallVector<uint32_t, 2> offsets;
+  for (const BlockField &field : blockFields(id))
+    if (field.half)
+      offsets.push_back(field.offset);
+  return offsets;
 }
 
 namespace {

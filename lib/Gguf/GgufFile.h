@@ -42,23 +42,24 @@ std::optional<TensorType> lookupType(uint32_t id);
 llvm::ArrayRef<TensorType> knownTypes();
 /// The same, by name ("q8_0").
 std::optional<TensorType> lookupType(llvm::StringRef name);
-/// The byte offsets in a block of its f16 fields (scales: `d`, and `dmin`
-/// in q4_K and q5_K), for the types qforge compiles (q4_0, q8_0, q4_K,
-/// q5_K, q6_K); empty for the others. Every other bit pattern of a block is
-/// valid quants or sub-block scales: a block filled at random with these
-/// fields set to finite halves is one a file may hold.
-llvm::ArrayRef<uint32_t> halfFieldOffsets(uint32_t id);
 /// A member of a type's block struct (ggml-common.h): its name, where it
-/// starts in the block and how many bytes it takes.
+/// starts in the block, how many bytes it takes, and whether it is an f16
+/// (the scales `d`, and `dmin` in q4_K and q5_K).
 struct BlockField {
   llvm::StringLiteral name;
   uint32_t offset, bytes;
+  bool half = false;
 };
 /// The fields of a block of the types qforge compiles with their fields
 /// apart (q4_0, q8_0, q4_K, q5_K, q6_K: `<type>.<name>` arguments,
 /// examples/gen_gguf_kernel.py --fields), in block order; empty for the
 /// others.
 llvm::ArrayRef<BlockField> blockFields(uint32_t id);
+/// The byte offsets in a block of its f16 fields (blockFields' halves);
+/// empty for the types blockFields does not know. Every other bit pattern
+/// of a block is valid quants or sub-block scales: a block filled at random
+/// with these fields set to finite halves is one a file may hold.
+llvm::SmallVector<uint32_t, 2> halfFieldOffsets(uint32_t id);
 
 struct TensorInfo {
   std::string name;
