@@ -32,12 +32,24 @@ using namespace llvm;
 
 namespace {
 
+/// What a partition holds, and so how its machine code is generated.
+enum class PartKind {
+  /// Kernels (and whatever else a group holds): -O3.
+  Optimized,
+  /// Only functions optimized for size (the code around the kernels: a
+  /// dynamic M's token dispatch and the elementwise ops between the
+  /// matmuls, the pack functions): -O3's IR pipeline, then machine code at
+  /// CodeGenOptLevel::Less.
+  SizeOptimized,
+  /// Only optnone functions (glue: a model's chain of calls): -O0.
+  Glue,
+};
+
 /// Functions whose machine code one thread generates.
 struct Partition {
   SmallVector<const Function *> functions;
   uint64_t instructions = 0;
-  /// Only optnone functions: generated at -O0.
-  bool glue = false;
+  PartKind kind = PartKind::Optimized;
 };
 
 } // namespace
@@ -105,8 +117,12 @@ static bool initializerReachesCode(const GlobalVariable &variable) {
 /// instructions, 0.15 s; a 32-layer model's public function, ~12,000, 0.09
 /// s).
 static uint64_t estimateCost(const Partition &part) {
+  // Code optimized for size costs about what kernels do per instruction: a
+  // dynamic-M layer's token dispatch, ~2,000 instructions, 0.27 s at
+  // CodeGenOptLevel::Less (0.39 s at -O3).
   constexpr uint64_t kOptimizedCost = 11, kGlueCost = 2;
-  return part.instructions * (part.glue ? kGlueCost : kOptimizedCost);
+  return part.instructions *
+         (part.kind == PartKind::Glue ? kGlueCost : kOptimizedCost);
 }
 
 /// When the last of `parts` would finish on `threads` threads that take
@@ -123,11 +139,11 @@ static uint64_t estimateTime(const std::vector<Partition> &parts,
   return *std::max_element(busyUntil.begin(), busyUntil.end());
 }
 
-/// The partitions of `module`'s functions: at most `threads` at -O3, and
-/// each group of optnone glue apart; a single partition for a module of
-/// fewer than `smallestSplit` instructions, or one that holds what a split
-/// would have to rewrite (aliases, comdats, appending globals such as
-/// llvm.global_ctors, function pointers in data).
+/// The partitions of `module`'s functions: at most `threads` at -O3, each
+/// group of optnone glue apart, and what is optimized for size in one; a single
+/// partition for a module of fewer than `smallestSplit` instructions, or one
+/// that holds what a split would have to rewrite (aliases, comdats, appending
+/// globals such as llvm.global_ctors, function pointers in data).
 static std::vector<Partition> partitionFunctions(const Module &module,
                                                  unsigned threads,
                                                  unsigned smallestSplit) {
@@ -175,36 +191,47 @@ static std::vector<Partition> partitionFunctions(const Module &module,
   for (const Function *function : whole.front().functions) {
     const Function *leader = groups.getLeaderValue(function);
     auto [entry, inserted] = groupOfLeader.try_emplace(leader, grouped.size());
-    if (inserted) {
+    if (inserted)
       grouped.emplace_back();
-      grouped.back().glue = true;
-    }
     Partition &group = grouped[entry->second];
+    PartKind kind = function->hasOptNone()   ? PartKind::Glue
+                    : function->hasOptSize() ? PartKind::SizeOptimized
+                                             : PartKind::Optimized;
+    // A group is glue if all its functions are, optimized for size if all
+    // are that or glue, otherwise optimized.
+    group.kind = group.functions.empty() ? kind : std::min(group.kind, kind);
     group.functions.push_back(function);
     group.instructions += function->getInstructionCount();
-    group.glue &= function->hasOptNone();
   }
 
   // Each glue group its own partition (a model's public function and its
   // C-interface wrapper: each a few thousand descriptor arguments); the
-  // rest by size, each group to the partition with the fewest instructions
-  // so far.
-  std::vector<Partition> glue;
+  // groups optimized for size together in one; the rest by size, each
+  // group to the partition with the fewest instructions so far.
+  std::vector<Partition> apart;
+  Partition sizeOptimized;
+  sizeOptimized.kind = PartKind::SizeOptimized;
   std::vector<Partition *> rest;
   for (Partition &group : grouped) {
-    if (group.glue)
-      glue.push_back(group);
-    else
+    if (group.kind == PartKind::Glue) {
+      apart.push_back(group);
+    } else if (group.kind == PartKind::SizeOptimized) {
+      sizeOptimized.functions.append(group.functions);
+      sizeOptimized.instructions += group.instructions;
+    } else {
       rest.push_back(&group);
+    }
   }
+  if (!sizeOptimized.functions.empty())
+    apart.push_back(std::move(sizeOptimized));
   // Largest first; equal sizes in module order (`grouped` is).
   llvm::sort(rest, [](Partition *a, Partition *b) {
     return a->instructions != b->instructions
                ? a->instructions > b->instructions
                : a < b;
   });
-  // As many -O3 partitions as give the shortest estimated time with the
-  // glue's, fewer on a tie (each costs a target machine and its share of
+  // As many -O3 partitions as give the shortest estimated time with those
+  // apart, fewer on a tie (each costs a target machine and its share of
   // the join): a 32-layer model's glue takes a thread of its own about as
   // long as its kernels take together.
   auto splitKernels = [&](size_t count) {
@@ -225,7 +252,7 @@ static std::vector<Partition> partitionFunctions(const Module &module,
   for (size_t count = 1; count <= std::min<size_t>(threads, rest.size());
        ++count) {
     std::vector<Partition> parts = splitKernels(count);
-    parts.insert(parts.end(), glue.begin(), glue.end());
+    parts.insert(parts.end(), apart.begin(), apart.end());
     uint64_t time = estimateTime(parts, threads);
     if (time < bestTime) {
       bestTime = time;
@@ -233,7 +260,7 @@ static std::vector<Partition> partitionFunctions(const Module &module,
     }
   }
   if (result.empty())
-    result = glue;
+    result = apart;
   if (result.size() < 2)
     return whole;
   return result;
@@ -366,7 +393,9 @@ bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
     job.machine = createTargetMachine(target, error);
     if (!job.machine)
       return false;
-    if (part.glue) {
+    if (part.kind == PartKind::SizeOptimized)
+      job.machine->setOptLevel(CodeGenOptLevel::Less);
+    if (part.kind == PartKind::Glue) {
       job.machine->setOptLevel(CodeGenOptLevel::None);
       // The glue of a whole model is one block of thousands of calls and
       // descriptor fields: SelectionDAG builds and schedules it as one DAG
