@@ -853,6 +853,55 @@ static LogicalResult bufferize(ModuleOp module) {
   return success();
 }
 
+/// What a kernel's script left as linalg ops on buffers -- the relayout of
+/// small tiles, e.g. a prefill's activation packs per 8 tokens, of dynamic
+/// size at the last tile -- becomes scalar loops that LLVM neither
+/// vectorizes nor unrolls. Every hot loop of a kernel is vectorized by its
+/// script; LLVM's vectorization of these (runtime alias checks, a vector
+/// epilogue, unrolled by 8, then loop strength reduction over all of it)
+/// took about half of each prefill kernel's machine code time (a dynamic
+/// int8 layer: 3.36 -> 3.02 s, the prefills' speed unchanged; see
+/// docs/lowering.md). The functions around the kernels (a dynamic M's copies
+/// of rows) and `<f>_pack_weights` keep LLVM's vectorization.
+static void lowerKernelRelayoutsToScalarLoops(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  auto disabled = BoolAttr::get(ctx, true);
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{},
+      LLVM::LoopVectorizeAttr::get(ctx, disabled, {}, {}, {}, {}, {}, {}),
+      /*interleave=*/{},
+      LLVM::LoopUnrollAttr::get(ctx, disabled, {}, {}, {}, {}, {}, {}),
+      /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
+      /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+      /*parallelAccesses=*/{});
+  SmallVector<linalg::LinalgOp> leftovers;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (function->hasAttr(qforge::kOptimizeForSizeAttr) ||
+        function->hasAttr(qforge::kNotOptimizedAttr) ||
+        function.getSymName().ends_with("_pack_weights"))
+      continue;
+    function.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureBufferSemantics())
+        leftovers.push_back(op);
+    });
+  }
+  IRRewriter rewriter(ctx);
+  for (linalg::LinalgOp op : leftovers) {
+    rewriter.setInsertionPoint(op);
+    // What cannot be lowered so is left to convert-linalg-to-loops.
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToLoops(rewriter, op);
+    if (failed(loops))
+      continue;
+    for (Operation *loop : *loops)
+      loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
+                        OperationName(LLVM::BrOp::getOperationName(), ctx)),
+                    annotation);
+    rewriter.eraseOp(op);
+  }
+}
+
 LogicalResult qforge::lowerToLLVMDialect(ModuleOp module,
                                          const TransformScript &script) {
   return lowerToLLVMDialect(module, [&](ModuleOp bufferized) {
@@ -872,6 +921,7 @@ LogicalResult qforge::lowerToLLVMDialect(
     return failure();
   if (failed(lowerVectors(module)) || failed(checkVectorLengths(module)))
     return failure();
+  lowerKernelRelayoutsToScalarLoops(module);
   requestCInterfaces(module);
   if (failed(runPipeline(module, kToLLVM)))
     return failure();
