@@ -38,6 +38,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -478,11 +479,176 @@ static LogicalResult checkBlockLengths(ModuleOp module) {
 
 /// Public functions get a `_mlir_ciface_<name>` wrapper taking pointers to
 /// memref descriptors.
+/// So do the functions a public piece of glue (kNotOptimizedAttr: a model's
+/// chain of layer calls) calls without results: the glue then passes them
+/// its callers' descriptors by pointer (passDescriptorsByPointer).
 static void requestCInterfaces(ModuleOp module) {
   UnitAttr unit = UnitAttr::get(module.getContext());
-  for (auto func : module.getOps<func::FuncOp>())
-    if (func.isPublic() && !func.isExternal())
-      func->setAttr("llvm.emit_c_interface", unit);
+  SymbolTable symbols(module);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    func->setAttr("llvm.emit_c_interface", unit);
+    if (!func->hasAttr(qforge::kNotOptimizedAttr))
+      continue;
+    func.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (callee && !callee.isExternal() && call.getNumResults() == 0)
+        callee->setAttr("llvm.emit_c_interface", unit);
+    });
+  }
+}
+
+namespace {
+/// Where `_mlir_ciface_<f>` takes each argument of `f` from: its argument
+/// `argument` itself (a scalar), or field `position` of the descriptor it
+/// points to (of type `descriptor`).
+struct CInterfaceOperand {
+  unsigned argument;
+  Type descriptor;
+  SmallVector<int64_t> position;
+};
+} // namespace
+
+/// How `wrapper` (`_mlir_ciface_<f>`, one block that loads each descriptor
+/// it is given and calls `f` with the fields) takes apart its arguments
+/// into `f`'s; nothing if it does anything else.
+static std::optional<SmallVector<CInterfaceOperand>>
+analyzeCInterface(LLVM::LLVMFuncOp wrapper, StringRef callee) {
+  if (!wrapper.getBody().hasOneBlock())
+    return std::nullopt;
+  LLVM::CallOp call;
+  for (Operation &op : wrapper.getBody().front()) {
+    auto candidate = dyn_cast<LLVM::CallOp>(&op);
+    if (!candidate || candidate.getCallee() != callee)
+      continue;
+    if (call)
+      return std::nullopt;
+    call = candidate;
+  }
+  if (!call)
+    return std::nullopt;
+  SmallVector<CInterfaceOperand> operands;
+  llvm::SmallBitVector used(wrapper.getNumArguments());
+  for (Value operand : call.getArgOperands()) {
+    if (auto argument = dyn_cast<BlockArgument>(operand)) {
+      operands.push_back({argument.getArgNumber(), Type(), {}});
+      used.set(argument.getArgNumber());
+      continue;
+    }
+    auto extract = operand.getDefiningOp<LLVM::ExtractValueOp>();
+    auto load = extract ? extract.getContainer().getDefiningOp<LLVM::LoadOp>()
+                        : LLVM::LoadOp();
+    auto pointer =
+        load ? dyn_cast<BlockArgument>(load.getAddr()) : BlockArgument();
+    if (!pointer)
+      return std::nullopt;
+    operands.push_back({pointer.getArgNumber(), load.getType(),
+                        llvm::to_vector(extract.getPosition())});
+    used.set(pointer.getArgNumber());
+  }
+  if (!used.all())
+    return std::nullopt;
+  return operands;
+}
+
+/// The descriptor `field` was read from, if it is field `position` of one
+/// loaded through a pointer (looking through the insertvalue chains that
+/// rebuild a descriptor from its fields).
+static LLVM::LoadOp findLoadedDescriptor(Value field,
+                                         ArrayRef<int64_t> position) {
+  auto extract = field.getDefiningOp<LLVM::ExtractValueOp>();
+  if (!extract || extract.getPosition() != position)
+    return {};
+  Value container = extract.getContainer();
+  while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
+    if (insert.getPosition() == position)
+      return findLoadedDescriptor(insert.getValue(), position);
+    container = insert.getContainer();
+  }
+  return container.getDefiningOp<LLVM::LoadOp>();
+}
+
+/// Each call in `glue` (one block) to a function with a C interface goes to
+/// `_mlir_ciface_<f>` instead: a descriptor the glue's caller passed goes on
+/// as its pointer, one the glue built (a buffer between layers) is stored
+/// in a stack slot. A 32-layer model's chain of calls passed ~160 scalars
+/// per call, most on the stack: its machine code took longer than the
+/// kernels'. The callee's wrapper only loads the descriptors.
+static void passDescriptorsByPointer(ModuleOp module, Block &glue) {
+  OpBuilder builder(module.getContext());
+  Type pointerType = LLVM::LLVMPointerType::get(module.getContext());
+  llvm::StringMap<std::optional<SmallVector<CInterfaceOperand>>> analyzed;
+  for (auto call : llvm::make_early_inc_range(glue.getOps<LLVM::CallOp>())) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee || call.getNumResults() != 0)
+      continue;
+    std::string wrapperName = ("_mlir_ciface_" + *callee).str();
+    auto wrapper = module.lookupSymbol<LLVM::LLVMFuncOp>(wrapperName);
+    if (!wrapper || wrapper.isExternal())
+      continue;
+    auto [entry, inserted] = analyzed.try_emplace(*callee);
+    if (inserted)
+      entry->second = analyzeCInterface(wrapper, *callee);
+    if (!entry->second || entry->second->size() != call.getArgOperands().size())
+      continue;
+    ArrayRef<CInterfaceOperand> layout = *entry->second;
+    SmallVector<Value> arguments(wrapper.getNumArguments());
+    builder.setInsertionPoint(call);
+    for (unsigned argument = 0; argument < arguments.size(); ++argument) {
+      SmallVector<std::pair<Value, const CInterfaceOperand *>> fields;
+      for (auto [operand, where] : llvm::zip(call.getArgOperands(), layout))
+        if (where.argument == argument)
+          fields.push_back({operand, &where});
+      if (!fields.front().second->descriptor) {
+        arguments[argument] = fields.front().first;
+        continue;
+      }
+      Type descriptor = fields.front().second->descriptor;
+      // The caller's descriptor, if every field is read from it.
+      LLVM::LoadOp source;
+      for (auto [field, where] : fields) {
+        LLVM::LoadOp load = findLoadedDescriptor(field, where->position);
+        if (!load || load.getType() != descriptor ||
+            (source && load.getAddr() != source.getAddr())) {
+          source = {};
+          break;
+        }
+        source = load;
+      }
+      if (source) {
+        arguments[argument] = source.getAddr();
+        continue;
+      }
+      // Otherwise a stack slot (in the entry block) holding the fields.
+      Location loc = call.getLoc();
+      Value value = LLVM::PoisonOp::create(builder, loc, descriptor);
+      for (auto [field, where] : fields)
+        value = LLVM::InsertValueOp::create(builder, loc, value, field,
+                                            where->position);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&glue);
+      Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                           builder.getI64IntegerAttr(1));
+      Value slot =
+          LLVM::AllocaOp::create(builder, loc, pointerType, descriptor, one);
+      builder.setInsertionPoint(call);
+      LLVM::StoreOp::create(builder, loc, value, slot);
+      arguments[argument] = slot;
+    }
+    LLVM::CallOp::create(builder, call.getLoc(), wrapper, arguments);
+    call.erase();
+  }
+  // The fields nobody passes any more.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(glue)))
+    if (isa<LLVM::ExtractValueOp, LLVM::InsertValueOp, LLVM::PoisonOp,
+            LLVM::UndefOp>(op) &&
+        op.use_empty())
+      op.erase();
+  for (Operation &op : llvm::make_early_inc_range(glue))
+    if (auto load = dyn_cast<LLVM::LoadOp>(op);
+        load && load.use_empty() && !load.getVolatile_())
+      load.erase();
 }
 
 /// Moves each read of a descriptor's fields in `block` -- its load from the
@@ -491,8 +657,9 @@ static void requestCInterfaces(ModuleOp module) {
 /// each is then live only up to the call that takes it. Compiled without
 /// optimization, the 32-layer model's wrapper loaded its 673 descriptors
 /// ahead of all calls, and the register allocator spilled every field.
-/// The loads read the descriptors the caller passed, which no callee is
-/// given (only their fields): moving them past calls reads the same values.
+/// The loads read the descriptors the caller passed, which a callee is
+/// given only to read them (a layer's C-interface wrapper,
+/// passDescriptorsByPointer): moving them past calls reads the same values.
 static void sinkDescriptorReadsToUses(Block &block) {
   auto movable = [&](Operation *op) {
     if (!op || op->getBlock() != &block)
@@ -560,6 +727,7 @@ static void keepOnlyCInterfaceOfGlue(ModuleOp module) {
     for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
       op.moveBefore(call);
     call.erase();
+    passDescriptorsByPointer(module, wrapper.getBody().front());
     sinkDescriptorReadsToUses(wrapper.getBody().front());
     wrapper->setAttr(qforge::kNotOptimizedAttr,
                      function->getAttr(qforge::kNotOptimizedAttr));

@@ -15,6 +15,21 @@
 // MODEL-DAG: attributes #[[GLUE]] = { noinline optnone "target-cpu"
 // MODEL-DAG: attributes #[[AROUND]] = { nounwind optsize "target-cpu"
 // MODEL-DAG: attributes #[[KERNEL]] = { nounwind "target-cpu"
+// The glue passes each layer function its own caller's descriptors by
+// pointer, through the layer's C interface (the expanded form took ~160
+// scalars per call of a LLaMA layer, most on the stack); the buffer between
+// two layers goes in a stack slot.
+// RUN: qforge-compile %t.model.mlir --emit=llvm -o - | FileCheck %s --check-prefix=CHAIN
+// CHAIN-LABEL: define void @_mlir_ciface_decoder_layer(ptr %0, ptr %1, ptr %2,
+// CHAIN:         alloca { ptr, ptr, i64, [1 x i64], [1 x i64] }
+// CHAIN-NOT:     call void @decoder_layer_layer0(
+// CHAIN:         call void @_mlir_ciface_decoder_layer_layer0(ptr %0, ptr %1, ptr %2,
+// CHAIN-NOT:     call void @decoder_layer_layer0(
+// CHAIN:         call void @_mlir_ciface_decoder_layer_layer0(ptr %{{[0-9]+}}, ptr %1, ptr %{{[0-9]+}},
+// CHAIN-NOT:     call void @decoder_layer_layer0(
+// CHAIN:         ret void
+// CHAIN-LABEL: define void @_mlir_ciface_decoder_layer_layer0(
+// CHAIN:         call void @decoder_layer_layer0(
 
 // RUN: %python %examples/gen_decoder_layer.py --hidden 64 --intermediate 128 --group 32 --dynamic > %t.dynamic.mlir
 // RUN: qforge-compile %t.dynamic.mlir --emit=llvm -o - | FileCheck %s --check-prefix=DYNAMIC
