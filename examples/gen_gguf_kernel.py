@@ -76,8 +76,22 @@ if args.k % qk:
 n, k, g = args.n, args.k, args.k // qk
 m = "?" if args.dynamic else args.batch
 
+blocks_type = f"tensor<{n}x{g}x{block_bytes}xi8>"
+
 lines = []
 emit = lines.append
+
+
+def emit_heading():
+    """The kernel's first line: the shape, the type and the form."""
+    form = "fields as separate tensors" if args.fields else "blocks read in place"
+    emit(f"// y = x . W^T, W {n} x {k} in {args.type} ({form}); "
+         "written by examples/gen_gguf_kernel.py.")
+
+
+def field(name, ty):
+    """A function parameter holding the block field `name` (--fields)."""
+    return f"%{name}: {ty} {{qforge.gguf_field = \"{args.type}.{name}\"}}"
 
 
 def emit_half_from_bytes(result, blocks, low_byte):
@@ -86,8 +100,8 @@ def emit_half_from_bytes(result, blocks, low_byte):
     emit(f"  %{result} = linalg.generic {{indexing_maps = [affine_map<(n, g) -> (n, g, {low_byte})>, "
          f"affine_map<(n, g) -> (n, g, {low_byte + 1})>, affine_map<(n, g) -> (n, g)>],"
          " iterator_types = [\"parallel\", \"parallel\"]}")
-    emit(f"      ins(%{blocks}, %{blocks} : tensor<{n}x{g}x{block_bytes}xi8>, "
-         f"tensor<{n}x{g}x{block_bytes}xi8>) outs(%{result}_init : tensor<{n}x{g}xf16>) {{")
+    emit(f"      ins(%{blocks}, %{blocks} : {blocks_type}, "
+         f"{blocks_type}) outs(%{result}_init : tensor<{n}x{g}xf16>) {{")
     emit("  ^bb0(%lo: i8, %hi: i8, %unused: f16):")
     emit("    %lo16 = arith.extui %lo : i8 to i16")
     emit("    %hi16 = arith.extui %hi : i8 to i16")
@@ -148,17 +162,12 @@ if args.type == "q6_K":
     # 128h + 64k1 + 32k0 + 16l1 + l0: nibble k1 of ql[64h + 32k0 + 16l1 + l0],
     # bits 4k1 + 2k0 of qh[32h + 16l1 + l0] as 16 and 32, sub-block
     # 8h + 4k1 + 2k0 + l1 (ggml's dequantize_row_q6_K: q1..q4 are k = 2k1 + k0).
-    bb = block_bytes
-    t8 = f"tensor<{n}x{g}x{bb}xi8>"
-    form = "fields as separate tensors" if args.fields else "blocks read in place"
-    emit(f"// y = x . W^T, W {n} x {k} in q6_K ({form}); "
-         "written by examples/gen_gguf_kernel.py.")
+    emit_heading()
     if args.fields:
-        field = lambda name, ty: f"%{name}: {ty} {{qforge.gguf_field = \"q6_K.{name}\"}}"
         params = ", ".join([field("ql", f"tensor<{n}x{g}x128xi8>"), field("qh", f"tensor<{n}x{g}x64xi8>"),
                             field("scales", f"tensor<{n}x{g}x16xi8>"), field("d", f"tensor<{n}x{g}xf16>")])
     else:
-        params = f"%blocks: {t8} {{qforge.gguf_type = \"q6_K\"}}"
+        params = f"%blocks: {blocks_type} {{qforge.gguf_type = \"q6_K\"}}"
     emit(f"func.func @{args.name}({params}, "
          f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
     if args.dynamic:
@@ -169,7 +178,7 @@ if args.type == "q6_K":
     if not args.fields:
         emit_half_from_bytes("d", "blocks", 208)
         emit(f"  %sc_bytes = tensor.extract_slice %blocks[0, 0, 192] [{n}, {g}, 16] [1, 1, 1]"
-             f" : {t8} to tensor<{n}x{g}x16xi8>")
+             f" : {blocks_type} to tensor<{n}x{g}x16xi8>")
     sc_source = "%scales" if args.fields else "%sc_bytes"
     emit(f"  %sc = tensor.expand_shape {sc_source} [[0], [1], [2, 3, 4, 5]] output_shape [{n}, {g}, 2, 2, 2, 2]"
          f" : tensor<{n}x{g}x16xi8> into {ts}")
@@ -199,9 +208,9 @@ if args.type == "q6_K":
     tw = f"tensor<{n}x{g}x2x2x2x2x16xf32>"
     if not args.fields:
         emit(f"  %ql_bytes = tensor.extract_slice %blocks[0, 0, 0] [{n}, {g}, 128] [1, 1, 1]"
-             f" : {t8} to tensor<{n}x{g}x128xi8>")
+             f" : {blocks_type} to tensor<{n}x{g}x128xi8>")
         emit(f"  %qh_bytes = tensor.extract_slice %blocks[0, 0, 128] [{n}, {g}, 64] [1, 1, 1]"
-             f" : {t8} to tensor<{n}x{g}x64xi8>")
+             f" : {blocks_type} to tensor<{n}x{g}x64xi8>")
     ql_source, qh_source = ("%ql", "%qh") if args.fields else ("%ql_bytes", "%qh_bytes")
     emit(f"  %ql4 = tensor.expand_shape {ql_source} [[0], [1], [2, 3, 4, 5]] output_shape [{n}, {g}, 2, 2, 2, 16]"
          f" : tensor<{n}x{g}x128xi8> into {tl}")
@@ -247,13 +256,8 @@ if args.type in ("q4_K", "q5_K"):
     # offset dmin * m[s].
     fifth_bit = args.type == "q5_K"
     qs_offset = 48 if fifth_bit else 16
-    bb = block_bytes
-    t8 = f"tensor<{n}x{g}x{bb}xi8>"
-    form = "fields as separate tensors" if args.fields else "blocks read in place"
-    emit(f"// y = x . W^T, W {n} x {k} in {args.type} ({form}); "
-         "written by examples/gen_gguf_kernel.py.")
+    emit_heading()
     if args.fields:
-        field = lambda name, ty: f"%{name}: {ty} {{qforge.gguf_field = \"{args.type}.{name}\"}}"
         fields = [field("d", f"tensor<{n}x{g}xf16>"), field("dmin", f"tensor<{n}x{g}xf16>"),
                   field("scales", f"tensor<{n}x{g}x12xi8>")]
         if fifth_bit:
@@ -261,7 +265,7 @@ if args.type in ("q4_K", "q5_K"):
         fields.append(field("qs", f"tensor<{n}x{g}x128xi8>"))
         params = ", ".join(fields)
     else:
-        params = f"%blocks: {t8} {{qforge.gguf_type = \"{args.type}\"}}"
+        params = f"%blocks: {blocks_type} {{qforge.gguf_type = \"{args.type}\"}}"
     emit(f"func.func @{args.name}({params}, "
          f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
     if args.dynamic:
@@ -287,7 +291,7 @@ if args.type in ("q4_K", "q5_K"):
                  f" : tensor<{n}x{g}x12xi8> to {t4}")
         else:
             emit(f"  %row{row}_bytes = tensor.extract_slice %blocks[0, 0, {4 + 4 * row}] [{n}, {g}, 4] [1, 1, 1]"
-                 f" : {t8} to {t4}")
+                 f" : {blocks_type} to {t4}")
         emit(f"  %row{row} = tensor.expand_shape %row{row}_bytes [[0], [1], [2, 3]] output_shape [{n}, {g}, 2, 2]"
              f" : {t4} into {t22}")
     for const, value in (("c63", 63), ("c15", 15), ("c6", 6), ("c4", 4)):
@@ -322,10 +326,10 @@ if args.type in ("q4_K", "q5_K"):
         emit(f"  }} -> {t5}")
     if not args.fields:
         emit(f"  %qs = tensor.extract_slice %blocks[0, 0, {qs_offset}] [{n}, {g}, 128] [1, 1, 1]"
-             f" : {t8} to tensor<{n}x{g}x128xi8>")
+             f" : {blocks_type} to tensor<{n}x{g}x128xi8>")
         if fifth_bit:
             emit(f"  %qh = tensor.extract_slice %blocks[0, 0, 16] [{n}, {g}, 32] [1, 1, 1]"
-                 f" : {t8} to tensor<{n}x{g}x32xi8>")
+                 f" : {blocks_type} to tensor<{n}x{g}x32xi8>")
     qh_map = "affine_map<(n, b, hs, cc, h, l) -> (n, b, l)>, " if fifth_bit else ""
     qh_in = "%qh, " if fifth_bit else ""
     qh_type = f"tensor<{n}x{g}x32xi8>, " if fifth_bit else ""
@@ -384,8 +388,8 @@ if args.type == "q4_0":
     emit("#map_xc = affine_map<(b, m, n, g, j, h) -> (b, m, g, j, h)>")
     emit("#map_wc = affine_map<(b, m, n, g, j, h) -> (n, g, j, h)>")
     emit("#map_yc = affine_map<(b, m, n, g, j, h) -> (b, m, n)>")
-    emit(f"func.func @{args.name}(%qs: tensor<{n}x{g}x{h}xi8> {{qforge.gguf_field = \"q4_0.qs\"}}, "
-         f"%d: tensor<{n}x{g}xf16> {{qforge.gguf_field = \"q4_0.d\"}}, "
+    emit(f"func.func @{args.name}({field('qs', f'tensor<{n}x{g}x{h}xi8>')}, "
+         f"{field('d', f'tensor<{n}x{g}xf16>')}, "
          f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> "
          "attributes {qforge.int4_byte_pairs = array<i64: 0>} {")
     if args.dynamic:
@@ -426,9 +430,7 @@ if args.type == "q4_0":
     emit("}")
     print("\n".join(lines))
     raise SystemExit(0)
-emit(f"// y = x . W^T, W {n} x {k} in {args.type} "
-     f"({'fields as separate tensors' if args.fields else 'blocks read in place'}); "
-     f"written by examples/gen_gguf_kernel.py.")
+emit_heading()
 emit("#map_q = affine_map<(n, g, e) -> (n, g, e)>")
 emit("#map_d = affine_map<(n, g, e) -> (n, g)>")
 
@@ -436,11 +438,11 @@ emit("#map_x = affine_map<(m, n, g, e) -> (m, g, e)>")
 emit("#map_w = affine_map<(m, n, g, e) -> (n, g, e)>")
 emit("#map_y = affine_map<(m, n, g, e) -> (m, n)>")
 if args.fields:
-    params = (f"%qs: tensor<{n}x{g}x{qk}xi8> {{qforge.gguf_field = \"{args.type}.qs\"}}, "
-              f"%d: tensor<{n}x{g}xf16> {{qforge.gguf_field = \"{args.type}.d\"}}, "
+    params = (f"{field('qs', f'tensor<{n}x{g}x{qk}xi8>')}, "
+              f"{field('d', f'tensor<{n}x{g}xf16>')}, "
               f"%x: tensor<{m}x{k}xf32>")
 else:
-    params = (f"%blocks: tensor<{n}x{g}x{block_bytes}xi8> "
+    params = (f"%blocks: {blocks_type} "
               f"{{qforge.gguf_type = \"{args.type}\"}}, %x: tensor<{m}x{k}xf32>")
 emit(f"func.func @{args.name}({params}) -> tensor<{m}x{n}xf32> {{")
 dims = "()"
@@ -451,7 +453,7 @@ if args.dynamic:
 output_m = "%m" if args.dynamic else str(m)
 if not args.fields:
     emit(f"  %qs = tensor.extract_slice %blocks[0, 0, 2] [{n}, {g}, {qk}] [1, 1, 1]"
-         f" : tensor<{n}x{g}x{block_bytes}xi8> to tensor<{n}x{g}x{qk}xi8>")
+         f" : {blocks_type} to tensor<{n}x{g}x{qk}xi8>")
     emit("  // d: the f16 in the block's first two bytes, little endian.")
     emit_half_from_bytes("d", "blocks", 0)
 emit(f"  %w_init = tensor.empty() : tensor<{n}x{g}x{qk}xf32>")

@@ -152,6 +152,34 @@ public:
     os << llvm::formatv("  } -> {0}\n", halfT);
   }
 
+  /// Writes `name` (with `name_bytes` before it): bytes [offset, offset +
+  /// product of `shape`) of each block of `blocks`, expanded into `shape`
+  /// after the block dims (n, b).
+  void writeBlockBytes(llvm::StringRef name, const TensorInfo &tensor,
+                       llvm::StringRef blocks, int64_t offset,
+                       llvm::ArrayRef<int64_t> shape) {
+    TensorType type = *lookupType(tensor.typeId);
+    const int64_t n = tensor.shape[1], b = tensor.shape[0] / type.blockElements;
+    int64_t length = 1;
+    std::string sizes, typeSizes, reassociation;
+    for (auto [index, size] : llvm::enumerate(shape)) {
+      length *= size;
+      sizes += ", " + std::to_string(size);
+      typeSizes += "x" + std::to_string(size);
+      reassociation += (index ? ", " : "") + std::to_string(index + 2);
+    }
+    std::string bytesT = llvm::formatv("tensor<{0}x{1}x{2}xi8>", n, b, length);
+    std::string fieldT =
+        llvm::formatv("tensor<{0}x{1}{2}xi8>", n, b, typeSizes);
+    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, {2}] "
+                        "[{3}, {4}, {5}] [1, 1, 1] : {6} to {7}\n",
+                        name, blocks, offset, n, b, length, blocksType(tensor),
+                        bytesT);
+    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
+                        "[{1}]] output_shape [{2}, {3}{4}] : {5} into {6}\n",
+                        name, reassociation, n, b, sizes, bytesT, fieldT);
+  }
+
   /// y = Σ x · w into a zero-filled `yT` (m rows): the contraction generic
   /// of `maps` with two parallel loops and `reductions` reduction loops,
   /// body out + x * w; returns y's name (`v` prefixes names).
@@ -244,7 +272,6 @@ public:
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
     std::string paramT = llvm::formatv("tensor<{0}x{1}x2x2x2xf32>", n, b);
-    std::string rowBytesT = llvm::formatv("tensor<{0}x{1}x4xi8>", n, b);
     std::string rowT = llvm::formatv("tensor<{0}x{1}x2x2xi8>", n, b);
     std::string bytesT = llvm::formatv("tensor<{0}x{1}x2x2x32xi8>", n, b);
     std::string highT = llvm::formatv("tensor<{0}x{1}x32xi8>", n, b);
@@ -258,17 +285,9 @@ public:
     // The 12 scale bytes as three rows of four (t = 2cc + h expanded to
     // (cc, h)); sub-block 4hs + t's 6-bit scale and min from rows 0 and 2,
     // and 1 and 2 (docs/gguf.md), times d and dmin.
-    for (int row = 0; row < 3; ++row) {
-      std::string name = "row" + std::to_string(row);
-      os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, {2}] "
-                          "[{3}, {4}, 4] [1, 1, 1] : {5} to {6}\n",
-                          v(name), blocks, 4 + 4 * row, n, b, blocksT,
-                          rowBytesT);
-      os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
-                          "[2, 3]] output_shape [{1}, {2}, 2, 2] : {3} into "
-                          "{4}\n",
-                          v(name), n, b, rowBytesT, rowT);
-    }
+    for (int row = 0; row < 3; ++row)
+      writeBlockBytes(v("row" + std::to_string(row)), tensor, blocks,
+                      4 + 4 * row, {2, 2});
     os << llvm::formatv("  {0} = arith.constant 0 : index\n"
                         "  {1} = arith.constant 63 : i8\n"
                         "  {2} = arith.constant 15 : i8\n"
@@ -391,15 +410,11 @@ public:
     TensorType type = *lookupType(tensor.typeId);
     const int64_t k = tensor.shape[0], n = tensor.shape[1];
     const int64_t b = k / type.blockElements;
-    std::string blocksT = blocksType(tensor);
     auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
     std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
-    std::string scBytesT = llvm::formatv("tensor<{0}x{1}x16xi8>", n, b);
     std::string scT = llvm::formatv("tensor<{0}x{1}x2x2x2x2xi8>", n, b);
     std::string paramT = llvm::formatv("tensor<{0}x{1}x2x2x2x2xf32>", n, b);
-    std::string lowBytesT = llvm::formatv("tensor<{0}x{1}x128xi8>", n, b);
     std::string lowT = llvm::formatv("tensor<{0}x{1}x2x2x2x16xi8>", n, b);
-    std::string highBytesT = llvm::formatv("tensor<{0}x{1}x64xi8>", n, b);
     std::string highT = llvm::formatv("tensor<{0}x{1}x2x2x16xi8>", n, b);
     std::string weightsT =
         llvm::formatv("tensor<{0}x{1}x2x2x2x2x16xf32>", n, b);
@@ -409,13 +424,7 @@ public:
     // d: the f16 in bytes 208-209; the sixteen signed scales at 192, sub-block
     // 8h + 4k1 + 2k0 + l1.
     writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/208);
-    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, 192] "
-                        "[{2}, {3}, 16] [1, 1, 1] : {4} to {5}\n",
-                        v("sc"), blocks, n, b, blocksT, scBytesT);
-    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
-                        "[2, 3, 4, 5]] output_shape [{1}, {2}, 2, 2, 2, 2] : "
-                        "{3} into {4}\n",
-                        v("sc"), n, b, scBytesT, scT);
+    writeBlockBytes(v("sc"), tensor, blocks, 192, {2, 2, 2, 2});
     const char *paramMaps =
         "affine_map<(n, b, h, k1, k0, l1) -> (n, b, h, k1, k0, l1)>, "
         "affine_map<(n, b, h, k1, k0, l1) -> (n, b)>, "
@@ -445,20 +454,8 @@ public:
       os << "    linalg.yield %value : f32\n";
       os << llvm::formatv("  } -> {0}\n", paramT);
     }
-    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, 0] "
-                        "[{2}, {3}, 128] [1, 1, 1] : {4} to {5}\n",
-                        v("ql"), blocks, n, b, blocksT, lowBytesT);
-    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
-                        "[2, 3, 4, 5]] output_shape [{1}, {2}, 2, 2, 2, 16] : "
-                        "{3} into {4}\n",
-                        v("ql"), n, b, lowBytesT, lowT);
-    os << llvm::formatv("  {0}_bytes = tensor.extract_slice %{1}[0, 0, 128] "
-                        "[{2}, {3}, 64] [1, 1, 1] : {4} to {5}\n",
-                        v("qh"), blocks, n, b, blocksT, highBytesT);
-    os << llvm::formatv("  {0} = tensor.expand_shape {0}_bytes [[0], [1], "
-                        "[2, 3, 4]] output_shape [{1}, {2}, 2, 2, 16] : {3} "
-                        "into {4}\n",
-                        v("qh"), n, b, highBytesT, highT);
+    writeBlockBytes(v("ql"), tensor, blocks, 0, {2, 2, 2, 16});
+    writeBlockBytes(v("qh"), tensor, blocks, 128, {2, 2, 16});
     os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v("w"),
                         weightsT);
     os << "  // Element (h, k1, k0, l1, l0): nibble k1 of ql[h, k0, l1, l0], "
