@@ -15,6 +15,7 @@
 #include "Driver/Surgery.h"
 
 #include "Abi/AbiAttributes.h"
+#include "Rewrites/SplitParameterPacking.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -27,7 +28,7 @@ using namespace mlir;
 static FailureOr<func::FuncOp>
 getOrCreateParentPack(func::FuncOp parent, func::CallOp call,
                       SmallVectorImpl<int64_t> &parentPositions) {
-  std::string packName = (parent.getSymName() + "_pack_weights").str();
+  std::string packName = qforge::getPackWeightsName(parent.getSymName());
   auto module = parent->getParentOfType<ModuleOp>();
   auto parentPack = module.lookupSymbol<func::FuncOp>(packName);
   if (parentPack) {

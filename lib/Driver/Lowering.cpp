@@ -12,6 +12,7 @@
 #include "Patterns/Patterns.h"
 #include "Rewrites/BlockReductionsForCache.h"
 #include "Rewrites/FlattenContiguousVectors.h"
+#include "Rewrites/SplitParameterPacking.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -1047,7 +1048,7 @@ static void lowerKernelRelayoutsToScalarLoops(ModuleOp module) {
   for (auto function : module.getOps<func::FuncOp>()) {
     if (function->hasAttr(qforge::kOptimizeForSizeAttr) ||
         function->hasAttr(qforge::kNotOptimizedAttr) ||
-        function.getSymName().ends_with("_pack_weights"))
+        qforge::isPackWeightsFunction(function))
       continue;
     function.walk([&](linalg::LinalgOp op) {
       if (op.hasPureBufferSemantics())

@@ -11,6 +11,7 @@
 #include "Abi/AbiAttributes.h"
 #include "Analysis/Divisors.h"
 #include "Analysis/ProducerForms.h"
+#include "Rewrites/SplitParameterPacking.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -388,7 +389,7 @@ LogicalResult unifyPackings(DynamicSite &site,
            .asArrayRef())
     argumentTypes[position] =
         func::FuncOp(paths.front().function).getArgumentTypes()[position];
-  std::string packName = site.name + "_pack_weights";
+  std::string packName = qforge::getPackWeightsName(site.name);
   packs.front().setSymName(packName);
   for (func::FuncOp pack : llvm::drop_begin(packs))
     pack.erase();
@@ -881,7 +882,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
     function->setAttr(glueOnly ? kNotOptimizedAttr : kOptimizeForSizeAttr,
                       builder.getUnitAttr());
     if (!function->hasAttr(kPrepackedArgumentsAttr) &&
-        !llvm::StringRef(function.getSymName()).ends_with("_pack_weights"))
+        !qforge::isPackWeightsFunction(function))
       vectorizeElementwiseOps(function);
   }
   return plan;

@@ -14,6 +14,7 @@
 
 #include "Abi/AbiAttributes.h"
 #include "Analysis/Divisors.h"
+#include "Rewrites/SplitParameterPacking.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,8 +88,7 @@ struct VectorizeElementwisePass
     for (auto function : module.getOps<func::FuncOp>())
       if (!withMatmuls.contains(function) &&
           !function->hasAttr(qforge::kPrepackedArgumentsAttr) &&
-          !function.getSymName().ends_with("_pack_weights") &&
-          !function.isExternal())
+          !qforge::isPackWeightsFunction(function) && !function.isExternal())
         qforge::vectorizeElementwiseOps(function);
   }
 };

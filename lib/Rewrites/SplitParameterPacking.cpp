@@ -8,8 +8,12 @@
 
 using namespace mlir;
 
-static std::string packWeightsName(func::FuncOp kernel) {
-  return (kernel.getSymName() + "_pack_weights").str();
+std::string qforge::getPackWeightsName(llvm::StringRef kernel) {
+  return (kernel + "_pack_weights").str();
+}
+
+bool qforge::isPackWeightsFunction(func::FuncOp function) {
+  return function.getSymName().ends_with("_pack_weights");
 }
 
 /// The kernel argument a pack reads, directly or through reshapes (a
@@ -49,8 +53,9 @@ LogicalResult qforge::canSplitParameterPacking(func::FuncOp kernel,
     return failure();
   }
   auto module = kernel->getParentOfType<ModuleOp>();
-  if (module.lookupSymbol(packWeightsName(kernel))) {
-    os << "the module already defines '" << packWeightsName(kernel) << "'";
+  if (module.lookupSymbol(qforge::getPackWeightsName(kernel.getSymName()))) {
+    os << "the module already defines '"
+       << qforge::getPackWeightsName(kernel.getSymName()) << "'";
     return failure();
   }
   std::optional<SymbolTable::UseRange> uses = kernel.getSymbolUses(module);
@@ -113,9 +118,9 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
   // destination and its padding constant.
   Location loc = kernel.getLoc();
   rewriter.setInsertionPointAfter(kernel);
-  auto packWeights =
-      func::FuncOp::create(rewriter, loc, packWeightsName(kernel),
-                           rewriter.getFunctionType(rawTypes, packedTypes));
+  auto packWeights = func::FuncOp::create(
+      rewriter, loc, qforge::getPackWeightsName(kernel.getSymName()),
+      rewriter.getFunctionType(rawTypes, packedTypes));
   packWeights->setAttr(kPrepackedArgumentsAttr,
                        rewriter.getDenseI64ArrayAttr(positions));
   Block *body = packWeights.addEntryBlock();

@@ -19,6 +19,13 @@
 
 namespace qforge {
 
+/// The name of `kernel`'s one-time packing function, `<kernel>_pack_weights`
+/// (docs/abi.md).
+std::string getPackWeightsName(llvm::StringRef kernel);
+
+/// Whether `function` is such a packing function (by its name).
+bool isPackWeightsFunction(mlir::func::FuncOp function);
+
 /// The function argument `pack` packs, read directly or through
 /// tensor.expand_shape / collapse_shape (free reshapes a normalized
 /// producer form puts between an N x G argument and its N x G x 1 use);
