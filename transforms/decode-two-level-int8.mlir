@@ -4,25 +4,30 @@
 // per call, with its sub-block sums times amax/127. One weight row per
 // iteration of the threads' scf.forall, one super-block per step: its
 // scales (times the activation's amax/127) and offsets decoded from the
-// block as one vector each; per sub-block its quants times the activation
-// bytes as one vpdpbusd (q4_K: 256-bit, 8 i32 lanes x 4 bytes; q6_K:
-// 128-bit, 4 lanes), then sa·p into the row's accumulator (four partial
-// sums); −o·xs into a vector of the sub-blocks carried across the row.
+// block as one vector each; per slice of sub-blocks whose bytes are
+// contiguous (the lane group: q4_K's and q5_K's two 32-byte chunks of one
+// 64-byte slice, q6_K's two 16-byte halves) its quants times the
+// activation bytes (stored in the same order) as one vpdpbusd (q4_K:
+// 512-bit, 16 i32 lanes x 4 bytes; q6_K: 256-bit), then sa·p into the
+// row's accumulator of as many lanes (four partial sums); −o·xs into a
+// vector of the sub-blocks carried across the row.
 // Steps: lib/decode.mlir, lib/after-bufferization.mlir; docs/scripts.md.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_per_super_block(%decode: !transform.any_op {transform.consumed}, %row_loop: !transform.any_op {transform.readonly}, %super_block_loop: !transform.any_op {transform.readonly})
   transform.named_sequence @tile_two_level_offset_sums(%offset_sums: !transform.any_op {transform.readonly}, %row_loop: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @fuse_with_its_fill(%producer: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}, %loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_and_hoist(%func: !transform.any_op {transform.consumed}) -> !transform.any_op
-  transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly}) -> !transform.any_op
+  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly})
 
   transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     // Loops: amax and xq (m, b, hs, cc, h, l); xs (b, hs, cc, h, j, m, l,
     // byte); p (n, b, hs, cc, h, j, m, l, byte); acc (n, b, hs, cc, h, m,
     // l); offsets (n, b, hs, cc, h, m); rows (n, m, l). A sub-block is
-    // (b, hs, cc, h), a super-block b.
-    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 8, dividing_lanes, int8_activations}
+    // (b, hs, cc, h), a super-block b. One lane group: q4_K's cc (acc (n,
+    // b, hs, cc, h, m, l) reduces all but cc; rows (n, m, cc, l)).
+    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 8, dividing_lanes, int8_activations, lane_groups = 1}
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // s·amax/127 per sub-block, and the scales it reads.
     %scaled = transform.get_producer_of_operand %groups[0] : (!transform.any_op) -> !transform.any_op
@@ -59,9 +64,9 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
     transform.include @decode_per_super_block failures(propagate) (%scale, %row_loop, %super_block_loop)
       : (!transform.any_op, !transform.any_op, !transform.any_op) -> ()
-    // One sub-block per iteration, its dot product fused in, all eight
-    // unrolled: both nibble halves of a chunk read the same bytes, and q5_K's
-    // fifth bit is shifted by a constant.
+    // One slice of sub-blocks (the lane group) per iteration, its dot
+    // product fused in, all unrolled: both nibble halves of a slice read the
+    // same bytes, and q5_K's fifth bit is shifted by a constant.
     %sub_block, %sub_block_loops, %innermost = transform.qforge.tile_two_level_loops %super_block dims = "sub_blocks"
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     %partials_in_sub_block, %pf_in_sub_block, %l7 = transform.include @fuse_with_its_fill failures(propagate)
@@ -82,15 +87,26 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %chains = transform.param.constant 4 : i64 -> !transform.param<i64>
     transform.qforge.split_loop_carried_sums %super_blocks chains = %chains : !transform.any_op, !transform.param<i64>
+    // A lane group's scales (two of the super-block's eight) taken from
+    // the decoded vector, not through a buffer per super-block.
+    transform.apply_patterns to %vectorized {
+      transform.apply_patterns.qforge.read_written_element {max_elements = 16}
+    } : !transform.any_op
     transform.yield
   }
 
-  // The dot products as vpdpbusd. No software prefetch: the row's
+  // The dot products as vpdpbusd, then the kernel's vector work on 1-D
+  // vectors (a lane group's 2 x 8 lanes as one 16-lane register rather
+  // than two halves; with one super-block per row its loop is gone, so
+  // the whole function), then the reductions. No software prefetch: the row's
   // prefetch of the int8 decode issued one per read of the block, the
   // scale bytes' included (32 per super-block).
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %func = transform.include @x86_int8_dot_products_and_reductions failures(propagate) (%module)
+    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
       : (!transform.any_op) -> !transform.any_op
+    transform.qforge.flatten_contiguous_vectors %func {loop_carried} : !transform.any_op
+    transform.include @lower_int8_reductions failures(propagate) (%func)
+      : (!transform.any_op) -> ()
     transform.yield
   }
 }

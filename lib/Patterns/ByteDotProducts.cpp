@@ -10,7 +10,7 @@ using namespace mlir;
 
 /// The number of lanes (4, 8 or 16) when `reduction` is an unmasked sum
 /// over the innermost dim of size 4 of `elementType` elements, whose other
-/// dims are unit dims but one (the lanes), which is not reduced; else 0.
+/// non-unit dims (the lanes, flattened in order) are not reduced; else 0.
 static int64_t fourElementLaneSumLanes(vector::MultiDimReductionOp reduction,
                                        Type elementType) {
   // vpdpbusd has no mask: a masked reduction must not sum masked-off lanes.
@@ -28,14 +28,16 @@ static int64_t fourElementLaneSumLanes(vector::MultiDimReductionOp reduction,
     reduced[dim] = true;
   if (!reduced[rank - 1])
     return 0;
+  // The lanes may span several dims (a two-level accumulator's lane
+  // groups times its lanes): they flatten in order, as the bytes do.
   int64_t lanes = 1;
   for (int64_t dim = 0; dim < rank - 1; ++dim) {
     int64_t size = source.getDimSize(dim);
     if (size == 1)
       continue;
-    if (reduced[dim] || lanes != 1)
+    if (reduced[dim])
       return 0;
-    lanes = size;
+    lanes *= size;
   }
   if (lanes != 4 && lanes != 8 && lanes != 16)
     return 0;
@@ -43,8 +45,11 @@ static int64_t fourElementLaneSumLanes(vector::MultiDimReductionOp reduction,
 }
 
 /// `value` without a broadcast that only adds leading unit dims (same
-/// number of elements).
+/// number of elements), or a shape cast (the same elements in the same
+/// order: a product linearized to 1-D).
 static Value withoutUnitBroadcast(Value value) {
+  if (auto cast = value.getDefiningOp<vector::ShapeCastOp>())
+    return cast.getSource();
   auto broadcast = value.getDefiningOp<vector::BroadcastOp>();
   if (!broadcast)
     return value;
@@ -57,20 +62,25 @@ static Value withoutUnitBroadcast(Value value) {
 
 std::optional<std::pair<Value, Value>>
 qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
-  if (!fourElementLaneSumLanes(reduction,
-                               IntegerType::get(reduction.getContext(), 32)))
+  int64_t lanes = fourElementLaneSumLanes(
+      reduction, IntegerType::get(reduction.getContext(), 32));
+  if (!lanes)
     return std::nullopt;
 
   Value products = withoutUnitBroadcast(reduction.getSource());
   auto multiply = products ? products.getDefiningOp<arith::MulIOp>() : nullptr;
   if (!multiply)
     return std::nullopt;
-  auto bytesOf = [](Value value, bool isSigned) -> Value {
+  auto bytesOf = [&](Value value, bool isSigned) -> Value {
     // The same 4 bytes for every lane (one activation value of each lane's
     // 4 k, broadcast across the rows of packed weights): extended, then
     // broadcast.
     if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
       value = broadcast.getSource();
+    // Unit dims the vectorizer added (a lane group's bytes of several
+    // dims): the order of the elements stays.
+    if (auto cast = value.getDefiningOp<vector::ShapeCastOp>())
+      value = cast.getSource();
     Value narrow;
     if (isSigned) {
       if (auto ext = value.getDefiningOp<arith::ExtSIOp>())
@@ -79,6 +89,11 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
       narrow = ext.getIn();
     }
     if (!narrow || !getElementTypeOrSelf(narrow.getType()).isInteger(8))
+      return nullptr;
+    // Bytes of every lane, or 4 bytes shared by every lane (broadcast).
+    auto type = dyn_cast<VectorType>(narrow.getType());
+    if (type && type.getNumElements() != lanes * 4 &&
+        type.getNumElements() != 4)
       return nullptr;
     return narrow;
   };

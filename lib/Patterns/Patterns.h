@@ -7,6 +7,8 @@
 #ifndef QFORGE_PATTERNS_PATTERNS_H
 #define QFORGE_PATTERNS_PATTERNS_H
 
+#include <cstdint>
+
 namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
@@ -45,7 +47,8 @@ void populateComputeElementwiseAtReadsPatterns(
 /// ReadWrittenElement.cpp: a point read of a tensor at constant indices that
 /// a vector.transfer_write wrote -> the element of the written vector (a
 /// super-block's scales decoded as one vector, read back per sub-block).
-void populateReadWrittenElementPatterns(mlir::RewritePatternSet &patterns);
+void populateReadWrittenElementPatterns(mlir::RewritePatternSet &patterns,
+                                        std::int64_t maxElements = 1);
 } // namespace qforge
 
 #endif // QFORGE_PATTERNS_PATTERNS_H

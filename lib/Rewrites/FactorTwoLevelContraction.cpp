@@ -28,7 +28,7 @@ OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
 
 FailureOr<qforge::TwoLevelPlan> qforge::analyzeTwoLevelContraction(
     linalg::GenericOp contraction, int64_t lanes, std::string &reason,
-    bool quantizeActivations, bool dividingLanes) {
+    bool quantizeActivations, bool dividingLanes, int64_t laneGroups) {
   TwoLevelPlan plan;
   plan.contraction = contraction;
   plan.lanes = lanes;
@@ -208,6 +208,33 @@ FailureOr<qforge::TwoLevelPlan> qforge::analyzeTwoLevelContraction(
       return failure();
     }
   }
+  // The lane groups: the group dims directly outside the element dim in
+  // the first byte input that reads it (contiguous with the sub-block's
+  // bytes there), while the accumulator stays within 16 lanes.
+  for (OpOperand *input : dequant.getDpsInputOperands()) {
+    if (input == plan.scale || input == plan.offset || laneGroups <= 0)
+      continue;
+    AffineMap map = dequant.getMatchingIndexingMap(input);
+    if (map.getNumResults() < 2 ||
+        !map.isFunctionOfDim(dequant.getNumLoops() - 1))
+      continue;
+    int64_t accumulatorLanes = plan.lanes;
+    for (int64_t result = map.getNumResults() - 2;
+         result >= 0 && (int64_t)plan.laneGroups.size() < laneGroups;
+         --result) {
+      int64_t dim = plan.dequantDims[map.getDimPosition(result)];
+      if (!llvm::is_contained(plan.groups, dim) ||
+          accumulatorLanes * ranges[dim] > 16)
+        break;
+      accumulatorLanes *= ranges[dim];
+      plan.laneGroups.push_back(dim);
+    }
+    break;
+  }
+  // In the groups' order, as the partial sums hold them.
+  llvm::sort(plan.laneGroups, [&](int64_t a, int64_t b) {
+    return llvm::find(plan.groups, a) < llvm::find(plan.groups, b);
+  });
   return plan;
 }
 
@@ -276,6 +303,10 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
 
   SmallVector<int64_t> activationDims =
       resultsOf(contraction.getMatchingIndexingMap(plan.activationUse));
+  // amax's dims: the activation's without the element, in its order (xq's
+  // may differ).
+  SmallVector<int64_t> maxDims(activationDims.begin(),
+                               std::prev(activationDims.end()));
   FactoredTwoLevel result;
   // Integer mode: x quantized per sub-block (its element dim reduced).
   Value activation = plan.activationUse->get(), activationMax;
@@ -283,8 +314,29 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     auto activationType = cast<RankedTensorType>(activation.getType());
     SmallVector<bool> reduced(activationType.getRank(), false);
     reduced.back() = true;
+    // xq stores the lane groups directly outside the element dim, so that
+    // a step's bytes (a lane group's sub-blocks) are contiguous, as the
+    // weights' are.
+    SmallVector<unsigned> storedOrder;
+    if (!plan.laneGroups.empty()) {
+      SmallVector<unsigned> laneGroupPositions;
+      for (auto [position, d] : llvm::enumerate(activationDims)) {
+        if (d == plan.element)
+          continue;
+        if (llvm::is_contained(plan.laneGroups, d))
+          laneGroupPositions.push_back(position);
+        else
+          storedOrder.push_back(position);
+      }
+      llvm::append_range(storedOrder, laneGroupPositions);
+      storedOrder.push_back(activationDims.size() - 1);
+      SmallVector<int64_t> storedDims;
+      for (unsigned position : storedOrder)
+        storedDims.push_back(activationDims[position]);
+      activationDims = storedDims;
+    }
     QuantizedActivation quantized =
-        quantizeActivation(rewriter, loc, activation, reduced);
+        quantizeActivation(rewriter, loc, activation, reduced, storedOrder);
     result.activationMax = quantized.max;
     result.quantizedActivation = quantized.quantized;
     activationMax = quantized.max->getResult(0);
@@ -369,8 +421,11 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     SmallVector<AffineMap> sumMaps = {
         AffineMap::get(count, 0, renumbered(laneOut), ctx)};
     if (integer) {
+      SmallVector<AffineExpr> maxExprs;
+      for (int64_t d : maxDims)
+        maxExprs.push_back(dim(loops.position.lookup(d)));
       sumInputs.push_back(activationMax);
-      sumMaps.push_back(AffineMap::get(count, 0, renumbered(out), ctx));
+      sumMaps.push_back(AffineMap::get(count, 0, renumbered(maxExprs), ctx));
     }
     sumMaps.push_back(AffineMap::get(count, 0, renumbered(out), ctx));
     result.activationSums = linalg::GenericOp::create(
@@ -499,9 +554,14 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
   for (int64_t d : others)
     groups.position[d] = groups.count++;
   groups.lane = groups.count++;
+  // The lane groups stay in the accumulator, before its lanes.
   SmallVector<int64_t> accShape(resultType.getShape());
-  accShape.push_back(lanes);
   SmallVector<AffineExpr> accExprs = groups.remap(initDims, ctx, plan.element);
+  for (int64_t laneGroup : plan.laneGroups) {
+    accShape.push_back(ranges[laneGroup]);
+    accExprs.push_back(dim(groups.position.lookup(laneGroup)));
+  }
+  accShape.push_back(lanes);
   accExprs.push_back(dim(groups.lane));
   AffineMap parameterMap = AffineMap::get(
       groups.count, 0,
@@ -523,9 +583,8 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     AffineMap scaleMap =
         AffineMap::get(groups.count - 1, 0, parameterMap.getResults(), ctx);
     SmallVector<AffineExpr> maxExprs;
-    for (int64_t d : activationDims)
-      if (d != plan.element)
-        maxExprs.push_back(dim(groups.position.lookup(d)));
+    for (int64_t d : maxDims)
+      maxExprs.push_back(dim(groups.position.lookup(d)));
     result.activationScaledScales = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         ValueRange{scale, activationMax},
@@ -556,8 +615,9 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     maps.push_back(AffineMap::get(groups.count, 0, pExprs, ctx));
     maps.push_back(AffineMap::get(groups.count, 0, accExprs, ctx));
     SmallVector<utils::IteratorType> loopTypes(groups.count, par);
-    for (int64_t i = 0; i < numGroups; ++i)
-      loopTypes[1 + i] = red;
+    for (auto [i, group] : llvm::enumerate(plan.groups))
+      if (!llvm::is_contained(plan.laneGroups, group))
+        loopTypes[1 + i] = red;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(accShape, floatType)},
         inputs, ValueRange{zeroFilled(rewriter, loc, accShape, floatType)},
@@ -649,19 +709,24 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     rowsInit = result.offsetRows->getResult(0);
   }
 
-  // out[.., n] += Σ_lane acc: loops [n, others..., lane].
+  // out[.., n] += Σ_lane acc: loops [n, others..., lane groups..., lane].
   {
     Loops rows;
     rows.position[plan.n] = 0;
     rows.count = 1;
     for (int64_t d : others)
       rows.position[d] = rows.count++;
+    int64_t firstLaneGroup = rows.count;
+    rows.count += plan.laneGroups.size();
     rows.lane = rows.count++;
     SmallVector<AffineExpr> out = rows.remap(initDims, ctx, plan.element);
     SmallVector<AffineExpr> in = out;
+    for (int64_t i = firstLaneGroup; i < rows.lane; ++i)
+      in.push_back(dim(i));
     in.push_back(dim(rows.lane));
     SmallVector<utils::IteratorType> loopTypes(rows.count, par);
-    loopTypes[rows.lane] = red;
+    for (int64_t i = firstLaneGroup; i <= rows.lane; ++i)
+      loopTypes[i] = red;
     result.rowSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType},
         ValueRange{result.groupSums->getResult(0)}, ValueRange{rowsInit},

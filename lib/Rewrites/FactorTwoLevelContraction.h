@@ -12,17 +12,20 @@
 //
 //   activation_sums:  xs[.., g..] = Σ_l Σ_j x[.., g.., j, l]
 //   partial_sums:     p[.., n, g.., l] = Σ_j x[.., g.., j, l] · q(n, g.., j, l)
-//   group_sums:       acc[.., n, l] = Σ_g.. s[n, g..] · p
+//   group_sums:       acc[.., n, w.., l] = Σ_g.. s[n, g..] · p
 //   offset_sums:      off[.., n, g_2..] = Σ_g_1 −o[n, g..] · xs,
 //                     out[.., n] = out + Σ_g_2.. off
-//   row_sums:         out[.., n] += Σ_l acc[.., n, l]
+//   row_sums:         out[.., n] += Σ_w.. Σ_l acc[.., n, w.., l]
 //
 // with e split as (j, l), l the `lanes` innermost elements: exact in real
 // arithmetic (Σ x·(s·q − o) = s·Σ x·q − o·Σ x), the offset never turned
 // into a zero-point (o / s is inexact, and undefined where s = 0). The
 // offset costs one product per row and sub-block, not one per lane, and is
 // carried across g_1 as a vector of the inner groups: a strategy takes a
-// super-block's offsets as one vector, with no reduction per step.
+// super-block's offsets as one vector, with no reduction per step. The
+// lane groups w (none unless asked) are group dims the accumulator keeps
+// as lanes: q4_K's two 32-byte chunks of one 64-byte slice of nibbles
+// then make one 512-bit dot product rather than two of 256 bits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_FACTORTWOLEVELCONTRACTION_H
@@ -51,6 +54,12 @@ struct TwoLevelPlan {
   /// Contraction dim of each dequantization loop.
   llvm::SmallVector<int64_t> dequantDims;
   int64_t lanes = 16;
+  /// Group dims (a subset of `groups`, in the weights' byte order) that the
+  /// group sums keep as lanes of their accumulator instead of reducing them
+  /// per step: acc[.., n, wide.., l], summed in the row sums. Sub-blocks
+  /// whose bytes are contiguous (q4_K's two 32-byte chunks of one 64-byte
+  /// slice) then make one dot product of the whole width.
+  llvm::SmallVector<int64_t, 2> laneGroups;
   /// Integer mode: the activation quantized to int8 per sub-block, p summed
   /// in i32 as u8 (q) x s8 (x) products, 4 per lane (vpdpbusd), and
   ///   sa = s·amax/127 (its own generic), acc += sa·p, xs = amax/127·Σxq.
@@ -78,16 +87,26 @@ struct FactoredTwoLevel {
 /// nothing; `reason` says why not. With `dividingLanes`, `lanes` is a
 /// bound: the plan takes the largest lane count at most `lanes` that
 /// divides the sub-block (q4_K's 32 elements and q6_K's 16 under one
-/// script).
-mlir::FailureOr<TwoLevelPlan> analyzeTwoLevelContraction(
-    mlir::linalg::GenericOp contraction, int64_t lanes, std::string &reason,
-    bool quantizeActivations = false, bool dividingLanes = false);
+/// script). `laneGroups` is the number of group dims at most kept in the
+/// accumulator's lanes: the innermost group dims of the weights' bytes,
+/// directly outside their element dim, while the accumulator stays within
+/// 16 lanes (TwoLevelPlan::laneGroups).
+mlir::FailureOr<TwoLevelPlan>
+analyzeTwoLevelContraction(mlir::linalg::GenericOp contraction, int64_t lanes,
+                           std::string &reason,
+                           bool quantizeActivations = false,
+                           bool dividingLanes = false, int64_t laneGroups = 0);
 
 /// The attribute each generic factorTwoLevelContraction makes carries: the
 /// number of its contraction's group dims (transform.qforge.
 /// tile_two_level_loops reads it).
 inline constexpr llvm::StringLiteral kTwoLevelGroupsAttr =
     "qforge.two_level_groups";
+/// The group dims kept in the accumulator's lanes, as positions among the
+/// group dims (TwoLevelPlan::laneGroups), on the group sums: their
+/// sub-block loops are not tiled.
+inline constexpr llvm::StringLiteral kTwoLevelLaneGroupsAttr =
+    "qforge.two_level_lane_groups";
 
 /// The rewrite of an analyzed pair; the dequantization is erased once
 /// nothing else reads it.

@@ -2,6 +2,7 @@
 
 #include "Rewrites/FlattenContiguousVectors.h"
 
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Rewrite/PatternApplicator.h"
@@ -62,7 +63,8 @@ void qforge::populateGuardedFlattenTransferPatterns(
                GuardedFlattenTransfer<vector::TransferWriteOp>>(ctx);
 }
 
-LogicalResult qforge::flattenContiguousVectors(Operation *root) {
+LogicalResult qforge::flattenContiguousVectors(Operation *root,
+                                               bool loopCarried) {
   MLIRContext *context = root->getContext();
   {
     RewritePatternSet patterns(context);
@@ -88,6 +90,9 @@ LogicalResult qforge::flattenContiguousVectors(Operation *root) {
     RewritePatternSet patterns(context);
     vector::populateVectorLinearizeBasePatterns(typeConverter, target,
                                                 patterns);
+    if (loopCarried)
+      scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter,
+                                                           patterns, target);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       return failure();
   }

@@ -40,9 +40,14 @@ void populateGuardedFlattenTransferPatterns(mlir::RewritePatternSet &patterns);
 /// Flattens the n-D vector transfers on contiguous memrefs in `root` (the
 /// guarded patterns above) and
 /// linearizes the elementwise vector ops, constants and bitcasts between
-/// them to 1-D; then folds the shape casts left. Fails when a pattern
+/// them to 1-D; then folds the shape casts left. With `loopCarried`, the
+/// vectors scf.for loops carry are linearized too (upstream's structural
+/// type conversion): a two-level accumulator of lane groups,
+/// vector<1x1x2x8xf32>, is one 16-lane register across iterations, not two
+/// halves taken apart and put together in each. Fails when a pattern
 /// application does not converge or the linearization leaves an illegal op.
-mlir::LogicalResult flattenContiguousVectors(mlir::Operation *root);
+mlir::LogicalResult flattenContiguousVectors(mlir::Operation *root,
+                                             bool loopCarried = false);
 
 } // namespace qforge
 

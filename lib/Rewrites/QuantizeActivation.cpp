@@ -7,10 +7,10 @@
 
 using namespace mlir;
 
-qforge::QuantizedActivation qforge::quantizeActivation(RewriterBase &rewriter,
-                                                       Location loc,
-                                                       Value activation,
-                                                       ArrayRef<bool> reduced) {
+qforge::QuantizedActivation
+qforge::quantizeActivation(RewriterBase &rewriter, Location loc,
+                           Value activation, ArrayRef<bool> reduced,
+                           ArrayRef<unsigned> storedOrder) {
   MLIRContext *ctx = rewriter.getContext();
   auto type = cast<RankedTensorType>(activation.getType());
   Type floatType = type.getElementType(), i8 = rewriter.getI8Type();
@@ -39,13 +39,19 @@ qforge::QuantizedActivation qforge::quantizeActivation(RewriterBase &rewriter,
       });
   AffineMap perGroup = result.max.getIndexingMapsArray()[1];
   Value activationMax = result.max->getResult(0);
-  auto quantizedType = RankedTensorType::get(type.getShape(), i8);
-  Value quantizedInit =
-      tensor::EmptyOp::create(rewriter, loc, type.getShape(), i8);
+  SmallVector<int64_t> storedShape(type.getShape());
+  AffineMap stored = identity;
+  if (!storedOrder.empty()) {
+    stored = AffineMap::getPermutationMap(storedOrder, ctx);
+    for (auto [i, dim] : llvm::enumerate(storedOrder))
+      storedShape[i] = type.getDimSize(dim);
+  }
+  auto quantizedType = RankedTensorType::get(storedShape, i8);
+  Value quantizedInit = tensor::EmptyOp::create(rewriter, loc, storedShape, i8);
   result.quantized = linalg::GenericOp::create(
       rewriter, loc, TypeRange{quantizedType},
       ValueRange{activation, activationMax}, ValueRange{quantizedInit},
-      ArrayRef<AffineMap>{identity, perGroup, identity},
+      ArrayRef<AffineMap>{identity, perGroup, stored},
       SmallVector<utils::IteratorType>(rank, par),
       [&](OpBuilder &b, Location l, ValueRange args) {
         auto constant = [&](double value) -> Value {

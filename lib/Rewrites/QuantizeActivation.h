@@ -24,11 +24,14 @@ struct QuantizedActivation {
 };
 
 /// Builds amax and xq for the float tensor `activation`; `reduced[i]` says
-/// whether its dim i is summed within a group (the element dims).
-QuantizedActivation quantizeActivation(mlir::RewriterBase &rewriter,
-                                       mlir::Location loc,
-                                       mlir::Value activation,
-                                       llvm::ArrayRef<bool> reduced);
+/// whether its dim i is summed within a group (the element dims). With a
+/// `storedOrder` (a permutation), xq's dim i is the activation's dim
+/// storedOrder[i]: a consumer that reads several groups in one step finds
+/// them contiguous.
+QuantizedActivation
+quantizeActivation(mlir::RewriterBase &rewriter, mlir::Location loc,
+                   mlir::Value activation, llvm::ArrayRef<bool> reduced,
+                   llvm::ArrayRef<unsigned> storedOrder = {});
 
 } // namespace qforge
 

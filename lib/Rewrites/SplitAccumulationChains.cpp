@@ -190,8 +190,21 @@ static Value sizePreservingReshapeSource(Value value, bool fromStart) {
   Value source;
   if (auto cast = dyn_cast<vector::ShapeCastOp>(op))
     source = cast.getSource();
-  else if (auto extract = dyn_cast<vector::ExtractOp>(op);
-           extract && fromStart) {
+  else if (auto transpose = dyn_cast<vector::TransposeOp>(op)) {
+    // A transpose that moves unit dims only: the elements keep their order.
+    ArrayRef<int64_t> sourceShape = transpose.getSourceVectorType().getShape();
+    int64_t lastMoved = -1;
+    bool inOrder = true;
+    for (int64_t dim : transpose.getPermutation()) {
+      if (sourceShape[dim] == 1)
+        continue;
+      inOrder &= dim > lastMoved;
+      lastMoved = dim;
+    }
+    if (inOrder)
+      source = transpose.getVector();
+  } else if (auto extract = dyn_cast<vector::ExtractOp>(op);
+             extract && fromStart) {
     if (!extract.getDynamicPosition().empty() ||
         llvm::any_of(extract.getStaticPosition(),
                      [](int64_t position) { return position != 0; }))
@@ -227,9 +240,9 @@ qforge::findLoopCarriedSums(scf::ForOp loop) {
     // else would read one partial sum after the split.
     Value value = iterArg;
     Operation *user = soleUser(value);
-    if (user && user->getNumResults() == 1 &&
-        sizePreservingReshapeSource(user->getResult(0), /*fromStart=*/true) ==
-            value) {
+    while (user && user->getNumResults() == 1 &&
+           sizePreservingReshapeSource(user->getResult(0),
+                                       /*fromStart=*/true) == value) {
       value = user->getResult(0);
       user = soleUser(value);
     }
@@ -245,10 +258,10 @@ qforge::findLoopCarriedSums(scf::ForOp loop) {
     }
     if (sum.links.size() < 2 || !user)
       continue;
-    // The total, through a reshape, to this iter_arg's yield operand.
-    if (user->getNumResults() == 1 &&
-        sizePreservingReshapeSource(user->getResult(0), /*fromStart=*/false) ==
-            value) {
+    // The total, through reshapes, to this iter_arg's yield operand.
+    while (user && user->getNumResults() == 1 &&
+           sizePreservingReshapeSource(user->getResult(0),
+                                       /*fromStart=*/false) == value) {
       value = user->getResult(0);
       user = soleUser(value);
     }
@@ -321,12 +334,11 @@ scf::ForOp qforge::splitLoopCarriedSums(RewriterBase &rewriter, scf::ForOp loop,
         });
       partial = link.getResult();
     }
-    // The old result now yields partial 0 (through the reshape it had).
-    Value end = yield.getOperand(sum.iterArgIndex);
-    if (Operation *reshape = end.getDefiningOp();
-        reshape && sizePreservingReshapeSource(end, /*fromStart=*/false))
-      rewriter.modifyOpInPlace(reshape,
-                               [&] { reshape->setOperand(0, partials[0]); });
+    // The old result now yields partial 0 (through the reshapes it had:
+    // the first one takes it).
+    Operation *end = *sum.links.back()->getUsers().begin();
+    if (end != yield.getOperation())
+      rewriter.modifyOpInPlace(end, [&] { end->setOperand(0, partials[0]); });
     else
       rewriter.modifyOpInPlace(
           yield, [&] { yield->setOperand(sum.iterArgIndex, partials[0]); });

@@ -74,10 +74,12 @@ unsigned splitIntegerReductionChain(mlir::RewriterBase &rewriter,
 /// iter_arg, `((acc + t1) + t2) + ... + tn` (what unrolling a loop whose
 /// body adds one term leaves), each link's result used only by the next
 /// (the last's only by the yield).
-/// Between the accumulator's type and the links' the chain may pass a
-/// vector.extract at position 0 or vector.shape_cast at its start and a
-/// vector.broadcast or shape_cast at its end that keep the element count
-/// (the unit dims vectorization leaves). `accOperands[i]` is the operand
+/// Between the accumulator's type and the links' the chain may pass
+/// vector.extracts at position 0 or vector.shape_casts at its start and
+/// vector.broadcasts or shape_casts at its end that keep the element count,
+/// and transposes that move unit dims only (the unit dims vectorization
+/// leaves: a two-level accumulator of lane groups, vector<1x1x2x8>, is
+/// transposed into its loops' order and back). `accOperands[i]` is the operand
 /// of `links[i]` that is the accumulator.
 struct LoopCarriedSum {
   unsigned iterArgIndex = 0;

@@ -261,7 +261,7 @@ LogicalResult transform::QuantizeActivationsAndFactorOp::verify() {
 DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
-  SmallVector<qforge::TwoLevelPlan> plans;
+  SmallVector<qforge::TwoLevelPlan, 1> plans;
   linalg::GenericOp misfit;
   std::string reason;
   for (Operation *target : state.getPayloadOps(getTarget()))
@@ -269,8 +269,8 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
       if (generic.getNumReductionLoops() < 2)
         return WalkResult::advance();
       FailureOr<qforge::TwoLevelPlan> plan = qforge::analyzeTwoLevelContraction(
-          generic, getLanes(), reason, getInt8Activations(),
-          getDividingLanes());
+          generic, getLanes(), reason, getInt8Activations(), getDividingLanes(),
+          getLaneGroups());
       if (failed(plan)) {
         misfit = generic;
         return WalkResult::interrupt();
@@ -313,6 +313,14 @@ DiagnosedSilenceableFailure transform::FactorTwoLevelContractionOp::apply(
           factored.rowSums})
       if (generic)
         generic->setAttr(qforge::kTwoLevelGroupsAttr, groups);
+    if (!plan.laneGroups.empty()) {
+      SmallVector<int64_t> positions;
+      for (int64_t laneGroup : plan.laneGroups)
+        positions.push_back(llvm::find(plan.groups, laneGroup) -
+                            plan.groups.begin());
+      factored.groupSums->setAttr(qforge::kTwoLevelLaneGroupsAttr,
+                                  rewriter.getDenseI64ArrayAttr(positions));
+    }
   }
   for (auto [index, result] : llvm::enumerate(getOperation()->getOpResults()))
     results.set(result, collected[index]);
@@ -329,5 +337,7 @@ void transform::FactorTwoLevelContractionOp::getEffects(
 LogicalResult transform::FactorTwoLevelContractionOp::verify() {
   if (getLanes() <= 0)
     return emitOpError() << "lanes must be positive";
+  if (getLaneGroups() < 0)
+    return emitOpError() << "lane_groups must not be negative";
   return success();
 }

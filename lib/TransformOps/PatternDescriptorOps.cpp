@@ -43,7 +43,7 @@ void transform::ApplyReadPastDisjointWritesPatternsOp::populatePatterns(
 
 void transform::ApplyReadWrittenElementPatternsOp::populatePatterns(
     RewritePatternSet &patterns) {
-  qforge::populateReadWrittenElementPatterns(patterns);
+  qforge::populateReadWrittenElementPatterns(patterns, getMaxElements());
 }
 
 void transform::ApplyTransposeAsShufflePatternsOp::populatePatterns(

@@ -98,7 +98,14 @@ def ApplyReadWrittenElementPatternsOp : Op<Transform_Dialect,
     tensor, and each unrolled sub-block reads one element back; left alone,
     that tensor bufferizes into a buffer per super-block. The fixed
     lowering applies these patterns before bufferization.
+
+    With `max_elements` = k > 1, a read of up to k elements through a
+    minor identity map (no broadcast, no permutation) whose box the write
+    holds becomes one `vector.extract` per element and a
+    `vector.from_elements`: a lane group's scales (two sub-blocks of one
+    64-byte slice, `lane_groups` of `factor_two_level_contraction`).
   }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$max_elements);
   let assemblyFormat = "attr-dict";
 }
 
@@ -860,6 +867,16 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
     of its contraction's group dims as `qforge.two_level_groups`
     (`transform.qforge.tile_two_level_loops` reads it).
 
+    With `lane_groups` = k > 0, the group sums keep up to k group dims as
+    lanes of their accumulator (acc [.., n, w.., l], summed over w and l by
+    the row sums) instead of reducing them: the group dims directly outside
+    the element dim in the weights' bytes, while the accumulator stays
+    within 16 lanes. For q4_K (k = 1) that is cc: the two 32-byte chunks of
+    a 64-byte slice of nibbles, one 512-bit vpdpbusd and one 16-lane
+    multiply-add instead of two of 8 lanes. The group sums record them as
+    `qforge.two_level_lane_groups` (positions among the group dims), which
+    `tile_two_level_loops` leaves untiled.
+
     Every candidate (a generic with two or more reductions) under `target`
     is checked before any is rewritten; a silenceable failure names the
     first that does not fit and why, and changes nothing; so does a target
@@ -868,7 +885,8 @@ def FactorTwoLevelContractionOp : Op<Transform_Dialect,
   let arguments = (ins TransformHandleTypeInterface:$target,
                        DefaultValuedAttr<I64Attr, "16">:$lanes,
                        UnitAttr:$dividing_lanes,
-                       UnitAttr:$int8_activations);
+                       UnitAttr:$int8_activations,
+                       DefaultValuedAttr<I64Attr, "0">:$lane_groups);
   let results = (outs TransformHandleTypeInterface:$activation_quantization,
                       TransformHandleTypeInterface:$activation_sums,
                       TransformHandleTypeInterface:$partial_sums,
@@ -898,7 +916,9 @@ def TileTwoLevelLoopsOp : Op<Transform_Dialect,
     - `tokens_and_groups`: loops [0, r] -- the activation's maximum and
       quantization (m, b, g_2.., l): one token's sub-block per iteration;
     - `sub_blocks`: loops [2, r + 1) -- the group sums (n, b, g_2.., m, l)
-      within one super-block (b tiled before): one sub-block per iteration;
+      within one super-block (b tiled before): one sub-block per iteration
+      (the lane groups the op records as `qforge.two_level_lane_groups`
+      untiled: one slice of sub-blocks);
     - `step`: loop r + 1 -- the partial sums (n, b, g_2.., j, m, l): one
       chunk of lanes per iteration.
 
@@ -1337,11 +1357,17 @@ def FlattenContiguousVectorsOp : Op<Transform_Dialect,
     %n = arith.negf %v : vector<128xf32>
     ```
 
+    With `loop_carried`, the vectors `scf.for` loops carry are linearized
+    too (upstream's structural type conversion): a two-level accumulator of
+    lane groups (`vector<1x1x2x8xf32>`) stays one 16-lane register across
+    iterations instead of two halves taken apart and put together in each.
+
     Does not consume `target`; returns nothing. Fails silenceably, naming
     the payload op, when the rewriting does not converge or an op that the
     linearization rewrites cannot be rewritten.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target);
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       UnitAttr:$loop_carried);
   let results = (outs);
   let assemblyFormat = "$target attr-dict `:` type($target)";
   let extraClassDeclaration = [{

@@ -372,7 +372,7 @@ DiagnosedSilenceableFailure transform::FlattenContiguousVectorsOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  if (failed(qforge::flattenContiguousVectors(target))) {
+  if (failed(qforge::flattenContiguousVectors(target, getLoopCarried()))) {
     DiagnosedSilenceableFailure diag = emitSilenceableError()
                                        << "could not flatten the vectors";
     diag.attachNote(target->getLoc()) << "payload op";
@@ -532,9 +532,14 @@ transform::TileTwoLevelLoopsOp::apply(transform::TransformRewriter &rewriter,
       sizes.assign(r, 1);
     else if (getDims() == "tokens_and_groups")
       sizes.assign(r + 1, 1);
-    else if (getDims() == "sub_blocks")
+    else if (getDims() == "sub_blocks") {
       sizes = SmallVector<int64_t>(r + 1, 1), sizes[0] = sizes[1] = 0;
-    else
+      if (auto laneGroups = target->getAttrOfType<DenseI64ArrayAttr>(
+              qforge::kTwoLevelLaneGroupsAttr))
+        for (int64_t position : laneGroups.asArrayRef())
+          if (position >= 0 && position < r)
+            sizes[1 + position] = 0;
+    } else
       sizes = SmallVector<int64_t>(r + 2, 0), sizes[r + 1] = 1;
     if (static_cast<int64_t>(tileable.getLoopIteratorTypes().size()) <
         static_cast<int64_t>(sizes.size())) {

@@ -70,3 +70,38 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// With max_elements: a lane group's two scales (sub-blocks (c, 1) for c = 0,
+// 1 of the written vector<2x2x2>, read as vector<2x1>) are two extracts and
+// a from_elements. Left alone even so: a read of more elements than asked
+// (4 > 2), and a read through a permutation (the two elements transposed).
+
+// CHECK-LABEL: func.func @several_elements
+// CHECK-SAME:    (%{{.+}}: tensor<1x2x2x2xf32>, %[[V:.+]]: vector<2x2x2xf32>)
+// CHECK:         %[[E0:.+]] = vector.extract %[[V]][1, 0, 1] : f32 from vector<2x2x2xf32>
+// CHECK-NEXT:    %[[E1:.+]] = vector.extract %[[V]][1, 1, 1] : f32 from vector<2x2x2xf32>
+// CHECK-NEXT:    %[[PAIR:.+]] = vector.from_elements %[[E0]], %[[E1]] : vector<2x1xf32>
+// CHECK-COUNT-2: vector.transfer_read
+// CHECK:         return %[[PAIR]]
+func.func @several_elements(%t: tensor<1x2x2x2xf32>, %v: vector<2x2x2xf32>) -> (vector<2x1xf32>, vector<2x2xf32>, vector<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_write %v, %t[%c0, %c0, %c0, %c0] {in_bounds = [true, true, true]} : vector<2x2x2xf32>, tensor<1x2x2x2xf32>
+  %pair = vector.transfer_read %w[%c0, %c1, %c0, %c1], %pad {in_bounds = [true, true]} : tensor<1x2x2x2xf32>, vector<2x1xf32>
+  %four = vector.transfer_read %w[%c0, %c1, %c0, %c0], %pad {in_bounds = [true, true]} : tensor<1x2x2x2xf32>, vector<2x2xf32>
+  %swapped = vector.transfer_read %w[%c0, %c1, %c0, %c1], %pad {in_bounds = [true], permutation_map = affine_map<(d0, d1, d2, d3) -> (d2)>} : tensor<1x2x2x2xf32>, vector<2xf32>
+  return %pair, %four, %swapped : vector<2x1xf32>, vector<2x2xf32>, vector<2xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %func {
+      transform.apply_patterns.qforge.read_written_element {max_elements = 2}
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -178,6 +178,74 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Lanes in two dims: a two-level accumulator's lane group (2 sub-blocks) x
+// 8 lanes, j (unit) reduced between them, the extensions shape-cast into
+// the iteration space by the vectorizer. Row-major, lane (c, i) is lane
+// 8 c + i of the 16 and its bytes 32 c + 4 i + q: one vpdpbusd.512.
+
+// CHECK-LABEL: func.func @lanes_in_two_dims
+// CHECK-SAME:    (%[[U:[a-z0-9_]+]]: vector<2x1x8x4xi8>, %[[S:[a-z0-9_]+]]: vector<2x1x8x4xi8>, %[[ACC:[a-z0-9_]+]]: vector<2x8xi32>)
+// CHECK-DAG:     %[[A:.+]] = vector.shape_cast %[[ACC]] : vector<2x8xi32> to vector<16xi32>
+// CHECK-DAG:     %[[UB:.+]] = vector.shape_cast %[[U]] : vector<2x1x8x4xi8> to vector<64xi8>
+// CHECK-DAG:     %[[SB:.+]] = vector.shape_cast %[[S]] : vector<2x1x8x4xi8> to vector<64xi8>
+// CHECK:         %[[D:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A]], %[[UB]], %[[SB]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK-NEXT:    %[[R:.+]] = vector.shape_cast %[[D]] : vector<16xi32> to vector<2x8xi32>
+// CHECK:         return %[[R]] : vector<2x8xi32>
+func.func @lanes_in_two_dims(%u: vector<2x1x8x4xi8>, %s: vector<2x1x8x4xi8>, %acc: vector<2x8xi32>) -> vector<2x8xi32> {
+  %ue = arith.extui %u : vector<2x1x8x4xi8> to vector<2x1x8x4xi32>
+  %se = arith.extsi %s : vector<2x1x8x4xi8> to vector<2x1x8x4xi32>
+  %uc = vector.shape_cast %ue : vector<2x1x8x4xi32> to vector<2x1x1x8x4xi32>
+  %sc = vector.shape_cast %se : vector<2x1x8x4xi32> to vector<2x1x1x8x4xi32>
+  %p = arith.muli %uc, %sc : vector<2x1x1x8x4xi32>
+  %r = vector.multi_reduction <add>, %p, %acc [1, 2, 4] : vector<2x1x1x8x4xi32> to vector<2x8xi32>
+  return %r : vector<2x8xi32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Left alone: a reduced dim of 2 between the lanes (two products per lane
+// summed across it: not vpdpbusd's four adjacent bytes), and bytes shared
+// by only some lanes (8 x 4 bytes broadcast over 2 x 8 lanes: neither every
+// lane's nor one set of 4).
+
+// CHECK-LABEL: func.func @not_lane_sums
+// CHECK-NOT:     llvm.call_intrinsic
+// CHECK-COUNT-2: vector.multi_reduction
+func.func @not_lane_sums(%u: vector<2x8x4xi8>, %s: vector<2x8x4xi8>, %acc: vector<8xi32>,
+                         %shared: vector<8x4xi8>, %acc2: vector<2x8xi32>) -> (vector<8xi32>, vector<2x8xi32>) {
+  %ue = arith.extui %u : vector<2x8x4xi8> to vector<2x8x4xi32>
+  %se = arith.extsi %s : vector<2x8x4xi8> to vector<2x8x4xi32>
+  %p = arith.muli %ue, %se : vector<2x8x4xi32>
+  %r = vector.multi_reduction <add>, %p, %acc [0, 2] : vector<2x8x4xi32> to vector<8xi32>
+  %xe = arith.extsi %shared : vector<8x4xi8> to vector<8x4xi32>
+  %xb = vector.broadcast %xe : vector<8x4xi32> to vector<2x8x4xi32>
+  %q = arith.muli %ue, %xb : vector<2x8x4xi32>
+  %r2 = vector.multi_reduction <add>, %q, %acc2 [2] : vector<2x8x4xi32> to vector<2x8xi32>
+  return %r, %r2 : vector<8xi32>, vector<2x8xi32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // A unit dim kept between the lanes and the bytes: (i, 0, q) is still byte
 // 4 i + q of the row-major vector<64xi8>.
 

@@ -196,3 +196,70 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// With lane_groups = 1: the group dim outside the element dim in the
+// weights' bytes (c, two 32-byte chunks of one 64-byte slice) stays a lane
+// dim of the group sums' accumulator (acc [m, n, c, lane]: 2 x 8 lanes),
+// summed by the row sums; xq stores c directly outside the element, so a
+// step's 2 x 32 activation bytes follow each other as the weights' do.
+// CHECK-LABEL: func.func @two_level_int8_lane_group
+// CHECK:         %[[AMAX:.+]] = linalg.generic {{.*}}outs(%{{.+}} : tensor<1x1x2x2xi32>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d2, d4)>]
+// CHECK-SAME:      outs(%{{.+}} : tensor<1x1x2x2x32xi8>)
+// CHECK:         linalg.generic {{.*}}ins(%{{.+}}, %[[AMAX]] : tensor<1x1x2x2x8xf32>, tensor<1x1x2x2xi32>)
+// CHECK:         linalg.generic {{.*}}-> (d4, d0, d2, d5)>], iterator_types = ["parallel", "reduction", "parallel", "reduction", "parallel", "parallel"]}
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}} : tensor<2x1x2x2x1xf32>, tensor<1x2x1x2x2x8xi32>) outs(%{{.+}} : tensor<1x2x2x8xf32>)
+// CHECK-SAME:      attrs = {group_sums, qforge.two_level_groups = 3 : i64, qforge.two_level_lane_groups = array<i64: 1>}
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%{{.+}} : tensor<1x2x2x8xf32>) outs(%{{.+}} : tensor<1x2xf32>)
+
+#bytes = affine_map<(n, b, c, h, l) -> (n, b, c, l)>
+#param = affine_map<(n, b, c, h, l) -> (n, b, c, h)>
+#elem = affine_map<(n, b, c, h, l) -> (n, b, c, h, l)>
+#x = affine_map<(m, n, b, c, h, l) -> (m, b, c, h, l)>
+#w = affine_map<(m, n, b, c, h, l) -> (n, b, c, h, l)>
+#y = affine_map<(m, n, b, c, h, l) -> (m, n)>
+func.func @two_level_int8_lane_group(%qs: tensor<2x1x2x32xi8>, %scale: tensor<2x1x2x2xf32>, %offset: tensor<2x1x2x2xf32>,
+                     %x: tensor<1x1x2x2x32xf32>) -> tensor<1x2xf32> {
+  %c4 = arith.constant 4 : i8
+  %c15 = arith.constant 15 : i8
+  %init = tensor.empty() : tensor<2x1x2x2x32xf32>
+  %w = linalg.generic {indexing_maps = [#bytes, #param, #param, #elem],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%qs, %scale, %offset : tensor<2x1x2x32xi8>, tensor<2x1x2x2xf32>, tensor<2x1x2x2xf32>)
+      outs(%init : tensor<2x1x2x2x32xf32>) {
+  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):
+    %half = linalg.index 3 : index
+    %half8 = arith.index_cast %half : index to i8
+    %shift = arith.muli %half8, %c4 : i8
+    %shifted = arith.shrui %byte, %shift : i8
+    %nibble = arith.andi %shifted, %c15 : i8
+    %q = arith.uitofp %nibble : i8 to f32
+    %sq = arith.mulf %q, %s : f32
+    %value = arith.subf %sq, %o : f32
+    linalg.yield %value : f32
+  } -> tensor<2x1x2x2x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %y_init = tensor.empty() : tensor<1x2xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x2xf32>) -> tensor<1x2xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #y],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x2x32xf32>, tensor<2x1x2x2x32xf32>) outs(%acc : tensor<1x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %product = arith.mulf %a, %b : f32
+    %sum = arith.addf %out, %product : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %quantization, %sums, %partials, %groups, %offsets, %rows = transform.qforge.factor_two_level_contraction %func {lanes = 8, int8_activations, lane_groups = 1}
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %groups "group_sums" : !transform.any_op
+    transform.yield
+  }
+}

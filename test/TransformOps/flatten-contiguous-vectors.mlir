@@ -100,3 +100,46 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A loop-carried accumulator of 2 x 8 lanes (a two-level kernel's lane
+// group): with loop_carried the scf.for carries it as one vector<16xf32>
+// and the multiply-add in the loop is 1-D; without, the loop keeps its
+// vector<2x8xf32> (the fixed lowering then takes it apart and puts it
+// together in each iteration).
+// CHECK-LABEL: func.func @loop_carried
+// CHECK:         scf.for {{.*}} -> (vector<16xf32>) {
+// CHECK:           math.fma %{{.+}}, %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK-LABEL: func.func @loop_carried_left
+// CHECK:         scf.for {{.*}} -> (vector<2x8xf32>) {
+func.func @loop_carried(%init: vector<2x8xf32>, %a: vector<2x8xf32>, %b: vector<2x8xf32>) -> vector<2x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (vector<2x8xf32>) {
+    %f = math.fma %a, %b, %acc : vector<2x8xf32>
+    scf.yield %f : vector<2x8xf32>
+  }
+  return %r : vector<2x8xf32>
+}
+func.func @loop_carried_left(%init: vector<2x8xf32>, %a: vector<2x8xf32>, %b: vector<2x8xf32>) -> vector<2x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (vector<2x8xf32>) {
+    %f = math.fma %a, %b, %acc : vector<2x8xf32>
+    scf.yield %f : vector<2x8xf32>
+  }
+  return %r : vector<2x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %with = transform.structured.match ops{["func.func"]} attributes{sym_name = "loop_carried"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.flatten_contiguous_vectors %with {loop_carried} : !transform.any_op
+    %without = transform.structured.match ops{["func.func"]} attributes{sym_name = "loop_carried_left"} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.flatten_contiguous_vectors %without : !transform.any_op
+    transform.yield
+  }
+}

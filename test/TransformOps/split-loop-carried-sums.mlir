@@ -114,6 +114,53 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// A two-level accumulator of lane groups (vector<1x1x2x8>, loops (n, m, c,
+// lanes)) moved into its loops' order by transposes that move unit dims
+// only, and reshaped around the links: the elements keep their order, so the
+// chain is split as any other (the partial sums shape-cast to the links'
+// type). A transpose of the two non-unit dims is not a reshape: that sum
+// is left.
+// CHECK-LABEL: func.func @through_unit_transposes
+// CHECK:         %[[R:.+]]:2 = scf.for {{.*}} -> (vector<1x1x2x8xf32>, vector<1x1x2x8xf32>) {
+// CHECK:           arith.addf {{.*}} : vector<2x8xf32>
+// CHECK:           arith.addf {{.*}} : vector<2x8xf32>
+// CHECK:         arith.addf %[[R]]#0, %[[R]]#1 : vector<1x1x2x8xf32>
+// CHECK:         scf.for {{.*}} -> (vector<2x8xf32>) {
+// CHECK-NOT:     dense<-0.0
+func.func @through_unit_transposes(%init: vector<1x1x2x8xf32>, %t: vector<2x8xf32>, %init2: vector<2x8xf32>, %u: vector<8x2xf32>)
+    -> (vector<1x1x2x8xf32>, vector<2x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init) -> (vector<1x1x2x8xf32>) {
+    %moved = vector.transpose %acc, [1, 2, 0, 3] : vector<1x1x2x8xf32> to vector<1x2x1x8xf32>
+    %a = vector.shape_cast %moved : vector<1x2x1x8xf32> to vector<2x8xf32>
+    %1 = arith.addf %a, %t : vector<2x8xf32>
+    %2 = arith.addf %1, %t : vector<2x8xf32>
+    %b = vector.shape_cast %2 : vector<2x8xf32> to vector<1x2x1x8xf32>
+    %back = vector.transpose %b, [2, 0, 1, 3] : vector<1x2x1x8xf32> to vector<1x1x2x8xf32>
+    scf.yield %back : vector<1x1x2x8xf32>
+  }
+  %r2 = scf.for %i = %c0 to %c8 step %c2 iter_args(%acc = %init2) -> (vector<2x8xf32>) {
+    %a = vector.transpose %acc, [1, 0] : vector<2x8xf32> to vector<8x2xf32>
+    %1 = arith.addf %a, %u : vector<8x2xf32>
+    %2 = arith.addf %1, %u : vector<8x2xf32>
+    %b = vector.transpose %2, [1, 0] : vector<8x2xf32> to vector<2x8xf32>
+    scf.yield %b : vector<2x8xf32>
+  }
+  return %r, %r2 : vector<1x1x2x8xf32>, vector<2x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["scf.for"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.split_loop_carried_sums %loops {chains = 2} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // Left as they are: a link whose result has another use (the chain cannot
 // be reordered without changing it), an accumulator read elsewhere in the
 // body, an integer sum, a single link, and a total read elsewhere too: the

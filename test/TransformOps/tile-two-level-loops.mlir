@@ -39,6 +39,42 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// With a lane group (qforge.two_level_lane_groups, position 4 among the
+// group dims b, h, k1, k0, l1: l1, the two halves of 16 bytes that follow each other in
+// q6_K's ql), `sub_blocks` leaves it whole: three loops, the tile two
+// sub-blocks (8 x 1 x 1 x 1 x 1 x 2 x 1 x 16) into the accumulator's 2 x 16
+// lanes.
+// CHECK-LABEL: func.func @sub_blocks_with_a_lane_group
+// CHECK-COUNT-3: scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1
+// CHECK-NOT:       scf.for
+// CHECK:           linalg.generic
+// CHECK-SAME:        ins(%{{.+}} : tensor<8x1x1x1x1x2x1x16xf32>)
+// CHECK-SAME:        outs(%{{.+}} : tensor<1x8x2x16xf32>)
+#in = affine_map<(n, b, h, k1, k0, l1, m, l) -> (n, b, h, k1, k0, l1, m, l)>
+#out = affine_map<(n, b, h, k1, k0, l1, m, l) -> (m, n, l1, l)>
+func.func @sub_blocks_with_a_lane_group(%p: tensor<8x1x2x2x2x2x1x16xf32>, %acc: tensor<1x8x2x16xf32>) -> tensor<1x8x2x16xf32> {
+  %r = linalg.generic {indexing_maps = [#in, #out],
+      iterator_types = ["parallel", "reduction", "reduction", "reduction", "reduction", "parallel", "parallel", "parallel"]}
+      ins(%p : tensor<8x1x2x2x2x2x1x16xf32>) outs(%acc : tensor<1x8x2x16xf32>)
+      attrs = {qforge.two_level_groups = 5 : i64, qforge.two_level_lane_groups = array<i64: 4>} {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x2x16xf32>
+  return %r : tensor<1x8x2x16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["linalg.generic"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tiled, %loops, %innermost = transform.qforge.tile_two_level_loops %op dims = "sub_blocks"
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
 // The loops innermost first: unroll_dividing of that handle, in order,
 // unrolls each loop whole (an outer one first would leave the inner ones'
 // copies rolled): no loop left, 16 sub-blocks.

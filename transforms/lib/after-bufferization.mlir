@@ -15,6 +15,18 @@ module attributes {transform.with_named_sequence} {
   // function.
   transform.named_sequence @x86_int8_dot_products_and_reductions(%module: !transform.any_op {transform.readonly})
       -> !transform.any_op {
+    %func = transform.include @x86_int8_dot_products failures(propagate) (%module)
+      : (!transform.any_op) -> !transform.any_op
+    transform.include @lower_int8_reductions failures(propagate) (%func)
+      : (!transform.any_op) -> ()
+    transform.yield %func : !transform.any_op
+  }
+
+  // The first half of @x86_int8_dot_products_and_reductions: the
+  // activation's per-group work on 1-D vectors, its packs as shuffles, the
+  // dot products as vpdpbusd. Returns the kernel function.
+  transform.named_sequence @x86_int8_dot_products(%module: !transform.any_op {transform.readonly})
+      -> !transform.any_op {
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %activation_groups = transform.structured.match ops{["scf.for"]} attributes{qforge.activation_groups} in %module
       : (!transform.any_op) -> !transform.any_op
@@ -27,6 +39,12 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %func {
       transform.apply_patterns.qforge.x86_int8_dot_products
     } : !transform.any_op
+    transform.yield %func : !transform.any_op
+  }
+
+  // The second half: the reductions left lowered one pattern set at a
+  // time and reassociated into trees.
+  transform.named_sequence @lower_int8_reductions(%func: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %func {
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
     } : !transform.any_op
@@ -39,7 +57,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %func {
       transform.apply_patterns.qforge.reassociate_fp_reductions
     } : !transform.any_op
-    transform.yield %func : !transform.any_op
+    transform.yield
   }
 
   // The packed strategies' group loop: the next group's weight tile, for
