@@ -90,7 +90,7 @@ module attributes {transform.with_named_sequence} {
     // A lane group's scales (two of the super-block's eight) taken from
     // the decoded vector, not through a buffer per super-block.
     transform.apply_patterns to %vectorized {
-      transform.apply_patterns.qforge.read_written_element {max_elements = 16}
+      transform.apply_patterns.qforge.read_written_element {max_elements = 2}
     } : !transform.any_op
     transform.yield
   }

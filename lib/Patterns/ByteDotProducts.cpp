@@ -45,11 +45,16 @@ static int64_t fourElementLaneSumLanes(vector::MultiDimReductionOp reduction,
 }
 
 /// `value` without a broadcast that only adds leading unit dims (same
-/// number of elements), or a shape cast (the same elements in the same
-/// order: a product linearized to 1-D).
+/// number of elements), or a shape cast that keeps an innermost dim of 4
+/// (the same elements in the same order, each lane's 4 still innermost: a
+/// lane group's product in the vectorizer's shape); null otherwise.
 static Value withoutUnitBroadcast(Value value) {
-  if (auto cast = value.getDefiningOp<vector::ShapeCastOp>())
+  if (auto cast = value.getDefiningOp<vector::ShapeCastOp>()) {
+    VectorType from = cast.getSourceVectorType();
+    if (from.getRank() == 0 || from.getShape().back() != 4)
+      return nullptr;
     return cast.getSource();
+  }
   auto broadcast = value.getDefiningOp<vector::BroadcastOp>();
   if (!broadcast)
     return value;
@@ -71,15 +76,24 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
   auto multiply = products ? products.getDefiningOp<arith::MulIOp>() : nullptr;
   if (!multiply)
     return std::nullopt;
-  auto bytesOf = [&](Value value, bool isSigned) -> Value {
-    // The same 4 bytes for every lane (one activation value of each lane's
-    // 4 k, broadcast across the rows of packed weights): extended, then
-    // broadcast.
-    if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
+  // The bytes of one operand of the multiply, either
+  //  - every lane's 4 (lanes x 4 bytes), extended, maybe shape-cast into the
+  //    iteration space and broadcast to more unit dims, or
+  //  - the same 4 bytes for every lane (one activation value of each lane's
+  //    4 k, broadcast across the rows of packed weights): extended as
+  //    [1.., 4], then broadcast along the lanes, the 4 innermost in the
+  //    multiply too.
+  auto bytesOf = [&](Value operand, bool isSigned) -> Value {
+    Value value = operand;
+    bool shared = false;
+    if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>()) {
+      auto from = dyn_cast<VectorType>(broadcast.getSourceType());
+      if (!from)
+        return nullptr;
+      shared = from.getNumElements() != lanes * 4;
       value = broadcast.getSource();
-    // Unit dims the vectorizer added (a lane group's bytes of several
-    // dims): the order of the elements stays.
-    if (auto cast = value.getDefiningOp<vector::ShapeCastOp>())
+    }
+    if (auto cast = value.getDefiningOp<vector::ShapeCastOp>(); cast && !shared)
       value = cast.getSource();
     Value narrow;
     if (isSigned) {
@@ -88,12 +102,14 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
     } else if (auto ext = value.getDefiningOp<arith::ExtUIOp>()) {
       narrow = ext.getIn();
     }
-    if (!narrow || !getElementTypeOrSelf(narrow.getType()).isInteger(8))
+    auto type = narrow ? dyn_cast<VectorType>(narrow.getType()) : nullptr;
+    if (!type || !type.getElementType().isInteger(8))
       return nullptr;
-    // Bytes of every lane, or 4 bytes shared by every lane (broadcast).
-    auto type = dyn_cast<VectorType>(narrow.getType());
-    if (type && type.getNumElements() != lanes * 4 &&
-        type.getNumElements() != 4)
+    if (!shared)
+      return type.getNumElements() == lanes * 4 ? narrow : nullptr;
+    auto operandType = cast<VectorType>(operand.getType());
+    if (type.getNumElements() != 4 || type.getShape().back() != 4 ||
+        operandType.getShape().back() != 4)
       return nullptr;
     return narrow;
   };

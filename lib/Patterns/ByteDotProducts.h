@@ -11,11 +11,14 @@ namespace qforge {
 
 /// When `reduction` adds groups of 4 adjacent products
 /// `extui(u8) * extsi(s8)` (operands in either order, possibly broadcast to
-/// more leading unit dims) into 4, 8 or 16 i32 lanes -- reducing the
-/// innermost dim of size 4 and otherwise only unit dims, unmasked -- returns
-/// the (unsigned, signed) byte vectors. An operand may also be an extended
-/// vector broadcast to the product's shape (e.g. 4 activation bytes shared
-/// by 16 rows); its byte vector is then the narrower one, to be broadcast.
+/// more leading unit dims or shape-cast with the 4 kept innermost) into 4,
+/// 8 or 16 i32 lanes -- reducing the innermost dim of size 4 and otherwise
+/// only unit dims, unmasked; the lanes may span several dims (a two-level
+/// accumulator's lane groups), flattened row-major as the bytes are --
+/// returns the (unsigned, signed) byte vectors. An operand may also be 4
+/// extended bytes ([1.., 4]) broadcast along the lanes (e.g. 4 activation
+/// bytes shared by 16 rows); its byte vector is then those 4, to be
+/// broadcast. Bytes shared by only some lanes are not taken.
 std::optional<std::pair<mlir::Value, mlir::Value>>
 matchFourByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 

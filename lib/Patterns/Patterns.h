@@ -46,7 +46,10 @@ void populateComputeElementwiseAtReadsPatterns(
     mlir::RewritePatternSet &patterns);
 /// ReadWrittenElement.cpp: a point read of a tensor at constant indices that
 /// a vector.transfer_write wrote -> the element of the written vector (a
-/// super-block's scales decoded as one vector, read back per sub-block).
+/// super-block's scales decoded as one vector, read back per sub-block);
+/// with `maxElements` > 1, also a minor identity read of up to that many
+/// elements -> their extracts and a vector.from_elements (a lane group's
+/// scales).
 void populateReadWrittenElementPatterns(mlir::RewritePatternSet &patterns,
                                         std::int64_t maxElements = 1);
 } // namespace qforge

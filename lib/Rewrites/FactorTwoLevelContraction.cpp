@@ -316,7 +316,9 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     reduced.back() = true;
     // xq stores the lane groups directly outside the element dim, so that
     // a step's bytes (a lane group's sub-blocks) are contiguous, as the
-    // weights' are.
+    // weights' are (with one lane group, what the strategies ask; with
+    // more, in the activation's order, which may differ from the
+    // weights').
     SmallVector<unsigned> storedOrder;
     if (!plan.laneGroups.empty()) {
       SmallVector<unsigned> laneGroupPositions;
@@ -415,8 +417,8 @@ qforge::factorTwoLevelContraction(RewriterBase &rewriter,
     SmallVector<utils::IteratorType> sumTypes(count, par);
     sumTypes.back() = red;
     // In integer mode each sub-block's sum is scaled by its amax/127 here,
-    // once per call (amax: the activation's dims without the element, as
-    // the sums).
+    // once per call (amax: the activation's dims without the element, in
+    // the activation's order; the sums in xq's, which lane groups permute).
     SmallVector<Value> sumInputs = {result.activationLaneSums->getResult(0)};
     SmallVector<AffineMap> sumMaps = {
         AffineMap::get(count, 0, renumbered(laneOut), ctx)};

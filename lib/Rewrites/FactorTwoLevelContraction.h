@@ -54,7 +54,7 @@ struct TwoLevelPlan {
   /// Contraction dim of each dequantization loop.
   llvm::SmallVector<int64_t> dequantDims;
   int64_t lanes = 16;
-  /// Group dims (a subset of `groups`, in the weights' byte order) that the
+  /// Group dims (a subset of `groups`, in the groups' order) that the
   /// group sums keep as lanes of their accumulator instead of reducing them
   /// per step: acc[.., n, wide.., l], summed in the row sums. Sub-blocks
   /// whose bytes are contiguous (q4_K's two 32-byte chunks of one 64-byte

@@ -41,11 +41,12 @@ void populateGuardedFlattenTransferPatterns(mlir::RewritePatternSet &patterns);
 /// guarded patterns above) and
 /// linearizes the elementwise vector ops, constants and bitcasts between
 /// them to 1-D; then folds the shape casts left. With `loopCarried`, the
-/// vectors scf.for loops carry are linearized too (upstream's structural
-/// type conversion): a two-level accumulator of lane groups,
-/// vector<1x1x2x8xf32>, is one 16-lane register across iterations, not two
-/// halves taken apart and put together in each. Fails when a pattern
-/// application does not converge or the linearization leaves an illegal op.
+/// vectors scf.for loops carry (and scf.if and scf.while results) are
+/// linearized too (upstream's SCF structural type conversion): a two-level
+/// accumulator of lane groups, vector<1x1x2x8xf32>, is one 16-lane register
+/// across iterations, not two halves taken apart and put together in each.
+/// Fails when a pattern application does not converge or the linearization
+/// leaves an illegal op.
 mlir::LogicalResult flattenContiguousVectors(mlir::Operation *root,
                                              bool loopCarried = false);
 

@@ -4,6 +4,7 @@
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 using namespace mlir;
 
@@ -41,6 +42,10 @@ qforge::quantizeActivation(RewriterBase &rewriter, Location loc,
   Value activationMax = result.max->getResult(0);
   SmallVector<int64_t> storedShape(type.getShape());
   AffineMap stored = identity;
+  assert((storedOrder.empty() ||
+          (storedOrder.size() == rank &&
+           isPermutationVector(llvm::to_vector_of<int64_t>(storedOrder)))) &&
+         "storedOrder must permute the activation's dims");
   if (!storedOrder.empty()) {
     stored = AffineMap::getPermutationMap(storedOrder, ctx);
     for (auto [i, dim] : llvm::enumerate(storedOrder))

@@ -178,11 +178,12 @@ unsigned qforge::splitIntegerReductionChain(RewriterBase &rewriter,
   return count;
 }
 
-/// `value` through a reshape that keeps its element count (elementwise
-/// sums do not see it), toward the value it was made from: an extract at
-/// position 0 dropping unit dims or a shape_cast (fromStart), or a broadcast
-/// adding unit dims or a shape_cast (toward the chain's end). Null when
-/// `value` is not such a reshape.
+/// `value` through a reshape that keeps its element count and order
+/// (elementwise sums do not see it), toward the value it was made from: an
+/// extract at position 0 dropping unit dims (fromStart), a broadcast adding
+/// unit dims (toward the chain's end), or either way a shape_cast or a
+/// transpose that moves unit dims only. Null when `value` is not such a
+/// reshape.
 static Value sizePreservingReshapeSource(Value value, bool fromStart) {
   Operation *op = value.getDefiningOp();
   if (!op || !isa<VectorType>(value.getType()))
@@ -226,6 +227,16 @@ static Operation *soleUser(Value value) {
   return value.hasOneUse() ? *value.getUsers().begin() : nullptr;
 }
 
+/// Moves `value` forward through the reshapes that are its sole users (see
+/// sizePreservingReshapeSource), `user` to the sole user of the last.
+static void followReshapes(Value &value, Operation *&user, bool fromStart) {
+  while (user && user->getNumResults() == 1 &&
+         sizePreservingReshapeSource(user->getResult(0), fromStart) == value) {
+    value = user->getResult(0);
+    user = soleUser(value);
+  }
+}
+
 SmallVector<qforge::LoopCarriedSum>
 qforge::findLoopCarriedSums(scf::ForOp loop) {
   SmallVector<LoopCarriedSum> sums;
@@ -240,12 +251,7 @@ qforge::findLoopCarriedSums(scf::ForOp loop) {
     // else would read one partial sum after the split.
     Value value = iterArg;
     Operation *user = soleUser(value);
-    while (user && user->getNumResults() == 1 &&
-           sizePreservingReshapeSource(user->getResult(0),
-                                       /*fromStart=*/true) == value) {
-      value = user->getResult(0);
-      user = soleUser(value);
-    }
+    followReshapes(value, user, /*fromStart=*/true);
     LoopCarriedSum sum;
     sum.iterArgIndex = index;
     while (auto link = dyn_cast_or_null<arith::AddFOp>(user)) {
@@ -259,12 +265,7 @@ qforge::findLoopCarriedSums(scf::ForOp loop) {
     if (sum.links.size() < 2 || !user)
       continue;
     // The total, through reshapes, to this iter_arg's yield operand.
-    while (user && user->getNumResults() == 1 &&
-           sizePreservingReshapeSource(user->getResult(0),
-                                       /*fromStart=*/false) == value) {
-      value = user->getResult(0);
-      user = soleUser(value);
-    }
+    followReshapes(value, user, /*fromStart=*/false);
     if (!user || user != body->getTerminator() ||
         body->getTerminator()->getOperand(index) != value)
       continue;

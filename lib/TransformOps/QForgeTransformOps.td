@@ -233,7 +233,10 @@ def ApplyX86Int8DotProductsPatternsOp : Op<Transform_Dialect,
     (`vector<Lx4xi32>`, L = 16, 8 or 4) into an `vector<Lxi32>` accumulator
     becomes `llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.{512,256,128}"`
     on the bytes reshaped to `vector<4Lxi8>`. Exact: both compute the same
-    32-bit integer sums.
+    32-bit integer sums. The L lanes may span several dims (a two-level
+    accumulator's lane groups, e.g. `vector<2x8x4xi32>` into `vector<2x8>`),
+    flattened row-major as the bytes are, with unit dims (reduced or not)
+    anywhere and the vectorizer's shape casts that keep the 4 innermost.
 
     A sum of signed bytes alone, `arith.extsi(s8 bytes)` into i32 lanes, is
     the same instruction with unsigned bytes of 1 (exact). In f32,
@@ -1357,8 +1360,9 @@ def FlattenContiguousVectorsOp : Op<Transform_Dialect,
     %n = arith.negf %v : vector<128xf32>
     ```
 
-    With `loop_carried`, the vectors `scf.for` loops carry are linearized
-    too (upstream's structural type conversion): a two-level accumulator of
+    With `loop_carried`, the vectors `scf.for` loops carry (and the results
+    of `scf.if` and `scf.while`) are linearized too (upstream's SCF
+    structural type conversion): a two-level accumulator of
     lane groups (`vector<1x1x2x8xf32>`) stays one 16-lane register across
     iterations instead of two halves taken apart and put together in each.
 

@@ -214,13 +214,16 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // Left alone: a reduced dim of 2 between the lanes (two products per lane
-// summed across it: not vpdpbusd's four adjacent bytes), and bytes shared
-// by only some lanes (8 x 4 bytes broadcast over 2 x 8 lanes: neither every
-// lane's nor one set of 4).
+// summed across it: not vpdpbusd's four adjacent bytes), bytes shared by
+// only some lanes (8 x 4 bytes broadcast over 2 x 8 lanes: neither every
+// lane's nor one set of 4), one byte per lane repeated along its 4
+// (broadcast from vector<4x1>: 4 bytes, but not 4 along k), and one scalar
+// byte broadcast everywhere.
 
 // CHECK-LABEL: func.func @not_lane_sums
 // CHECK-NOT:     llvm.call_intrinsic
-// CHECK-COUNT-2: vector.multi_reduction
+// CHECK-COUNT-4: vector.multi_reduction
+// CHECK-NOT:     llvm.call_intrinsic
 func.func @not_lane_sums(%u: vector<2x8x4xi8>, %s: vector<2x8x4xi8>, %acc: vector<8xi32>,
                          %shared: vector<8x4xi8>, %acc2: vector<2x8xi32>) -> (vector<8xi32>, vector<2x8xi32>) {
   %ue = arith.extui %u : vector<2x8x4xi8> to vector<2x8x4xi32>
@@ -232,6 +235,18 @@ func.func @not_lane_sums(%u: vector<2x8x4xi8>, %s: vector<2x8x4xi8>, %acc: vecto
   %q = arith.muli %ue, %xb : vector<2x8x4xi32>
   %r2 = vector.multi_reduction <add>, %q, %acc2 [2] : vector<2x8x4xi32> to vector<2x8xi32>
   return %r, %r2 : vector<8xi32>, vector<2x8xi32>
+}
+func.func @not_lane_sums_shared(%u: vector<4x4xi8>, %perlane: vector<4x1xi8>, %one: i8, %acc: vector<4xi32>) -> (vector<4xi32>, vector<4xi32>) {
+  %ue = arith.extui %u : vector<4x4xi8> to vector<4x4xi32>
+  %pe = arith.extsi %perlane : vector<4x1xi8> to vector<4x1xi32>
+  %pb = vector.broadcast %pe : vector<4x1xi32> to vector<4x4xi32>
+  %p = arith.muli %ue, %pb : vector<4x4xi32>
+  %r = vector.multi_reduction <add>, %p, %acc [1] : vector<4x4xi32> to vector<4xi32>
+  %oe = arith.extsi %one : i8 to i32
+  %ob = vector.broadcast %oe : i32 to vector<4x4xi32>
+  %q = arith.muli %ue, %ob : vector<4x4xi32>
+  %r2 = vector.multi_reduction <add>, %q, %acc [1] : vector<4x4xi32> to vector<4xi32>
+  return %r, %r2 : vector<4xi32>, vector<4xi32>
 }
 
 module attributes {transform.with_named_sequence} {
