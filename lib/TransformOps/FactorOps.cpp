@@ -335,9 +335,11 @@ void transform::FactorTwoLevelContractionOp::getEffects(
 }
 
 LogicalResult transform::FactorTwoLevelContractionOp::verify() {
-  if (getLanes() <= 0)
+  // As the other ops' verifiers: the attribute's signed value (I64Attr's
+  // getter returns uint64_t, where -1 reads as huge).
+  if (getLanesAttr().getInt() <= 0)
     return emitOpError() << "lanes must be positive";
-  if (getLaneGroups() < 0)
+  if (getLaneGroupsAttr().getInt() < 0)
     return emitOpError() << "lane_groups must not be negative";
   return success();
 }
