@@ -6,7 +6,7 @@
 # wing itself, scripts/check-strategy-choice.sh compares through the
 # driver's own choice):
 #
-#   scripts/check-script-library.sh REV [--keep DIR]
+#   scripts/check-script-library.sh REV [--keep DIR] [--only REGEX]
 #
 # REV's transforms/ is checked out into a temporary folder. Kernels are
 # generated there (the seed, the LLaMA shapes 4096x32x128, 11008x32x128 and
@@ -19,17 +19,21 @@
 # (QFORGE_TRANSFORMS_DIR). Outputs must be byte-identical; a compile that
 # fails must fail on both sides (the messages are not compared: they name
 # script locations). Both sides run one copy of build/bin/qforge-compile.
-# --keep DIR keeps the outputs (DIR/ref, DIR/new) and the kernels.
+# --keep DIR keeps the outputs (DIR/ref, DIR/new) and the kernels;
+# --only REGEX compiles only the strategies whose name matches it (bash
+# regex, e.g. 'two-level').
 # Exits 0 when everything is identical.
 set -euo pipefail
 
-usage() { echo "usage: $0 REV [--keep DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 REV [--keep DIR] [--only REGEX]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 rev="$1"; shift
 keep=""
+only=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --keep) [[ $# -ge 2 ]] || usage; keep="$2"; shift 2 ;;
+    --only) [[ $# -ge 2 ]] || usage; only="$2"; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -52,9 +56,11 @@ mkdir -p "$work/ref"
 git -C "$repo_root" archive "$rev" transforms | tar -x -C "$work/ref"
 
 # Kernels, by kind: i8 decode (M = 1), 4-bit decode, i8 prefill, 4-bit
-# prefill.
+# prefill, GGUF K-quant blocks (two-level) and q8_0 blocks, both for M = 1
+# and for batches.
 k="$work/kernels"
-mkdir -p "$k/decode" "$k/int4" "$k/prefill" "$k/prefill-int4"
+mkdir -p "$k/decode" "$k/int4" "$k/prefill" "$k/prefill-int4" "$k/gguf" "$k/gguf-batched" \
+  "$k/gguf-q8" "$k/gguf-q8-batched"
 gen="$python $repo_root/examples/gen_decode_kernel.py"
 prod="$python $repo_root/examples/gen_producer_kernel.py"
 cp "$repo_root/examples/seed_decode_4096x32x128.mlir" "$k/decode/seed.mlir"
@@ -82,6 +88,15 @@ $prod iree 4096 32 128 --zero-point const --int4 --no-i32 > "$k/int4/iree-q40.ml
 $prod iree 4096 32 128 --batch 32 > "$k/prefill/iree.mlir"
 $prod torch 4096 32 128 --batch 32 > "$k/prefill/torch.mlir"
 $prod iree 4096 32 128 --batch 32 --int4 > "$k/prefill-int4/iree.mlir"
+ggufgen="$python $repo_root/examples/gen_gguf_kernel.py"
+for type in q4_K q5_K q6_K; do
+  $ggufgen $type 4096 4096 > "$k/gguf/$type.mlir"
+done
+$ggufgen q4_K 37 768 --fields > "$k/gguf/q4_K-fields-37x768.mlir"
+$ggufgen q4_K 4096 4096 --batch 16 > "$k/gguf-batched/q4_K-m16.mlir"
+$ggufgen q6_K 37 768 --batch 5 > "$k/gguf-batched/q6_K-37x768-m5.mlir"
+$ggufgen q8_0 4096 4096 > "$k/gguf-q8/q8_0.mlir"
+$ggufgen q8_0 4096 4096 --batch 16 > "$k/gguf-q8-batched/q8_0-m16.mlir"
 
 # Strategy -> kind of kernel, and the target (its row in the table).
 strategies=(
@@ -108,6 +123,16 @@ strategies=(
   "prefill-int4-f32 prefill-int4 --mcpu=sapphirerapids"
   "prefill-int4-f32 prefill-int4 --mcpu=haswell"
   "prefill-int4-int8 prefill-int4 --mcpu=znver5"
+  "decode-two-level-f32 gguf --mcpu=znver5"
+  "decode-two-level-f32 gguf --mcpu=haswell"
+  "decode-two-level-int8 gguf --mcpu=znver5"
+  "decode-two-level-int8 gguf --mcpu=haswell"
+  "prefill-two-level-f32 gguf-batched --mcpu=znver5"
+  "prefill-two-level-int8 gguf-batched --mcpu=znver5"
+  "decode-f32 gguf-q8 --mcpu=znver5"
+  "decode-int8 gguf-q8 --mcpu=znver5"
+  "prefill-in-place-f32 gguf-q8-batched --mcpu=znver5"
+  "prefill-in-place-int8 gguf-q8-batched --mcpu=znver5"
 )
 
 # One line per compile: side, strategy, kernel file, emit, extra options.
@@ -115,6 +140,7 @@ list="$work/list"
 : > "$list"
 for entry in "${strategies[@]}"; do
   read -r strategy kind options <<< "$entry"
+  [[ -z "$only" || "$strategy" =~ $only ]] || continue
   for kernel in "$k/$kind"/*.mlir; do
     for emit in mlir lowered; do
       for side in ref new; do

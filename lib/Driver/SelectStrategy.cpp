@@ -164,20 +164,29 @@ qforge::findQuantizedMatmuls(ModuleOp module) {
     std::optional<int64_t> tokens = countTokens(op);
     if (!tokens) {
       // A two-level contraction: M the product of its parallel dims other
-      // than the weight rows.
+      // than the weight rows (dynamic when one of them is).
       if (op.getNumReductionLoops() < 2)
         return;
       std::string reason;
       FailureOr<TwoLevelPlan> plan =
-          analyzeTwoLevelContraction(op, /*lanes=*/1, reason);
+          analyzeTwoLevelContraction(op, /*lanes=*/1, reason,
+                                     /*quantizeActivations=*/false,
+                                     /*dividingLanes=*/false,
+                                     /*laneGroups=*/0, /*dynamicTokens=*/true);
       if (failed(plan))
         return;
       MatmulSite site{op, 1};
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::parallel &&
-            (int64_t)dim != plan->n)
-          site.tokens *= ranges[dim];
+      for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+        if (iterator != utils::IteratorType::parallel ||
+            (int64_t)dim == plan->n)
+          continue;
+        if (ShapedType::isDynamic(ranges[dim])) {
+          site.tokens = ShapedType::kDynamic;
+          break;
+        }
+        site.tokens *= ranges[dim];
+      }
       site.weightRows = ranges[plan->n];
       site.twoLevel = true;
       site.blocksInPlace = true;
@@ -250,7 +259,8 @@ qforge::selectSiteStrategy(const StrategyOptions &options,
                   "count is dynamic): ");
   StrategyOptions decodeOptions = siteOptions;
   decodeOptions.tokens = 1;
-  decodeOptions.packedWeights = true;
+  // (Blocks read in place, GGUF's, are so at every M.)
+  decodeOptions.packedWeights = !decodeOptions.blocksInPlace;
   decodeOptions.dynamicDecodePath = true;
   std::optional<StrategySelection> decode =
       selectStrategy(decodeOptions, error);

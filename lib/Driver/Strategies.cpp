@@ -330,8 +330,10 @@ prepareTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
   qforge::StrategyOptions decodeOptions = site.options;
   decodeOptions.tokens = 1;
   decodeOptions.dynamicDecodePath = true;
+  // Packed as the batched strategy packs: the weights, except blocks read
+  // in place (GGUF's), read so at every M.
   if (decodeOptions.script.empty())
-    decodeOptions.packedWeights = true;
+    decodeOptions.packedWeights = !decodeOptions.blocksInPlace;
   std::string why;
   FailureOr<qforge::TransformScript> loaded =
       tokens == 1 ? site.session.loadStrategy(decodeOptions, why)

@@ -197,7 +197,9 @@ public:
                    {"family", "for", "strategy", "needs", "fix", "rows",
                     "min_group_size", "min_group_size_note",
                     "single_group_min_size", "single_group_min_size_note",
-                    "packs_weights"}) ||
+                    "packs_weights", "rows_of", "script"}) ||
+        !readString(object, "rows_of", where, family.rowsOf) ||
+        !readString(object, "script", where, family.rowsScript) ||
         !readString(object, "family", where, family.name, true) ||
         !readString(object, "strategy", where, family.strategy) ||
         !readString(object, "needs", where, family.needs) ||
@@ -212,14 +214,18 @@ public:
         !readBool(object, "packs_weights", where, packsWeights))
       return false;
     family.packsWeights = packsWeights.value_or(false);
+    if (family.rowsOf.empty() != family.rowsScript.empty())
+      return fail(where, "'rows_of' and 'script' go together: the family "
+                         "whose rows it takes, and the script they run");
     if (const json::Value *forValue = object.get("for")) {
       const json::Object *request = forValue->getAsObject();
       std::string at = (where + ".for").str();
       if (!request)
         return fail(where, "'for' must be an object");
       if (!checkKeys(*request, at,
-                     {"batched", "int4_weights", "int8_activations",
-                      "packed_weights", "two_level"}) ||
+                     {"batched", "blocks_in_place", "int4_weights",
+                      "int8_activations", "packed_weights", "two_level"}) ||
+          !readBool(*request, "blocks_in_place", at, family.blocksInPlace) ||
           !readBool(*request, "batched", at, family.batched) ||
           !readBool(*request, "int4_weights", at, family.int4Weights) ||
           !readBool(*request, "int8_activations", at, family.int8Activations) ||
@@ -379,6 +385,7 @@ bool serves(const StrategyFamily &family, const StrategyRequest &request) {
          matches(family.int4Weights, request.int4Weights) &&
          matches(family.int8Activations, request.int8Activations) &&
          matches(family.packedWeights, request.packedWeights) &&
+         matches(family.blocksInPlace, request.blocksInPlace) &&
          family.twoLevel == request.twoLevel;
 }
 
@@ -450,6 +457,8 @@ const StrategyTable *StrategyTable::getActive(std::string &error) {
       if (!over || !active->merge(*over, loadError))
         active.reset();
     }
+    if (active && !active->resolveRowsOf(loadError))
+      active.reset();
   });
   if (!active) {
     error = loadError;
@@ -521,6 +530,7 @@ bool StrategyTable::merge(const StrategyTable &over, std::string &error) {
       StrategyFamily added = family;
       for (StrategyRow &row : added.rows)
         row.script = resolved(row.script);
+      added.rowsScript = resolved(added.rowsScript);
       families.insert(families.begin(), std::move(added));
       continue;
     }
@@ -547,6 +557,29 @@ bool StrategyTable::merge(const StrategyTable &over, std::string &error) {
   return true;
 }
 
+bool StrategyTable::resolveRowsOf(std::string &error) {
+  for (StrategyFamily &family : families) {
+    if (family.rowsOf.empty())
+      continue;
+    auto source = llvm::find_if(families, [&](const StrategyFamily &other) {
+      return other.name == family.rowsOf;
+    });
+    if (source == families.end() || !source->rowsOf.empty()) {
+      error = "the strategy table's family '" + family.name +
+              "' takes the rows of '" + family.rowsOf + "', " +
+              (source == families.end() ? std::string("which it does not hold")
+                                        : "which takes its rows from another");
+      return false;
+    }
+    for (const StrategyRow &row : source->rows) {
+      StrategyRow copied = row;
+      copied.script = family.rowsScript;
+      family.rows.push_back(std::move(copied));
+    }
+  }
+  return true;
+}
+
 llvm::StringRef StrategyTable::getCpuClass(llvm::StringRef cpu) const {
   for (const CpuClass &cpuClass : cpuClasses)
     if (llvm::is_contained(cpuClass.cpus, cpu))
@@ -564,8 +597,8 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
     error = "the strategy table has no family for this quantized matmul";
     if (request.twoLevel)
       error += ": two-level weights (llama.cpp's K-quants, s·q - o per "
-               "sub-block) have strategies for M = 1 only so far, without "
-               "--packed-weights (docs/gguf.md); pass --script "
+               "sub-block) are read in place, not packed: drop "
+               "--packed-weights (docs/gguf.md), or pass --script "
                "transforms/loops.mlir for scalar loops";
     return std::nullopt;
   }
@@ -681,8 +714,11 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
        << " | " << cpuClass.note << " |\n";
   os << "\n| family | for | without a row |\n|---|---|---|\n";
   for (const StrategyFamily &family : families) {
-    os << "| " << family.name << " | the " << family.strategy << " | needs "
-       << family.needs << " (" << family.fix << ")";
+    os << "| " << family.name << " | the " << family.strategy;
+    if (!family.rowsOf.empty())
+      os << ": the rows of " << family.rowsOf << ", running "
+         << family.rowsScript;
+    os << " | needs " << family.needs << " (" << family.fix << ")";
     if (family.minGroupSize)
       os << "; groups of at least " << family.minGroupSize
          << " weights: " << family.minGroupSizeNote;

@@ -107,6 +107,9 @@ struct StrategyFamily {
   std::string name;
   /// Which requests the family serves (unset: either).
   std::optional<bool> batched, int4Weights, int8Activations, packedWeights;
+  /// Serves only (true) or never (false) weights whose blocks are read in
+  /// place (GGUF blocks; unset: either).
+  std::optional<bool> blocksInPlace;
   /// Serves two-level weights (unset: the family does not).
   bool twoLevel = false;
   /// How messages name it, what its rows need and how to do without.
@@ -121,6 +124,11 @@ struct StrategyFamily {
   /// The family's scripts pack the weights ahead of calls (a linalg.pack of
   /// each parameter argument): blocks read in place are refused.
   bool packsWeights = false;
+  /// "rows_of": the family whose rows this one takes after its own (their
+  /// conditions and numbers), each running `rowsScript` instead of its own
+  /// (a batched family that runs a decode's steps per token). Resolved once
+  /// the tuning files are merged (StrategyTable::resolveRowsOf).
+  std::string rowsOf, rowsScript;
   std::vector<StrategyRow> rows;
 };
 
@@ -161,6 +169,11 @@ public:
   /// when new (a tuning row wins over the shipped ones); a new family goes
   /// first.
   bool merge(const StrategyTable &over, std::string &error);
+
+  /// Appends to each family with "rows_of" the rows of that family, with
+  /// its own script; `error` when the family is unknown or takes rows
+  /// itself.
+  bool resolveRowsOf(std::string &error);
 
   /// The class the table puts `cpu` in ("" when it names it nowhere).
   llvm::StringRef getCpuClass(llvm::StringRef cpu) const;

@@ -26,9 +26,11 @@ OpOperand *inputOfArgument(linalg::GenericOp generic, Value value) {
 
 } // namespace
 
-FailureOr<qforge::TwoLevelPlan> qforge::analyzeTwoLevelContraction(
-    linalg::GenericOp contraction, int64_t lanes, std::string &reason,
-    bool quantizeActivations, bool dividingLanes, int64_t laneGroups) {
+FailureOr<qforge::TwoLevelPlan>
+qforge::analyzeTwoLevelContraction(linalg::GenericOp contraction, int64_t lanes,
+                                   std::string &reason,
+                                   bool quantizeActivations, bool dividingLanes,
+                                   int64_t laneGroups, bool dynamicTokens) {
   TwoLevelPlan plan;
   plan.contraction = contraction;
   plan.lanes = lanes;
@@ -40,7 +42,7 @@ FailureOr<qforge::TwoLevelPlan> qforge::analyzeTwoLevelContraction(
     return failure();
   }
   SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+  if (!dynamicTokens && llvm::any_of(ranges, ShapedType::isDynamic)) {
     reason = "only static shapes are supported";
     return failure();
   }
@@ -235,6 +237,15 @@ FailureOr<qforge::TwoLevelPlan> qforge::analyzeTwoLevelContraction(
   llvm::sort(plan.laneGroups, [&](int64_t a, int64_t b) {
     return llvm::find(plan.groups, a) < llvm::find(plan.groups, b);
   });
+  // A dynamic size only where the weights are not read: the tokens.
+  for (int64_t dim : llvm::seq<int64_t>(0, ranges.size())) {
+    if (ShapedType::isDynamic(ranges[dim]) &&
+        contraction.getMatchingIndexingMap(plan.weightsUse)
+            .isFunctionOfDim(dim)) {
+      reason = "the weights' dims must be static";
+      return failure();
+    }
+  }
   return plan;
 }
 

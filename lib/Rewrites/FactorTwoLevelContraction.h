@@ -90,12 +90,14 @@ struct FactoredTwoLevel {
 /// script). `laneGroups` is the number of group dims at most kept in the
 /// accumulator's lanes: the innermost group dims of the weights' bytes,
 /// directly outside their element dim, while the accumulator stays within
-/// 16 lanes (TwoLevelPlan::laneGroups).
-mlir::FailureOr<TwoLevelPlan>
-analyzeTwoLevelContraction(mlir::linalg::GenericOp contraction, int64_t lanes,
-                           std::string &reason,
-                           bool quantizeActivations = false,
-                           bool dividingLanes = false, int64_t laneGroups = 0);
+/// 16 lanes (TwoLevelPlan::laneGroups). With `dynamicTokens` the dims the
+/// weights are not read through (the tokens) may be dynamic: the plan then
+/// only says the pair is one (the strategy selection's question); the
+/// rewrite takes static shapes.
+mlir::FailureOr<TwoLevelPlan> analyzeTwoLevelContraction(
+    mlir::linalg::GenericOp contraction, int64_t lanes, std::string &reason,
+    bool quantizeActivations = false, bool dividingLanes = false,
+    int64_t laneGroups = 0, bool dynamicTokens = false);
 
 /// The attribute each generic factorTwoLevelContraction makes carries: the
 /// number of its contraction's group dims (transform.qforge.

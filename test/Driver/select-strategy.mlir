@@ -148,8 +148,17 @@
 // TWO-INT8-VNNI: qforge.strategy = {family = "decode-two-level-int8", row = "vnni", script = "decode-two-level-int8.mlir", why = "has avx512vnni, has avx512vl"}
 // RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=TWO-INT8-256
 // TWO-INT8-256: qforge.strategy = {family = "decode-two-level-int8", row = "avx2", script = "decode-two-level-int8.mlir", why = "has avx2"}
+// Batches: one token per iteration of the batched two-level scripts; a
+// dynamic M dispatches over their chunks and an M = 1 path that reads the
+// blocks in place too (not packed, unlike the other batched families).
+// RUN: qforge-opt %t.q4km4.mlir --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=TWO-BATCH-F32
+// TWO-BATCH-F32: qforge.strategy = {family = "prefill-two-level-f32", row = "avx512", script = "prefill-two-level-f32.mlir", why = "has avx512f"}
+// RUN: qforge-opt %t.q4km4.mlir --qforge-select-strategy="mcpu=sapphirerapids int8-activations" | FileCheck %s --check-prefix=TWO-BATCH-INT8
+// TWO-BATCH-INT8: qforge.strategy = {family = "prefill-two-level-int8", row = "vnni", script = "prefill-two-level-int8.mlir", why = "has avx512vnni, has avx512vl"}
+// RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 --dynamic > %t.q4kdyn.mlir
+// RUN: qforge-opt %t.q4kdyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=TWO-DYN
+// TWO-DYN: qforge.strategy = {decode_row = "decode-two-level-int8/vnni", decode_script = "decode-two-level-int8.mlir", family = "prefill-two-level-int8", row = "vnni", rows_by_decode = 1 : i64, script = "prefill-two-level-int8.mlir", token_tile = 8 : i64, why = "has avx512vnni, has avx512vl"}
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
-// RUN: not qforge-opt %t.q4km4.mlir --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=TWO-NONE
-// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) have strategies for M = 1 only so far, without --packed-weights
+// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) are read in place, not packed: drop --packed-weights
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=core2 2>&1 | FileCheck %s --check-prefix=TWO-OLD
 // TWO-OLD: error: no strategy for this quantized matmul: the two-level decode strategy (llama.cpp's K-quants) needs AVX-512F, or AVX2 and FMA, which the target (CPU 'core2') lacks; pass --script transforms/loops.mlir (scalar loops)

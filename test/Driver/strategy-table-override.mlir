@@ -33,6 +33,17 @@
 // PRINT-NEXT:   prefill-f32/intel-12x32 (prefill-f32.mlir)
 // PRINT-NEXT:     because has avx512f, CPU 'x86-64-v4' is in class intel, M = 8 >= 6
 
+// A family that runs a decode's rows per token (rows_of: GGUF's q8_0
+// batches, prefill-in-place-f32) takes the tuned decode rows too, with its
+// own script.
+// RUN: %python %examples/gen_gguf_kernel.py q8_0 37 256 --batch 4 > %t.q8m4.mlir
+// RUN: qforge-opt %t.q8m4.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=ROWS-OF
+// ROWS-OF: qforge.strategy = {family = "prefill-in-place-f32", row = "zen5-first", script = "prefill-in-place-f32.mlir", why = "CPU 'znver5' is in class zen5"}
+// RUN: not qforge-opt %t.q8m4.mlir --strategy-table=%S/Inputs/tuning-bad-rows-of.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=BAD-ROWS-OF
+// BAD-ROWS-OF: error: {{.*}}the strategy table's family 'my-batched' takes the rows of 'no-such-family', which it does not hold
+// RUN: not qforge-opt %t.q8m4.mlir --strategy-table=%S/Inputs/tuning-rows-of-no-script.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=ROWS-OF-NO-SCRIPT
+// ROWS-OF-NO-SCRIPT: error: {{.*}}tuning-rows-of-no-script.json: families[0]: 'rows_of' and 'script' go together: the family whose rows it takes, and the script they run
+
 // Mistakes: an unknown key (a misspelt condition would otherwise make a
 // row that always applies), a new row without a script, a missing file.
 // RUN: not qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-bad-key.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=BAD-KEY

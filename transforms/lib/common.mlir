@@ -130,4 +130,18 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.yield
   }
+
+  // Matches a contraction with at least two reduction dims (the pair's:
+  // groups x elements, or the two-level form's sub-block dims and
+  // elements; a dequantization generic has none), for
+  // transform.collect_matching.
+  transform.named_sequence @has_two_reduction_dims(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.operation_name %op ["linalg.generic"] : !transform.any_op
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%structured: !transform.any_op):
+      transform.match.structured.dim %structured[-1, -2] {reduction} : !transform.any_op
+      transform.match.structured.yield
+    }
+    transform.yield %op : !transform.any_op
+  }
 }

@@ -10,6 +10,9 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @fuse_with_its_fill(%producer: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}, %loop: !transform.any_op {transform.readonly}) -> (!transform.any_op, !transform.any_op, !transform.any_op)
   transform.named_sequence @vectorize_and_hoist(%func: !transform.any_op {transform.consumed}) -> !transform.any_op
   transform.named_sequence @tile_one_group_per_iteration(%row: !transform.any_op {transform.consumed}, %partials: !transform.any_op {transform.consumed}, %fill: !transform.any_op {transform.consumed}) -> !transform.any_op
+  transform.named_sequence @prefetch_next_row_int8(%module: !transform.any_op {transform.readonly}, %min_read_bytes: !transform.param<i64> {transform.readonly})
+  transform.named_sequence @prefetch_next_row_int8_into_l1(%module: !transform.any_op {transform.readonly})
+  transform.named_sequence @has_two_reduction_dims(%op: !transform.any_op {transform.readonly}) -> !transform.any_op
 
   // Named matmuls become generics, and a sub-channel dequantize lowered to
   // NxGxB weights collapsed to NxK (docs/quantization.md) carries its split
@@ -310,6 +313,70 @@ module attributes {transform.with_named_sequence} {
     %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
     %vectorized = transform.include @vectorize_and_hoist failures(propagate) (%func)
       : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+
+  // The f32 decode whole (decode-f32.mlir; prefill-in-place-f32.mlir runs
+  // it per token): the row's numbers lanes_8 (16 or 8 lanes) and prefetch.
+  transform.named_sequence @decode_f32(%module: !transform.any_op {transform.readonly}) {
+    %lanes_8 = transform.qforge.strategy_param "lanes_8" in %module : (!transform.any_op) -> !transform.param<i64>
+    transform.tune.alternatives<"lanes_8"> selected_region = %lanes_8 : !transform.param<i64> {
+      transform.include @decode_f32_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    }, {
+      transform.include @decode_f32_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
+  transform.named_sequence @decode_f32_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %prefetch = transform.qforge.strategy_param "prefetch" in %module : (!transform.any_op) -> !transform.param<i64>
+    transform.tune.alternatives<"prefetch"> selected_region = %prefetch : !transform.param<i64> {
+    }, {
+      %row_loop = transform.structured.match ops{["scf.forall"]} attributes{qforge.weight_rows} in %module
+        : (!transform.any_op) -> !transform.any_op
+      transform.qforge.prefetch_reads_ahead %row_loop {iterations = 1, line_bytes = 64} : !transform.any_op
+    }
+    transform.yield
+  }
+
+  // The int8 decode whole (decode-int8.mlir; prefill-in-place-int8.mlir
+  // runs it per token): the row's numbers lanes_8, chains, prefetch_into_l1
+  // and prefetch_min_read_bytes.
+  transform.named_sequence @decode_int8(%module: !transform.any_op {transform.readonly}) {
+    %lanes_8 = transform.qforge.strategy_param "lanes_8" in %module : (!transform.any_op) -> !transform.param<i64>
+    %chains = transform.qforge.strategy_param "chains" in %module : (!transform.any_op) -> !transform.param<i64>
+    transform.tune.alternatives<"lanes_8"> selected_region = %lanes_8 : !transform.param<i64> {
+      transform.include @decode_int8_16_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    }, {
+      transform.include @decode_int8_8_lanes failures(propagate) (%module) : (!transform.any_op) -> ()
+    }
+    transform.include @split_group_sums failures(propagate) (%module, %chains) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @decode_int8_after_bufferization(%module: !transform.any_op {transform.readonly}) {
+    %into_l1 = transform.qforge.strategy_param "prefetch_into_l1" in %module : (!transform.any_op) -> !transform.param<i64>
+    transform.tune.alternatives<"prefetch_into_l1"> selected_region = %into_l1 : !transform.param<i64> {
+      %step_bytes = transform.qforge.strategy_param "prefetch_min_read_bytes" in %module : (!transform.any_op) -> !transform.param<i64>
+      transform.include @prefetch_next_row_int8 failures(propagate) (%module, %step_bytes) : (!transform.any_op, !transform.param<i64>) -> ()
+    }, {
+      transform.include @prefetch_next_row_int8_into_l1 failures(propagate) (%module) : (!transform.any_op) -> ()
+    }
+    transform.yield
+  }
+
+  // Batches of blocks read in place (GGUF's q8_0; a static M > 1 or a
+  // dynamic M's chunks): the canonical contraction (1, M, N, G, K) tiled one
+  // token per scf.for iteration and its producers fused in
+  // (transform.structured.fuse: the dequantization, whole, with the block
+  // scales it decodes, and the output's fill, a token's row), so that each
+  // iteration holds an M = 1 contraction the decodes above take as theirs.
+  transform.named_sequence @tile_canonical_tokens_one_at_a_time(%module: !transform.any_op {transform.readonly}) {
+    %func = transform.structured.match ops{["func.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    %contraction = transform.collect_matching @has_two_reduction_dims in %func : (!transform.any_op) -> !transform.any_op
+    %token, %token_loop = transform.structured.fuse %contraction tile_sizes [0, 1]
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %token_loop "qforge.tokens" : !transform.any_op
     transform.yield
   }
 }
