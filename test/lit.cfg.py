@@ -25,6 +25,9 @@ config.substitutions.append(("%transforms", os.path.join(config.qforge_src_root,
 config.substitutions.append(("%examples", os.path.join(config.qforge_src_root, "examples")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%qforge_tools_dir", config.qforge_tools_dir))
+# ggml's prebuilt libraries (scripts/install-ggml.sh), for tests that call
+# ggml itself (REQUIRES: ggml).
+config.substitutions.append(("%ggml_dir", config.qforge_ggml_dir))
 llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
 config.substitutions.append(
     ("%mlir_runner_utils",
