@@ -54,8 +54,8 @@ cl::opt<int> layerOption(
 cl::opt<std::string>
     tokensOption("tokens",
                  cl::desc("--tensor, --layer: the rows of x, a number or "
-                          "'dynamic' (blocks in place compile at 1 row only "
-                          "so far: docs/gguf.md)"),
+                          "'dynamic' (blocks read in place at every M; "
+                          "docs/gguf.md)"),
                  cl::cat(category), cl::init("1"));
 cl::opt<std::string> outputFile("o",
                                 cl::desc("--tensor, --layer: the output file"),
