@@ -21,14 +21,16 @@ docs/gguf.md). Two forms:
 The activation x is M x K f32 (M = 1: a decode; --batch M; --dynamic: M
 known only at run time), read as M x K/QK x QK through tensor.expand_shape.
 
-Types: q8_0 (y = d * q, q a signed byte; both forms) and q4_0 (--fields
-only: quants N x K/32 x 16 bytes, byte j holding element j in its low nibble
-and j + 16 in its high one, y = d * (nibble - 8)). q4_0's dequantization is
-written on the byte pairs (the nibble a loop dim, as qforge stores i4,
-docs/abi.md; the function carries qforge.int4_byte_pairs), and x is read
-through a transpose of each block's two halves (x[g, h, j] -> [g, j, h]),
-so that element (j, h) of the pair meets x[16h + j]. Its blocks in place
-follow.
+Types: q8_0 (y = d * q, q a signed byte; both forms) and q4_0 (quants
+N x K/32 x 16 bytes, byte j holding element j in its low nibble and j + 16
+in its high one, y = d * (nibble - 8)). With --fields, q4_0's
+dequantization is written on the byte pairs (the nibble a loop dim, as
+qforge stores i4, docs/abi.md; the function carries
+qforge.int4_byte_pairs), and x is read through a transpose of each block's
+two halves (x[g, h, j] -> [g, j, h]), so that element (j, h) of the pair
+meets x[16h + j]. Its blocks in place (18 bytes: d @0, quants @2) are
+written in the two-level form below over (n, b, h, l), the nibble half h a
+group dim: s = d and o = 8 * d per half-block, the weight s * q - o.
 
 q4_K (blocks in place only, so far): a 144-byte super-block of 256 weights,
 d and dmin f16 at bytes 0 and 2, twelve bytes of 6-bit scales and mins, 128
@@ -68,9 +70,6 @@ parser.add_argument("--name", default="gguf_matmul")
 args = parser.parse_args()
 
 qk, block_bytes = BLOCKS[args.type]
-if args.type == "q4_0" and not args.fields:
-    parser.error("q4_0 is written with --fields only: its blocks read in place "
-                 "need the 4-bit strategies to pack blocks (docs/gguf.md)")
 if args.k % qk:
     parser.error(f"K = {args.k} is not a multiple of {args.type}'s {qk}")
 n, k, g = args.n, args.k, args.k // qk
@@ -248,6 +247,59 @@ if args.type == "q6_K":
     emit("    %six = arith.ori %nibble, %top : i8")
     emit("    %q = arith.uitofp %six : i8 to f32")
     finish_two_level(tw, ["h", "k1", "k0", "l1", "l0"], [2, 2, 2, 2, 16])
+if args.type == "q4_0" and not args.fields:
+    # Block b of 32: d (f16) @0, 16 bytes of nibbles @2. Element 16h + l is
+    # nibble h of qs[l] (a byte's two nibbles 16 elements apart), weight
+    # d * (q - 8) = s * q - o with s = d and o = 8 * d per (block, half):
+    # the two-level form over (n, b, h, l), the half a group dim, so the
+    # two-level strategies read the blocks in place.
+    emit_heading()
+    emit(f"func.func @{args.name}(%blocks: {blocks_type} {{qforge.gguf_type = \"q4_0\"}}, "
+         f"%x: tensor<{m}x{k}xf32>) -> tensor<{m}x{n}xf32> {{")
+    if args.dynamic:
+        emit("  %c0 = arith.constant 0 : index")
+        emit(f"  %m = tensor.dim %x, %c0 : tensor<?x{k}xf32>")
+    emit_half_from_bytes("d", "blocks", 0)
+    th = f"tensor<{n}x{g}x2xf32>"
+    # Scale d and offset 8 * d (exact) per (n, b, h).
+    for result, factor in (("scale", None), ("offset", "8.0")):
+        emit(f"  %{result}_init = tensor.empty() : {th}")
+        emit(f"  %{result} = linalg.generic {{indexing_maps = [affine_map<(n, b, h) -> (n, b)>, "
+             "affine_map<(n, b, h) -> (n, b, h)>], iterator_types = [\"parallel\", \"parallel\", \"parallel\"]}")
+        emit(f"      ins(%d : tensor<{n}x{g}xf16>) outs(%{result}_init : {th}) {{")
+        emit("  ^bb0(%super: f16, %unused: f32):")
+        emit("    %superf = arith.extf %super : f16 to f32")
+        if factor:
+            emit(f"    %c8f = arith.constant {factor} : f32")
+            emit("    %value = arith.mulf %superf, %c8f : f32")
+            emit("    linalg.yield %value : f32")
+        else:
+            emit("    linalg.yield %superf : f32")
+        emit(f"  }} -> {th}")
+    tq = f"tensor<{n}x{g}x16xi8>"
+    tw = f"tensor<{n}x{g}x2x16xf32>"
+    emit(f"  %qs = tensor.extract_slice %blocks[0, 0, 2] [{n}, {g}, 16] [1, 1, 1]"
+         f" : {blocks_type} to {tq}")
+    emit("  %c4 = arith.constant 4 : i8")
+    emit("  %c15 = arith.constant 15 : i8")
+    emit(f"  %w_init = tensor.empty() : {tw}")
+    emit("  // Element (h, l): nibble h of qs[l], s * q - o of its half-block.")
+    w_dims = "(n, b, h, l)"
+    emit("  %w = linalg.generic {indexing_maps = ["
+         f"affine_map<{w_dims} -> (n, b, l)>, "
+         f"affine_map<{w_dims} -> (n, b, h)>, "
+         f"affine_map<{w_dims} -> (n, b, h)>, "
+         f"affine_map<{w_dims} -> (n, b, h, l)>],"
+         " iterator_types = [" + ", ".join(['\"parallel\"'] * 4) + "]}")
+    emit(f"      ins(%qs, %scale, %offset : {tq}, {th}, {th}) outs(%w_init : {tw}) {{")
+    emit("  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):")
+    emit("    %h = linalg.index 2 : index")
+    emit("    %h8 = arith.index_cast %h : index to i8")
+    emit("    %shift = arith.muli %h8, %c4 : i8")
+    emit("    %shifted = arith.shrui %byte, %shift : i8")
+    emit("    %nibble = arith.andi %shifted, %c15 : i8")
+    emit("    %q = arith.uitofp %nibble : i8 to f32")
+    finish_two_level(tw, ["h", "l"], [2, 16])
 if args.type in ("q4_K", "q5_K"):
     # Super-block b of 256: d @0, dmin @2 (f16), scales @4 (12 bytes), qs
     # (128 bytes) @16 -- q5_K: qh (32 bytes) @16, qs @48. Element

@@ -11,11 +11,12 @@
 #   TYPES="q4_K" SHAPES="4096 4096" scripts/verify-gguf-matrix.sh
 #   PATHS="dynamic-int8" LAYOUTS=in-place scripts/verify-gguf-matrix.sh
 #
-# TYPES: q4_0 q8_0 q4_K q5_K q6_K (q4_0 with its fields apart: the only way
-# gen_gguf_kernel.py writes it).
+# TYPES: q4_0 q8_0 q4_K q5_K q6_K.
 # PATHS: decode-f32, decode-int8 (M = 1), prefill-f32, prefill-int8
 # (M = 128), dynamic-f32, dynamic-int8 (a dynamic M run at 1, 17 and 129).
-# LAYOUTS: in-place (the blocks as stored), packed (--packed-weights).
+# LAYOUTS: in-place (the blocks as stored), packed (--packed-weights),
+# fields (the blocks' fields as separate tensors, gen_gguf_kernel.py
+# --fields, as a producer that splits them passes them).
 # SHAPES: "N K" pairs separated by ';' (default: LLaMA-7B's 4096x4096,
 # 11008x4096, 4096x11008).
 set -euo pipefail
@@ -24,7 +25,7 @@ repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${QFORGE_BUILD_DIR:-$repo_root/build}"
 types="${TYPES:-q4_0 q8_0 q4_K q5_K q6_K}"
 paths="${PATHS:-decode-f32 decode-int8 prefill-f32 prefill-int8 dynamic-f32 dynamic-int8}"
-layouts="${LAYOUTS:-in-place packed}"
+layouts="${LAYOUTS:-in-place packed fields}"
 shapes="${SHAPES:-4096 4096;11008 4096;4096 11008}"
 python="${PYTHON:-python3}"
 bench="$build_dir/bin/qforge-bench"
@@ -37,8 +38,6 @@ failed=()
 printf '%-5s %-12s %-11s %-8s %s\n' type path "N x K" layout result
 IFS=';' read -r -a shape_list <<< "$shapes"
 for type in $types; do
-  fields=()
-  [[ "$type" == q4_0 ]] && fields=(--fields)
   for shape in "${shape_list[@]}"; do
     read -r n k <<< "$shape"
     for path in $paths; do
@@ -50,12 +49,13 @@ for type in $types; do
       esac
       activations=()
       [[ "$path" == *-int8 ]] && activations=(--int8-activations)
-      kernel="$tmp/$type-$n-$k-$path.mlir"
-      "$python" "$repo_root/examples/gen_gguf_kernel.py" "$type" "$n" "$k" \
-        "${tokens[@]}" "${fields[@]}" > "$kernel"
       for layout in $layouts; do
-        packing=()
+        packing=() fields=()
         [[ "$layout" == packed ]] && packing=(--packed-weights)
+        [[ "$layout" == fields ]] && fields=(--fields)
+        kernel="$tmp/$type-$n-$k-$path-$layout.mlir"
+        "$python" "$repo_root/examples/gen_gguf_kernel.py" "$type" "$n" "$k" \
+          "${tokens[@]}" "${fields[@]}" > "$kernel"
         log="$tmp/log"
         status=0
         "$bench" "$kernel" "${activations[@]}" "${packing[@]}" "${dims[@]}" \

@@ -31,16 +31,24 @@ namespace {
 bool isArgumentView(Operation *op);
 
 /// Whether every use of `value` is, through reshapes, an input of a
-/// dequantization (a generic reading integers): a decoded scale, not a
-/// converted activation.
+/// dequantization (a generic reading integers) or of a generic whose
+/// result only such uses take (q4_0's block scale d, read by the
+/// half-blocks' scale d and offset 8d): a decoded scale, not a converted
+/// activation.
 bool feedsDequantizationsOnly(Value value) {
   return llvm::all_of(value.getUsers(), [](Operation *user) {
     if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user))
       return feedsDequantizationsOnly(user->getResult(0));
     auto generic = dyn_cast<linalg::GenericOp>(user);
-    return generic && llvm::any_of(generic.getDpsInputs(), [](Value input) {
-             return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
-           });
+    if (!generic)
+      return false;
+    if (llvm::any_of(generic.getDpsInputs(), [](Value input) {
+          return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
+        }))
+      return true;
+    return generic->getNumResults() == 1 &&
+           generic.getNumLoops() == generic.getNumParallelLoops() &&
+           feedsDequantizationsOnly(generic->getResult(0));
   });
 }
 

@@ -701,6 +701,11 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%one: !transform.any_op):
       %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, %unpack_rows] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     }
+    %transposes = transform.structured.match ops{["linalg.transpose"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    transform.foreach %transposes : !transform.any_op {
+    ^bb0(%one: !transform.any_op):
+      %tile, %loop = transform.structured.tile_using_for %one tile_sizes [0, 0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    }
     %vectorized = transform.include @vectorize_packed_f32 failures(propagate) (%kernel)
       : (!transform.any_op) -> !transform.any_op
     transform.yield
