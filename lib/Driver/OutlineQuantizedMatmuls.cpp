@@ -30,6 +30,16 @@ namespace {
 /// the blocks; a scale joined from two of their bytes, docs/gguf.md).
 bool isArgumentView(Operation *op);
 
+/// Whether `value` holds integers (a block's bytes, quants).
+bool isInteger(Value value) {
+  return isa<IntegerType>(getElementTypeOrSelf(value.getType()));
+}
+
+/// Whether `generic` reads integers: a dequantization or a decoding.
+bool readsIntegers(linalg::GenericOp generic) {
+  return llvm::any_of(generic.getDpsInputs(), isInteger);
+}
+
 /// Whether every use of `value` is, through reshapes, an input of a
 /// dequantization (a generic reading integers) or of a generic whose
 /// result only such uses take (q4_0's block scale d, read by the
@@ -42,9 +52,7 @@ bool feedsDequantizationsOnly(Value value) {
     auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic)
       return false;
-    if (llvm::any_of(generic.getDpsInputs(), [](Value input) {
-          return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
-        }))
+    if (readsIntegers(generic))
       return true;
     return generic->getNumResults() == 1 &&
            generic.getNumLoops() == generic.getNumParallelLoops() &&
@@ -61,15 +69,12 @@ bool isArgumentView(Operation *op) {
   // K-quant's sub-block scale d * sc reads the super-block's f16 d, joined
   // from two bytes or passed apart): a float argument's conversion alone
   // (an f16 activation's) stays with the parent.
-  auto isInteger = [](Value input) {
-    return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
-  };
   auto decoded = [](Value input) {
     auto producer = input.getDefiningOp<linalg::GenericOp>();
     return producer && isArgumentView(producer);
   };
   if (auto generic = dyn_cast_or_null<linalg::GenericOp>(op)) {
-    bool readsBytes = llvm::any_of(generic.getDpsInputs(), isInteger);
+    bool readsBytes = readsIntegers(generic);
     return generic->getNumResults() == 1 &&
            generic.getNumLoops() == generic.getNumParallelLoops() &&
            feedsDequantizationsOnly(generic->getResult(0)) &&
@@ -94,9 +99,7 @@ bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
   if (!generic || generic->getNumResults() != 1 ||
       !llvm::is_contained(contraction.getDpsInputs(), generic->getResult(0)))
     return false;
-  return llvm::any_of(generic.getDpsInputs(), [](Value input) {
-    return isa<IntegerType>(getElementTypeOrSelf(input.getType()));
-  });
+  return readsIntegers(generic);
 }
 
 } // namespace
