@@ -3,6 +3,7 @@
 #include "Bench/WeightPacking.h"
 #include "Abi/AbiAttributes.h"
 #include "Driver/Abi.h"
+#include "Rewrites/SplitParameterPacking.h"
 
 using namespace mlir;
 
@@ -26,24 +27,27 @@ qforge::findWeightPacking(func::FuncOp kernel, FunctionType rawType,
   }
   FunctionType kernelType = kernel.getFunctionType(),
                packType = packFunc.getFunctionType();
-  bool matches = packType.getNumInputs() == positions.size() &&
+  PackedSignature signature =
+      getPackedSignature(positions.asArrayRef(), rawType.getNumInputs());
+  // <f>'s arguments: the raw ones, each packed one replaced by its first
+  // result, then the further results.
+  SmallVector<Type> expected(rawType.getInputs());
+  bool matches = packType.getNumInputs() == signature.inputs.size() &&
                  packType.getNumResults() == positions.size() &&
-                 kernelType.getNumInputs() == rawType.getNumInputs() &&
                  kernelType.getResults() == rawType.getResults();
-  // The arguments that are not packed keep their types.
-  for (unsigned position = 0; matches && position < rawType.getNumInputs();
-       ++position)
-    if (!llvm::is_contained(positions.asArrayRef(), int64_t(position)))
-      matches = kernelType.getInput(position) == rawType.getInput(position);
-  for (auto [index, position] : llvm::enumerate(positions.asArrayRef())) {
-    if (!matches || position < 0 ||
-        position >= int64_t(rawType.getNumInputs()) ||
-        packType.getInput(index) != rawType.getInput(position) ||
-        packType.getResult(index) != kernelType.getInput(position)) {
-      matches = false;
+  for (auto [index, position] : llvm::enumerate(signature.inputs))
+    matches = matches && position >= 0 &&
+              position < int64_t(rawType.getNumInputs()) &&
+              packType.getInput(index) == rawType.getInput(position);
+  for (auto [result, kernelIndex] : llvm::enumerate(signature.kernelIndices)) {
+    if (!matches)
       break;
-    }
+    if (kernelIndex >= int64_t(expected.size()))
+      expected.push_back(packType.getResult(result));
+    else
+      expected[kernelIndex] = packType.getResult(result);
   }
+  matches = matches && TypeRange(expected) == kernelType.getInputs();
   if (!matches) {
     error = "the signature of @" + packFunc.getSymName().str() +
             " does not match the arguments of @" + kernel.getSymName().str() +
@@ -53,8 +57,9 @@ qforge::findWeightPacking(func::FuncOp kernel, FunctionType rawType,
   WeightPacking packing;
   packing.functionName = packFunc.getSymName().str();
   packing.type = packType;
-  packing.packedPositions.assign(positions.asArrayRef().begin(),
-                                 positions.asArrayRef().end());
+  packing.rawPositions.assign(signature.inputs.begin(), signature.inputs.end());
+  packing.kernelIndices.assign(signature.kernelIndices.begin(),
+                               signature.kernelIndices.end());
   return std::optional<WeightPacking>(std::move(packing));
 }
 
@@ -65,15 +70,12 @@ void qforge::packInputs(void (*pack)(void **), const WeightPacking &packing,
   bool created = KernelCall::create(packing.type, packCall, error);
   assert(created && "findWeightPacking checked the types");
   (void)created;
-  for (auto [index, position] : llvm::enumerate(packing.packedPositions))
+  for (auto [index, position] : llvm::enumerate(packing.rawPositions))
     packCall.inputs[index].copyFrom(rawCall.inputs[position]);
   pack(packCall.getPackedArguments());
-  for (size_t position = 0; position < rawCall.inputs.size(); ++position) {
-    auto packed = llvm::find(packing.packedPositions, int64_t(position));
-    if (packed == packing.packedPositions.end())
+  for (size_t position = 0; position < rawCall.inputs.size(); ++position)
+    if (!llvm::is_contained(packing.rawPositions, int64_t(position)))
       kernelCall.inputs[position].copyFrom(rawCall.inputs[position]);
-    else
-      kernelCall.inputs[position].copyFrom(
-          packCall.results[packed - packing.packedPositions.begin()]);
-  }
+  for (auto [result, kernelIndex] : llvm::enumerate(packing.kernelIndices))
+    kernelCall.inputs[kernelIndex].copyFrom(packCall.results[result]);
 }

@@ -22,9 +22,10 @@ namespace qforge {
 
 /// The one-time packing step of a split kernel.
 struct WeightPacking {
-  std::string functionName;             ///< `<f>_pack_weights`
-  mlir::FunctionType type;              ///< raw parameters -> packed
-  std::vector<int64_t> packedPositions; ///< argument positions of `<f>`
+  std::string functionName;           ///< `<f>_pack_weights`
+  mlir::FunctionType type;            ///< raw parameters -> packed
+  std::vector<int64_t> rawPositions;  ///< its inputs: raw positions
+  std::vector<int64_t> kernelIndices; ///< per result: `<f>`'s argument
 };
 
 /// Reads the attributes split_parameter_packing leaves on `kernel` (in the
@@ -32,14 +33,16 @@ struct WeightPacking {
 /// failure, with `error` set, when the attributes do not describe a packing
 /// function of its module whose arguments and results match `kernel`'s and
 /// `rawType`'s (the kernel's signature before the script): packed arguments
-/// at the listed positions, every other argument and the results unchanged.
+/// at the listed positions, further results after the raw arguments
+/// (qforge::getPackedSignature), every other argument and the results
+/// unchanged.
 mlir::FailureOr<std::optional<WeightPacking>>
 findWeightPacking(mlir::func::FuncOp kernel, mlir::FunctionType rawType,
                   std::string &error);
 
 /// Builds `kernelCall`'s inputs from `rawCall`'s: runs `pack` (the compiled
 /// `<f>_pack_weights`) once on the raw parameters and copies its results to
-/// the packed positions; the other inputs are copied as they are.
+/// their arguments of `<f>`; the other inputs are copied as they are.
 void packInputs(void (*pack)(void **), const WeightPacking &packing,
                 const KernelCall &rawCall, KernelCall &kernelCall);
 

@@ -2,6 +2,7 @@
 
 #include "Driver/Abi.h"
 #include "Abi/AbiAttributes.h"
+#include "Rewrites/SplitParameterPacking.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -150,13 +151,27 @@ void qforge::writeCHeader(func::FuncOp kernel, func::FuncOp packWeights,
        << "#define " << prefix << "_PACKED_LAYOUT_FINGERPRINT 0x"
        << llvm::format_hex_no_prefix(fingerprintPacking(packWeights), 16)
        << "ull\n\n";
+    // Where each packed tensor goes: the first of a raw argument in its
+    // place, any further one after the raw arguments (docs/abi.md).
     os << "/* Packs the raw parameters that _mlir_ciface_"
-       << kernel.getSymName() << " takes packed, as";
+       << kernel.getSymName() << " takes packed";
     if (auto positions = packWeights->getAttrOfType<DenseI64ArrayAttr>(
-            kPrepackedArgumentsAttr))
-      for (auto [index, position] : llvm::enumerate(positions.asArrayRef()))
-        os << (index ? ", " : " ") << "arg" << position;
-    os << ", into result0.. in that order. */\n";
+            kPrepackedArgumentsAttr)) {
+      unsigned rawArguments =
+          kernel.getNumArguments() -
+          (positions.size() -
+           getPackedSignature(positions.asArrayRef(), 0).inputs.size());
+      PackedSignature signature =
+          getPackedSignature(positions.asArrayRef(), rawArguments);
+      for (auto [index, position] : llvm::enumerate(signature.inputs))
+        os << (index ? ", " : " (") << "arg" << position;
+      os << ") into result0..: ";
+      for (auto [result, kernelIndex] :
+           llvm::enumerate(signature.kernelIndices))
+        os << (result ? ", " : "") << "result" << result
+           << (result ? " its arg" : " is its arg") << kernelIndex;
+    }
+    os << ". */\n";
     writeDeclaration(packWeights, os);
   }
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";

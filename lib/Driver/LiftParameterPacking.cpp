@@ -17,6 +17,8 @@
 #include "Abi/AbiAttributes.h"
 #include "Rewrites/SplitParameterPacking.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -72,52 +74,81 @@ LogicalResult qforge::liftParameterPacking(const ParameterPacking &packing,
                                            func::CallOp call) {
   func::FuncOp matmulPack = packing.function;
   auto parent = call->getParentOfType<func::FuncOp>();
-  ArrayRef<int64_t> positions = packing.positions;
-  SmallVector<BlockArgument> raw;
-  for (int64_t position : positions) {
-    auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
-    if (!argument || argument.getOwner() != &parent.getBody().front() ||
-        !argument.hasOneUse())
-      return call.emitError()
-             << "the strategy packs operand #" << position << " of @"
-             << call.getCallee()
-             << " once, ahead of calls; that needs it to be an argument of @"
-             << parent.getSymName()
-             << " that only this quantized matmul reads (docs/abi.md)";
-    raw.push_back(argument);
-  }
-
-  // The parent's pack function: raw parameters in, packed ones out, in the
-  // parent's argument order; one more call per lifted matmul.
-  OpBuilder builder(parent.getContext());
+  // The matmul's packing: the call's operands it takes raw, and per result
+  // the operand it is packed from (the first in that operand's place, any
+  // further one after the call's operands).
+  PackedSignature signature =
+      getPackedSignature(packing.positions, call.getNumOperands());
   SmallVector<int64_t> parentPositions;
   FailureOr<func::FuncOp> found =
       getOrCreateParentPack(parent, call, parentPositions);
   if (failed(found))
     return failure();
   func::FuncOp parentPack = *found;
-  // Insert the new positions in order; each raw argument of the pack
-  // function follows its parent position.
+  // The parent's packed positions: one per packed argument first, ascending,
+  // then one per further result.
+  unsigned inPlace = getPackedSignature(parentPositions, 0).inputs.size();
+  unsigned parentRawArguments =
+      parent.getNumArguments() - (parentPositions.size() - inPlace);
+  DenseMap<int64_t, BlockArgument> raw;
+  for (int64_t position : signature.inputs) {
+    auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
+    if (!argument || argument.getOwner() != &parent.getBody().front() ||
+        argument.getArgNumber() >= parentRawArguments || !argument.hasOneUse())
+      return call.emitError()
+             << "the strategy packs operand #" << position << " of @"
+             << call.getCallee()
+             << " once, ahead of calls; that needs it to be an argument of @"
+             << parent.getSymName()
+             << " that only this quantized matmul reads (docs/abi.md)";
+    raw[position] = argument;
+  }
+
+  // The parent's pack function: raw parameters in, in the parent's argument
+  // order; packed ones out, each in its slot; one more call per lifted
+  // matmul.
+  OpBuilder builder(parent.getContext());
   Block *packBody = &parentPack.getBody().front();
   auto packReturn = cast<func::ReturnOp>(packBody->getTerminator());
   SmallVector<Value> results(packReturn.getOperands());
   SmallVector<Value> callArguments;
-  for (BlockArgument argument : raw) {
-    int64_t position = argument.getArgNumber();
-    unsigned slot =
-        llvm::lower_bound(parentPositions, position) - parentPositions.begin();
-    parentPositions.insert(parentPositions.begin() + slot, position);
+  SmallVector<int64_t> inputPositions =
+      getPackedSignature(parentPositions, 0).inputs;
+  for (int64_t position : signature.inputs) {
+    BlockArgument argument = raw[position];
+    auto slot = llvm::lower_bound(inputPositions, argument.getArgNumber());
+    unsigned index = slot - inputPositions.begin();
+    inputPositions.insert(slot, argument.getArgNumber());
     callArguments.push_back(
-        packBody->insertArgument(slot, argument.getType(), argument.getLoc()));
-    results.insert(results.begin() + slot, Value());
+        packBody->insertArgument(index, argument.getType(), argument.getLoc()));
   }
   builder.setInsertionPoint(packReturn);
   auto packCall =
       func::CallOp::create(builder, call.getLoc(), matmulPack, callArguments);
-  for (auto [index, argument] : llvm::enumerate(callArguments)) {
-    unsigned slot = llvm::find(packBody->getArguments(), argument) -
-                    packBody->getArguments().begin();
-    results[slot] = packCall.getResult(index);
+  SmallVector<Value> extraArguments;
+  for (auto [result, kernelIndex] : llvm::enumerate(signature.kernelIndices)) {
+    int64_t parentPosition = raw[packing.positions[result]].getArgNumber();
+    Value packedValue = packCall.getResult(result);
+    Type packedType = packedValue.getType();
+    if (kernelIndex < int64_t(call.getNumOperands())) {
+      // In place: the parent's argument takes the packed type.
+      unsigned slot =
+          std::lower_bound(parentPositions.begin(),
+                           parentPositions.begin() + inPlace, parentPosition) -
+          parentPositions.begin();
+      parentPositions.insert(parentPositions.begin() + slot, parentPosition);
+      results.insert(results.begin() + slot, packedValue);
+      ++inPlace;
+      raw[packing.positions[result]].setType(packedType);
+      continue;
+    }
+    // A further result: a new argument after the parent's others.
+    parentPositions.push_back(parentPosition);
+    results.push_back(packedValue);
+    unsigned end = parent.getNumArguments();
+    (void)parent.insertArgument(end, packedType, DictionaryAttr(),
+                                call.getLoc());
+    extraArguments.push_back(parent.getArgument(end));
   }
   packReturn->setOperands(results);
   parentPack.setFunctionType(builder.getFunctionType(
@@ -125,15 +156,10 @@ LogicalResult qforge::liftParameterPacking(const ParameterPacking &packing,
   parentPack->setAttr(qforge::kPrepackedArgumentsAttr,
                       builder.getDenseI64ArrayAttr(parentPositions));
 
-  // The parent takes the packed tensors.
-  SmallVector<Type> inputs(parent.getArgumentTypes());
-  for (auto [argument, packedType] :
-       llvm::zip(raw, matmulPack.getResultTypes())) {
-    argument.setType(packedType);
-    inputs[argument.getArgNumber()] = packedType;
-  }
-  parent.setFunctionType(
-      builder.getFunctionType(inputs, parent.getResultTypes()));
+  // The parent takes the packed tensors, and passes the further ones on.
+  call->insertOperands(call.getNumOperands(), extraArguments);
+  parent.setFunctionType(builder.getFunctionType(
+      parent.getBody().front().getArgumentTypes(), parent.getResultTypes()));
   parent->setAttr(qforge::kPackWeightsAttr,
                   FlatSymbolRefAttr::get(parentPack.getSymNameAttr()));
   return success();

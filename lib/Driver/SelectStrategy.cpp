@@ -231,6 +231,16 @@ qforge::StrategyOptions qforge::getSiteOptions(StrategyOptions options,
   return options;
 }
 
+qforge::StrategyOptions
+qforge::getDynamicDecodePathOptions(StrategyOptions siteOptions) {
+  siteOptions.tokens = 1;
+  siteOptions.dynamicDecodePath = true;
+  if (siteOptions.script.empty())
+    siteOptions.packedWeights =
+        siteOptions.packedWeights || !siteOptions.blocksInPlace;
+  return siteOptions;
+}
+
 std::optional<qforge::SiteStrategy>
 qforge::selectSiteStrategy(const StrategyOptions &options,
                            const MatmulSite &site) {
@@ -257,11 +267,7 @@ qforge::selectSiteStrategy(const StrategyOptions &options,
   if (!batched)
     return refuse("no batched strategy for this quantized matmul (its token "
                   "count is dynamic): ");
-  StrategyOptions decodeOptions = siteOptions;
-  decodeOptions.tokens = 1;
-  // (Blocks read in place, GGUF's, are so at every M.)
-  decodeOptions.packedWeights = !decodeOptions.blocksInPlace;
-  decodeOptions.dynamicDecodePath = true;
+  StrategyOptions decodeOptions = getDynamicDecodePathOptions(siteOptions);
   std::optional<StrategySelection> decode =
       selectStrategy(decodeOptions, error);
   if (!decode)

@@ -87,6 +87,12 @@ findDynamicTokenFunctions(mlir::ModuleOp module);
 /// chosen by.
 StrategyOptions getSiteOptions(StrategyOptions options, const MatmulSite &site);
 
+/// The options of a dynamic M's M = 1 path, from the site's: one token,
+/// packed as the batched chunks pack -- the weights are, unless a weight
+/// format's blocks are read in place (GGUF's, at every M) and the user did
+/// not ask for --packed-weights. A user's --script packs as it does.
+StrategyOptions getDynamicDecodePathOptions(StrategyOptions siteOptions);
+
 /// The choice for one site: for a dynamic M, `batched` is the chunks' row
 /// and `decode` the M = 1 path's.
 struct SiteStrategy {

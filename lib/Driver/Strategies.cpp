@@ -327,13 +327,8 @@ prepareTokenPath(DynamicSite &site, int64_t tokens, qforge::StrategyPlan &plan,
     error = "the quantized matmul's token count cannot be dispatched on";
     return failure();
   }
-  qforge::StrategyOptions decodeOptions = site.options;
-  decodeOptions.tokens = 1;
-  decodeOptions.dynamicDecodePath = true;
-  // Packed as the batched strategy packs: the weights, except blocks read
-  // in place (GGUF's), read so at every M.
-  if (decodeOptions.script.empty())
-    decodeOptions.packedWeights = !decodeOptions.blocksInPlace;
+  qforge::StrategyOptions decodeOptions =
+      qforge::getDynamicDecodePathOptions(site.options);
   std::string why;
   FailureOr<qforge::TransformScript> loaded =
       tokens == 1 ? site.session.loadStrategy(decodeOptions, why)
@@ -385,12 +380,17 @@ LogicalResult unifyPackings(DynamicSite &site,
               "matmul pack its parameters differently; a dynamic token count "
               "needs one packing for both (pass a --script that packs alike "
               "at every M)";
-  for (int64_t position :
-       packs.front()
-           ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
-           .asArrayRef())
-    argumentTypes[position] =
-        func::FuncOp(paths.front().function).getArgumentTypes()[position];
+  // The paths take the packed tensors, and any further ones after the raw
+  // arguments (qforge::getPackedSignature): so does the dispatcher.
+  qforge::PackedSignature signature = qforge::getPackedSignature(
+      packs.front()
+          ->getAttrOfType<DenseI64ArrayAttr>(qforge::kPrepackedArgumentsAttr)
+          .asArrayRef(),
+      argumentTypes.size());
+  TypeRange pathTypes = func::FuncOp(paths.front().function).getArgumentTypes();
+  argumentTypes.resize(pathTypes.size());
+  for (int64_t kernelIndex : signature.kernelIndices)
+    argumentTypes[kernelIndex] = pathTypes[kernelIndex];
   std::string packName = qforge::getPackWeightsName(site.name);
   packs.front().setSymName(packName);
   for (func::FuncOp pack : llvm::drop_begin(packs))

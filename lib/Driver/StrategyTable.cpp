@@ -618,14 +618,6 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
             ": " + family->singleGroupMinSizeNote + "); " + family->fix;
     return std::nullopt;
   }
-  if (family->packsWeights && request.blocksInPlace) {
-    error = "the " + family->strategy +
-            " packs the weights ahead of calls, and does not yet take a "
-            "weight format's blocks read in place (scales decoded from the "
-            "blocks' bytes, docs/gguf.md): compile one token (M = 1) without "
-            "--packed-weights, or pass the blocks' fields as separate tensors";
-    return std::nullopt;
-  }
   llvm::StringRef cpuClass = getCpuClass(target.getCpu());
   StrategySelection selection;
   selection.family = &*family;
@@ -727,8 +719,8 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
          << family.singleGroupMinSize
          << " weights: " << family.singleGroupMinSizeNote;
     if (family.packsWeights)
-      os << "; packs the weights ahead of calls: not for blocks read in "
-            "place (docs/gguf.md)";
+      os << "; packs the weights ahead of calls (`<f>_pack_weights`, "
+            "docs/abi.md; a format's blocks field by field)";
     os << " |\n";
   }
   os << "\n| family/row | when | script | params | dynamic M (tile; rows "

@@ -121,8 +121,9 @@ struct StrategyFamily {
   /// (0: any).
   int64_t singleGroupMinSize = 0;
   std::string singleGroupMinSizeNote;
-  /// The family's scripts pack the weights ahead of calls (a linalg.pack of
-  /// each parameter argument): blocks read in place are refused.
+  /// The family's scripts pack the weights ahead of calls into
+  /// `<f>_pack_weights` (docs/abi.md); blocks read in place are packed field
+  /// by field. Said in the table's documentation.
   bool packsWeights = false;
   /// "rows_of": the family whose rows this one takes after its own (their
   /// conditions and numbers), each running `rowsScript` instead of its own

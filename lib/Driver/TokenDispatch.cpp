@@ -212,6 +212,9 @@ struct DispatchBuilder {
       }
       values.push_back(rows);
     }
+    // Packed parameters after the raw arguments (docs/abi.md), whole.
+    llvm::append_range(values,
+                       llvm::drop_begin(arguments, dims.arguments.size()));
     return values;
   }
 
@@ -342,6 +345,11 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
   body.clear();
   for (auto [argument, type] : llvm::zip(body.getArguments(), argumentTypes))
     argument.setType(type);
+  // Packed parameters a path takes after the raw ones (a block format's
+  // quants and scales packed apart, docs/abi.md).
+  for (Type type : llvm::drop_begin(argumentTypes, body.getNumArguments()))
+    (void)function.insertArgument(body.getNumArguments(), type,
+                                  DictionaryAttr(), loc);
   function.setFunctionType(FunctionType::get(
       function.getContext(), argumentTypes, function.getResultTypes()));
   OpBuilder builder = OpBuilder::atBlockEnd(&body);

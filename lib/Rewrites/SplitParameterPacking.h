@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <string>
 
 namespace qforge {
@@ -26,13 +28,32 @@ std::string getPackWeightsName(llvm::StringRef kernel);
 /// Whether `function` is such a packing function (by its name).
 bool isPackWeightsFunction(mlir::func::FuncOp function);
 
-/// The function argument `pack` packs, read directly or through
-/// tensor.expand_shape / collapse_shape (free reshapes a normalized
-/// producer form puts between an N x G argument and its N x G x 1 use);
-/// null when the pack reads anything else.
+/// How `<f>`'s arguments follow from its raw ones and the results of
+/// `<f>_pack_weights`, whose `qforge.prepacked_arguments` gives, per result,
+/// the raw argument it is packed from (docs/abi.md). The first result of a
+/// raw argument takes its place in `<f>`; a further one (a block format's
+/// quants and scales, packed apart from its blocks) follows `<f>`'s raw
+/// arguments, in the order of the results.
+struct PackedSignature {
+  /// The raw argument positions `<f>_pack_weights` takes, ascending.
+  llvm::SmallVector<int64_t> inputs;
+  /// Per result of `<f>_pack_weights`, the position of `<f>`'s argument it
+  /// is.
+  llvm::SmallVector<int64_t> kernelIndices;
+};
+PackedSignature getPackedSignature(llvm::ArrayRef<int64_t> resultPositions,
+                                   unsigned numRawArguments);
+
+/// The function argument `pack` packs: read directly, through tensor views
+/// (free reshapes a normalized producer form puts between an N x G argument
+/// and its N x G x 1 use, a slice of a block format's quants), or through
+/// side-effect-free computations on that argument alone (a block format's
+/// f16 scale joined from two of its bytes). Null when the pack reads
+/// anything else or several arguments.
 mlir::BlockArgument getPackedArgument(mlir::linalg::PackOp pack);
 
-/// Checks that every pack reads an argument of `kernel` used by nothing else,
+/// Checks that every pack reads an argument of `kernel` that nothing but the
+/// packing uses (several packs may read one: each is a result),
 /// with a constant (or no) padding value, and that `kernel` is public, not
 /// yet split, and not called in its module. Sets `reason` otherwise.
 mlir::LogicalResult

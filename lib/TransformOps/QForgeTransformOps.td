@@ -754,8 +754,18 @@ def SplitParameterPackingOp : Op<Transform_Dialect,
     set of weights and times only `@f`. Packs of other values (the
     activation) stay in `@f`.
 
+    A pack may read its argument through tensor views (reshapes, a slice)
+    and side-effect-free `linalg.generic`s on that argument alone; they move
+    with it. So a weight format's blocks read in place (GGUF's q8_0: the
+    quants sliced from each 34-byte block, the f16 scale joined from its
+    first two bytes) give two packs of one argument: the first packed tensor
+    takes the argument's place in `@f`, the second follows `@f`'s arguments,
+    and `qforge.prepacked_arguments` lists the argument once per result
+    (`array<i64: 0, 0>`).
+
     Returns the new functions. Fails silenceably, changing nothing, when a
-    packed argument has other users (the raw tensor would still be needed),
+    packed argument, or a value computed from it on the way to a pack, has
+    other users (the raw tensor would still be needed),
     a pack pads with a non-constant value, `@f` is private, referenced in
     its module (its signature changes), or already split, or when no input
     of a consumer is such a pack.

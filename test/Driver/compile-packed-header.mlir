@@ -26,7 +26,7 @@
 // HEADER-NEXT:     qforge_memref_4d_f32 *arg2 /* tensor<2x5x1x64xf32> */,
 // HEADER-NEXT:     qforge_memref_4d_f32 *arg3 /* tensor<1x1x5x64xf32> */,
 // HEADER-NEXT:     qforge_memref_3d_f32 *result0 /* tensor<1x1x100xf32> */);
-// HEADER:      /* Packs the raw parameters that _mlir_ciface_quantized_matmul takes packed, as arg0, arg1, arg2, into result0.. in that order. */
+// HEADER:      /* Packs the raw parameters that _mlir_ciface_quantized_matmul takes packed (arg0, arg1, arg2) into result0..: result0 is its arg0, result1 its arg1, result2 its arg2. */
 // HEADER-NEXT: void _mlir_ciface_quantized_matmul_pack_weights(
 // HEADER-NEXT:     qforge_memref_3d_i8 *arg0 /* tensor<100x5x64xi8> */,
 // HEADER-NEXT:     qforge_memref_3d_f32 *arg1 /* tensor<100x5x1xf32> */,
