@@ -2,6 +2,7 @@
 
 #include "Analysis/DequantContraction.h"
 #include "Driver/Pipelines.h"
+#include "Rewrites/FactorTwoLevelContraction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -173,6 +174,24 @@ SmallVector<unsigned> qforge::findActivationArguments(func::FuncOp kernel) {
           arguments.push_back(*argument);
       }
     }
+  });
+  // The two-level form (llama.cpp's K-quants and q4_0, s·q - o per
+  // sub-block): its contraction names its activation operand.
+  kernel.walk([&](linalg::GenericOp contraction) {
+    if (contraction.getNumReductionLoops() < 2)
+      return;
+    std::string reason;
+    FailureOr<TwoLevelPlan> plan = analyzeTwoLevelContraction(
+        contraction, /*lanes=*/1, reason, /*quantizeActivations=*/false,
+        /*dividingLanes=*/false, /*laneGroups=*/0, /*dynamicTokens=*/true);
+    if (failed(plan))
+      return;
+    std::optional<unsigned> argument =
+        traceToArgument(plan->activationUse->get(), kernel);
+    if (!argument)
+      allArguments = false;
+    else if (!llvm::is_contained(arguments, *argument))
+      arguments.push_back(*argument);
   });
   if (!allArguments)
     return {};

@@ -16,13 +16,13 @@ qforge::gguf::whyNotCompiled(const TensorInfo &tensor) {
            ", unknown to qforge";
   if (type->blockElements == 1)
     return name + " is " + type->name.str() +
-           ", not a quantized weight (qforge compiles q8_0, q4_K, q5_K and "
-           "q6_K blocks)";
-  if (type->name != "q8_0" && type->name != "q4_K" && type->name != "q5_K" &&
-      type->name != "q6_K")
+           ", not a quantized weight (qforge compiles q4_0, q8_0, q4_K, q5_K "
+           "and q6_K blocks)";
+  if (type->name != "q4_0" && type->name != "q8_0" && type->name != "q4_K" &&
+      type->name != "q5_K" && type->name != "q6_K")
     return name + " is " + type->name.str() +
-           ": qforge does not compile that type yet (q8_0, q4_K, q5_K and "
-           "q6_K, docs/gguf.md)";
+           ": qforge does not compile that type yet (q4_0, q8_0, q4_K, q5_K "
+           "and q6_K, docs/gguf.md)";
   if (tensor.shape.size() != 2)
     return name + " has " + std::to_string(tensor.shape.size()) +
            " dims; a weight matrix has 2 (ne[0] = K, ne[1] = N)";
@@ -497,8 +497,82 @@ public:
                           {"h", "k1", "k0", "l1", "l0"}, {2, 2, 2, 2, 16});
   }
 
+  /// y = x . W^T for W in q4_0 (the two-level form of
+  /// examples/gen_gguf_kernel.py q4_0: dims (n, b, h, l), element 16h + l of
+  /// a block nibble h of qs[l], s = d and o = 8d per half-block, so that
+  /// s * q - o = d * (q - 8)); returns y's name.
+  std::string writeQ4_0Matmul(const TensorInfo &tensor, llvm::StringRef blocks,
+                              llvm::StringRef x, llvm::StringRef m,
+                              llvm::StringRef prefix) {
+    TensorType type = *lookupType(tensor.typeId);
+    const int64_t k = tensor.shape[0], n = tensor.shape[1];
+    const int64_t b = k / type.blockElements;
+    auto v = [&](llvm::StringRef name) { return ("%" + prefix + name).str(); };
+    std::string halfT = llvm::formatv("tensor<{0}x{1}xf16>", n, b);
+    std::string paramT = llvm::formatv("tensor<{0}x{1}x2xf32>", n, b);
+    std::string quantsT = llvm::formatv("tensor<{0}x{1}x16xi8>", n, b);
+    std::string weightsT = llvm::formatv("tensor<{0}x{1}x2x16xf32>", n, b);
+    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
+                        "read in place (two-level form).\n",
+                        prefix, escape(tensor.name), type.name, n, k);
+    // d: the f16 in the block's first two bytes; scale d and offset 8d
+    // (exact) per (n, b, h).
+    writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/0);
+    for (bool isScale : {true, false}) {
+      std::string name = isScale ? "scale" : "offset";
+      os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v(name),
+                          paramT);
+      os << llvm::formatv(
+          "  {0} = linalg.generic {{indexing_maps = [affine_map<(n, b, h) -> "
+          "(n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = "
+          "[\"parallel\", \"parallel\", \"parallel\"]}\n",
+          v(name));
+      os << llvm::formatv("      ins({0} : {1}) outs({2}_init : {3}) {{\n",
+                          v("d"), halfT, v(name), paramT);
+      os << "  ^bb0(%super: f16, %unused: f32):\n"
+            "    %superf = arith.extf %super : f16 to f32\n";
+      if (isScale)
+        os << "    linalg.yield %superf : f32\n";
+      else
+        os << "    %c8f = arith.constant 8.0 : f32\n"
+              "    %value = arith.mulf %superf, %c8f : f32\n"
+              "    linalg.yield %value : f32\n";
+      os << llvm::formatv("  } -> {0}\n", paramT);
+    }
+    os << llvm::formatv("  {0} = tensor.extract_slice %{1}[0, 0, 2] [{2}, "
+                        "{3}, 16] [1, 1, 1] : {4} to {5}\n",
+                        v("qs"), blocks, n, b, blocksType(tensor), quantsT);
+    os << llvm::formatv("  {0} = arith.constant 4 : i8\n"
+                        "  {1} = arith.constant 15 : i8\n",
+                        v("c4"), v("c15"));
+    os << llvm::formatv("  {0}_init = tensor.empty() : {1}\n", v("w"),
+                        weightsT);
+    os << "  // Element (h, l): nibble h of qs[l], s * q - o of its "
+          "half-block.\n";
+    const char *dims = "(n, b, h, l)";
+    os << llvm::formatv(
+        "  {0} = linalg.generic {{indexing_maps = [affine_map<{1} -> (n, b, "
+        "l)>, affine_map<{1} -> (n, b, h)>, affine_map<{1} -> (n, b, h)>, "
+        "affine_map<{1} -> (n, b, h, l)>], iterator_types = [\"parallel\", "
+        "\"parallel\", \"parallel\", \"parallel\"]}\n",
+        v("w"), dims);
+    os << llvm::formatv("      ins({0}, {1}, {2} : {3}, {4}, {4}) "
+                        "outs({5}_init : {6}) {{\n",
+                        v("qs"), v("scale"), v("offset"), quantsT, paramT,
+                        v("w"), weightsT);
+    os << "  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):\n"
+          "    %h = linalg.index 2 : index\n"
+          "    %h8 = arith.index_cast %h : index to i8\n";
+    os << llvm::formatv("    %shift = arith.muli %h8, {0} : i8\n"
+                        "    %shifted = arith.shrui %byte, %shift : i8\n"
+                        "    %nibble = arith.andi %shifted, {1} : i8\n",
+                        v("c4"), v("c15"));
+    os << "    %q = arith.uitofp %nibble : i8 to f32\n";
+    return finishTwoLevel(v, tensor, x, m, weightsT, {"h", "l"}, {2, 16});
+  }
+
   /// y = x . W^T in the form of `tensor`'s type (q8_0 as a group-quantized
-  /// matmul, the K-quants in the two-level form); returns y's name.
+  /// matmul, q4_0 and the K-quants in the two-level form); returns y's name.
   std::string writeAnyMatmul(const TensorInfo &tensor, llvm::StringRef blocks,
                              llvm::StringRef x, llvm::StringRef m,
                              llvm::StringRef prefix) {
@@ -507,6 +581,8 @@ public:
       return writeQ6KMatmul(tensor, blocks, x, m, prefix);
     if (type == "q4_K" || type == "q5_K")
       return writeTwoLevelMatmul(tensor, blocks, x, m, prefix);
+    if (type == "q4_0")
+      return writeQ4_0Matmul(tensor, blocks, x, m, prefix);
     return writeMatmul(tensor, blocks, x, m, prefix);
   }
 
