@@ -157,12 +157,8 @@ void qforge::writeCHeader(func::FuncOp kernel, func::FuncOp packWeights,
        << kernel.getSymName() << " takes packed";
     if (auto positions = packWeights->getAttrOfType<DenseI64ArrayAttr>(
             kPrepackedArgumentsAttr)) {
-      unsigned rawArguments =
-          kernel.getNumArguments() -
-          (positions.size() -
-           getPackedSignature(positions.asArrayRef(), 0).inputs.size());
-      PackedSignature signature =
-          getPackedSignature(positions.asArrayRef(), rawArguments);
+      PackedSignature signature = getPackedSignatureOfKernel(
+          positions.asArrayRef(), kernel.getNumArguments());
       for (auto [index, position] : llvm::enumerate(signature.inputs))
         os << (index ? ", " : " (") << "arg" << position;
       os << ") into result0..: ";

@@ -87,14 +87,15 @@ LogicalResult qforge::liftParameterPacking(const ParameterPacking &packing,
   func::FuncOp parentPack = *found;
   // The parent's packed positions: one per packed argument first, ascending,
   // then one per further result.
-  unsigned inPlace = getPackedSignature(parentPositions, 0).inputs.size();
-  unsigned parentRawArguments =
-      parent.getNumArguments() - (parentPositions.size() - inPlace);
+  PackedSignature parentSignature =
+      getPackedSignatureOfKernel(parentPositions, parent.getNumArguments());
+  unsigned inPlace = parentSignature.inputs.size();
   DenseMap<int64_t, BlockArgument> raw;
   for (int64_t position : signature.inputs) {
     auto argument = dyn_cast<BlockArgument>(call.getOperand(position));
     if (!argument || argument.getOwner() != &parent.getBody().front() ||
-        argument.getArgNumber() >= parentRawArguments || !argument.hasOneUse())
+        argument.getArgNumber() >= parentSignature.rawArguments ||
+        !argument.hasOneUse())
       return call.emitError()
              << "the strategy packs operand #" << position << " of @"
              << call.getCallee()
@@ -112,8 +113,7 @@ LogicalResult qforge::liftParameterPacking(const ParameterPacking &packing,
   auto packReturn = cast<func::ReturnOp>(packBody->getTerminator());
   SmallVector<Value> results(packReturn.getOperands());
   SmallVector<Value> callArguments;
-  SmallVector<int64_t> inputPositions =
-      getPackedSignature(parentPositions, 0).inputs;
+  SmallVector<int64_t> inputPositions = parentSignature.inputs;
   for (int64_t position : signature.inputs) {
     BlockArgument argument = raw[position];
     auto slot = llvm::lower_bound(inputPositions, argument.getArgNumber());

@@ -256,6 +256,15 @@ public:
                             xeT, v("w"), weightsT, yT, m);
   }
 
+  /// The comment that opens a two-level matmul's ops.
+  void writeTwoLevelHeading(const TensorInfo &tensor, llvm::StringRef prefix) {
+    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
+                        "read in place (two-level form).\n",
+                        prefix, escape(tensor.name),
+                        lookupType(tensor.typeId)->name, tensor.shape[1],
+                        tensor.shape[0]);
+  }
+
   /// y = x . W^T for W in q4_K or q5_K (the two-level form of
   /// examples/gen_gguf_kernel.py: the nibble half a group dim, each
   /// sub-block's scale and offset decoded from the block, s * q - o);
@@ -276,9 +285,7 @@ public:
     std::string bytesT = llvm::formatv("tensor<{0}x{1}x2x2x32xi8>", n, b);
     std::string highT = llvm::formatv("tensor<{0}x{1}x32xi8>", n, b);
     std::string weightsT = llvm::formatv("tensor<{0}x{1}x2x2x2x32xf32>", n, b);
-    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
-                        "read in place (two-level form).\n",
-                        prefix, escape(tensor.name), type.name, n, k);
+    writeTwoLevelHeading(tensor, prefix);
     // d and dmin: the f16s in bytes 0-1 and 2-3, little endian.
     writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/0);
     writeHalfFromBytes(v("dmin"), tensor, blocks, /*lowByte=*/2);
@@ -418,9 +425,7 @@ public:
     std::string highT = llvm::formatv("tensor<{0}x{1}x2x2x16xi8>", n, b);
     std::string weightsT =
         llvm::formatv("tensor<{0}x{1}x2x2x2x2x16xf32>", n, b);
-    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
-                        "read in place (two-level form).\n",
-                        prefix, escape(tensor.name), type.name, n, k);
+    writeTwoLevelHeading(tensor, prefix);
     // d: the f16 in bytes 208-209; the sixteen signed scales at 192, sub-block
     // 8h + 4k1 + 2k0 + l1.
     writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/208);
@@ -512,9 +517,7 @@ public:
     std::string paramT = llvm::formatv("tensor<{0}x{1}x2xf32>", n, b);
     std::string quantsT = llvm::formatv("tensor<{0}x{1}x16xi8>", n, b);
     std::string weightsT = llvm::formatv("tensor<{0}x{1}x2x16xf32>", n, b);
-    os << llvm::formatv("  // {0}: y = x . W^T, W = '{1}' ({2}, {3} x {4}) "
-                        "read in place (two-level form).\n",
-                        prefix, escape(tensor.name), type.name, n, k);
+    writeTwoLevelHeading(tensor, prefix);
     // d: the f16 in the block's first two bytes; scale d and offset 8d
     // (exact) per (n, b, h).
     writeHalfFromBytes(v("d"), tensor, blocks, /*lowByte=*/0);

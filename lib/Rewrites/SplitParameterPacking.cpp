@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -25,6 +26,7 @@ qforge::PackedSignature
 qforge::getPackedSignature(llvm::ArrayRef<int64_t> resultPositions,
                            unsigned numRawArguments) {
   PackedSignature signature;
+  signature.rawArguments = numRawArguments;
   unsigned extra = numRawArguments;
   for (int64_t position : resultPositions) {
     if (llvm::is_contained(signature.inputs, position)) {
@@ -36,6 +38,17 @@ qforge::getPackedSignature(llvm::ArrayRef<int64_t> resultPositions,
   }
   llvm::sort(signature.inputs);
   return signature;
+}
+
+qforge::PackedSignature
+qforge::getPackedSignatureOfKernel(llvm::ArrayRef<int64_t> resultPositions,
+                                   unsigned numKernelArguments) {
+  // Each result beyond the first of its raw argument is one more argument.
+  llvm::SmallDenseSet<int64_t> distinct(resultPositions.begin(),
+                                        resultPositions.end());
+  return getPackedSignature(resultPositions,
+                            numKernelArguments -
+                                (resultPositions.size() - distinct.size()));
 }
 
 /// The values `op` reads: its operands, and for a generic the values its

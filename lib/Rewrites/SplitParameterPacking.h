@@ -40,9 +40,16 @@ struct PackedSignature {
   /// Per result of `<f>_pack_weights`, the position of `<f>`'s argument it
   /// is.
   llvm::SmallVector<int64_t> kernelIndices;
+  /// How many raw arguments `<f>` had.
+  unsigned rawArguments = 0;
 };
 PackedSignature getPackedSignature(llvm::ArrayRef<int64_t> resultPositions,
                                    unsigned numRawArguments);
+/// The same from `<f>`'s packed signature: `numKernelArguments` counts its
+/// raw arguments and the further packed tensors after them.
+PackedSignature
+getPackedSignatureOfKernel(llvm::ArrayRef<int64_t> resultPositions,
+                           unsigned numKernelArguments);
 
 /// The function argument `pack` packs: read directly, through tensor views
 /// (free reshapes a normalized producer form puts between an N x G argument
