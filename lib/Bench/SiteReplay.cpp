@@ -52,6 +52,28 @@ static unsigned countGroupDims(const qforge::MatmulSite &site) {
   return groupDims;
 }
 
+/// Where the activation of `contraction` is tapped (kernel) and replayed
+/// (reference): its input operand, or -- when that is a linalg.transpose
+/// permuting only the trailing `groupDims` dims -- the transpose's input
+/// (q4_0's fields form reads the activation with each byte's two nibbles
+/// innermost). Such a transpose reorders the elements within each group,
+/// so a group's amax and rounding are the same on either side of it; and
+/// a tap on the transposed value would give the strategy a materialized
+/// 5-D transpose it does not vectorize into the contraction's reads.
+static OpOperand *activationTapPoint(linalg::GenericOp contraction,
+                                     unsigned groupDims) {
+  OpOperand *operand = contraction.getDpsInputOperand(0);
+  auto transpose = operand->get().getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || !transpose->hasOneUse())
+    return operand;
+  ArrayRef<int64_t> permutation = transpose.getPermutation();
+  int64_t fixed = int64_t(permutation.size()) - int64_t(groupDims);
+  for (int64_t dim = 0; dim < fixed; ++dim)
+    if (permutation[dim] != dim)
+      return operand;
+  return &transpose.getInputMutable();
+}
+
 qforge::ReplayPlan qforge::planSiteReplay(ModuleOp module,
                                           const StrategyOptions &options,
                                           std::string &why) {
@@ -137,7 +159,7 @@ LogicalResult qforge::tapKernelSites(ModuleOp module, const ReplayPlan &plan) {
       return failure();
     OpBuilder builder(*contraction);
     tap(builder, contraction->getLoc(), index, Kind::Activation,
-        contraction->getDpsInputOperand(0)->get());
+        activationTapPoint(*contraction, countGroupDims(found[index]))->get());
   }
   for (unsigned index : plan.results) {
     FailureOr<linalg::GenericOp> contraction =
@@ -195,12 +217,13 @@ LogicalResult qforge::replayReferenceSites(ModuleOp module,
         contractionAt(module, found, index);
     if (failed(contraction))
       return failure();
-    OpOperand *operand = contraction->getDpsInputOperand(0);
-    OpBuilder builder(*contraction);
+    unsigned groupDims = countGroupDims(found[index]);
+    OpOperand *operand = activationTapPoint(*contraction, groupDims);
+    OpBuilder builder(operand->getOwner());
     SmallPtrSet<Operation *, 4> readers;
     operand->set(replayed(builder, contraction->getLoc(), index,
-                          Kind::Activation, countGroupDims(found[index]),
-                          operand->get(), readers));
+                          Kind::Activation, groupDims, operand->get(),
+                          readers));
   }
   for (unsigned index : plan.results) {
     FailureOr<linalg::GenericOp> contraction =

@@ -5,6 +5,7 @@
 #include "Abi/AbiAttributes.h"
 #include "Analysis/ProducerForms.h"
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "Rewrites/TwoLevelAsSeedInt4.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -155,6 +156,21 @@ static bool decodesParametersInPlace(linalg::GenericOp contraction) {
     }
   }
   return false;
+}
+
+unsigned qforge::prepareStrategyForms(ModuleOp module,
+                                      const StrategyOptions &options) {
+  // A --strategy-row says the flags through its family.
+  bool packsWeights = options.packedWeights;
+  if (!packsWeights && !options.row.empty()) {
+    StrategyOptions flags = options;
+    std::string error;
+    packsWeights =
+        succeeded(applyRowFlags(flags, error)) && flags.packedWeights;
+  }
+  if (!packsWeights || !options.script.empty())
+    return 0;
+  return rewriteTwoLevelPairsAsSeedInt4(module);
 }
 
 llvm::SmallVector<qforge::MatmulSite>
@@ -376,6 +392,7 @@ struct SelectStrategyPass
       return signalPassFailure();
     }
     bool failed = false;
+    prepareStrategyForms(getOperation(), options);
     SmallVector<MatmulSite> sites = findQuantizedMatmuls(getOperation());
     for (const MatmulSite &site : sites) {
       std::optional<SiteStrategy> choice = selectSiteStrategy(options, site);

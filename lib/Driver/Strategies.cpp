@@ -784,6 +784,7 @@ qforge::applyStrategies(Session &session, ModuleOp module, func::FuncOp kernel,
                         StrategyOptions options, std::string &error) {
   if (failed(applyRowFlags(options, error)))
     return failure();
+  prepareStrategyForms(module, options);
   SmallVector<MatmulSite> sites = qforge::findQuantizedMatmuls(module);
   options.int4Weights = kernel->hasAttr(kInt4BytePairsAttrName);
   bool dynamicTokens = llvm::any_of(sites, [](MatmulSite site) {

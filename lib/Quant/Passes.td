@@ -101,6 +101,32 @@ def StoreInt4AsBytePairs : Pass<"qforge-store-int4-as-byte-pairs", "mlir::Module
                            "mlir::tensor::TensorDialect"];
 }
 
+def TwoLevelAsSeedInt4 : Pass<"qforge-two-level-as-seed-int4", "mlir::ModuleOp"> {
+  let summary = "q4_0's blocks read in place become the 4-bit seed form "
+                "(for the packed 4-bit strategies)";
+  let description = [{
+    A two-level pair of q4_0's shape (`examples/gen_gguf_kernel.py q4_0`,
+    `qforge-gguf`): loops (m, n, block, nibble half, byte), the weight
+    nibble h of byte (n, b, l) of an i8 view of an argument, its scale d
+    and its offset c·d both broadcast from one value d per block. Those
+    weights are (q − c)·d, the 4-bit seed form with the constant
+    zero-point c (docs/forms.md): the pass rebuilds the pair in that form
+    on the same bytes -- the dequantization over (n, b, byte, half), the
+    activation read through a transpose of its two innermost dims, the
+    canonical leading unit dim -- and names the bytes' argument in the
+    function's `qforge.int4_byte_pairs`, so that the 4-bit strategies pack
+    its byte pairs once (`<f>_pack_weights`, docs/abi.md). Nothing is
+    copied per call.
+
+    The driver runs it with `--packed-weights` only: read in place, the
+    two-level strategies need no packing. Other pairs are left as they
+    are.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def NormalizeDequantContraction
     : Pass<"qforge-normalize-dequant-contraction", "mlir::ModuleOp"> {
   let summary = "Group-quantized matmuls as producers spell them become the "

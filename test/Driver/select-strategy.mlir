@@ -160,5 +160,22 @@
 // TWO-DYN: qforge.strategy = {decode_row = "decode-two-level-int8/vnni", decode_script = "decode-two-level-int8.mlir", family = "prefill-two-level-int8", row = "vnni", rows_by_decode = 1 : i64, script = "prefill-two-level-int8.mlir", token_tile = 8 : i64, why = "has avx512vnni, has avx512vl"}
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
 // TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) are read in place, not packed: drop --packed-weights
+// q4_0's blocks read in place are two-level pairs too (s = d, o = 8d): read
+// in place they take the two-level rows; with packed-weights the pass first
+// makes them the 4-bit seed form (Rewrites/TwoLevelAsSeedInt4.h), whose
+// packed rows pack the blocks' byte pairs once.
+// RUN: %python %examples/gen_gguf_kernel.py q4_0 8 512 > %t.q40.mlir
+// RUN: %python %examples/gen_gguf_kernel.py q4_0 8 512 --dynamic > %t.q40dyn.mlir
+// RUN: qforge-opt %t.q40.mlir --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=Q40-IN-PLACE
+// Q40-IN-PLACE: qforge.strategy = {family = "decode-two-level-f32", row = "avx512"
+// RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" | FileCheck %s --check-prefix=Q40-PACKED
+// Q40-PACKED: qforge.int4_byte_pairs = array<i64: 0>
+// Q40-PACKED: qforge.strategy = {family = "decode-packed-int4-f32", row = "avx512"
+// RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-INT8
+// Q40-PACKED-INT8: qforge.strategy = {family = "decode-packed-int4-int8", row = "vnni"
+// RUN: qforge-opt %t.q40dyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-DYN
+// Q40-PACKED-DYN: qforge.strategy = {decode_row = "decode-packed-int4-int8/vnni", {{.*}}family = "prefill-int4-int8", row = "vnni"
+// RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 row=decode-packed-int4-f32/avx512" | FileCheck %s --check-prefix=Q40-ROW
+// Q40-ROW: qforge.strategy = {family = "decode-packed-int4-f32", row = "avx512"
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=core2 2>&1 | FileCheck %s --check-prefix=TWO-OLD
 // TWO-OLD: error: no strategy for this quantized matmul: the two-level decode strategy (llama.cpp's K-quants) needs AVX-512F, or AVX2 and FMA, which the target (CPU 'core2') lacks; pass --script transforms/loops.mlir (scalar loops)

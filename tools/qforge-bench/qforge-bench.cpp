@@ -589,6 +589,10 @@ int main(int argc, char **argv) {
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
+  // The forms the strategies read (q4_0's blocks packed as byte pairs),
+  // before the kernel's activations and matmuls are looked for: the
+  // reference then computes what the kernel computes, site by site.
+  qforge::prepareStrategyForms(*module, options);
   // int8 activations round the activation to 8 bits per group: verified on
   // random floats, the kernel would differ from the f32 reference by that
   // rounding. The arguments it quantizes get values it represents exactly

@@ -109,6 +109,7 @@ int fail(const llvm::Twine &message) {
 /// why).
 int printStrategies(ModuleOp module) {
   qforge::StrategyOptions options = qforge::getStrategyOptions();
+  qforge::prepareStrategyForms(module, options);
   SmallVector<qforge::MatmulSite> sites = qforge::findQuantizedMatmuls(module);
   if (sites.empty())
     llvm::outs() << "no quantized matmul recognised: the script sees the "
