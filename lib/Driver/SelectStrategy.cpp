@@ -158,6 +158,32 @@ static bool decodesParametersInPlace(linalg::GenericOp contraction) {
   return false;
 }
 
+/// Whether `contraction`'s dequantization reads (through views) one of the
+/// arguments `parent`'s qforge.int4_byte_pairs names: the attribute is the
+/// function's, and a function may hold 8-bit matmuls beside a 4-bit one.
+static bool readsInt4BytePairs(linalg::GenericOp contraction,
+                               func::FuncOp parent) {
+  auto paired = parent ? parent->getAttrOfType<DenseI64ArrayAttr>(
+                             qforge::kInt4BytePairsAttrName)
+                       : DenseI64ArrayAttr();
+  if (!paired)
+    return false;
+  for (Value input : contraction.getDpsInputs()) {
+    auto dequant = input.getDefiningOp<linalg::GenericOp>();
+    if (!dequant)
+      continue;
+    for (Value operand : dequant.getDpsInputs()) {
+      auto argument = dyn_cast<BlockArgument>(viewedValue(operand));
+      if (argument && argument.getOwner()->isEntryBlock() &&
+          argument.getOwner()->getParentOp() == parent &&
+          llvm::is_contained(paired.asArrayRef(),
+                             int64_t(argument.getArgNumber())))
+        return true;
+    }
+  }
+  return false;
+}
+
 unsigned qforge::prepareStrategyForms(ModuleOp module,
                                       const StrategyOptions &options) {
   // A --strategy-row says the flags through its family.
@@ -218,7 +244,7 @@ qforge::findQuantizedMatmuls(ModuleOp module) {
       site.weightRows = ShapedType::isDynamic(ranges[2]) ? 0 : ranges[2];
     }
     auto parent = op->getParentOfType<func::FuncOp>();
-    site.int4Weights = parent && parent->hasAttr(kInt4BytePairsAttrName);
+    site.int4Weights = readsInt4BytePairs(op, parent);
     site.blocksInPlace = decodesParametersInPlace(op);
     sites.push_back(site);
   });

@@ -108,15 +108,18 @@ def TwoLevelAsSeedInt4 : Pass<"qforge-two-level-as-seed-int4", "mlir::ModuleOp">
     A two-level pair of q4_0's shape (`examples/gen_gguf_kernel.py q4_0`,
     `qforge-gguf`): loops (m, n, block, nibble half, byte), the weight
     nibble h of byte (n, b, l) of an i8 view of an argument, its scale d
-    and its offset c·d both broadcast from one value d per block. Those
-    weights are (q − c)·d, the 4-bit seed form with the constant
-    zero-point c (docs/forms.md): the pass rebuilds the pair in that form
+    and its offset c·d both broadcast from one f16 or bf16 value d per
+    block, c a whole number of at most 255 in magnitude. Those weights are
+    (q − c)·d, the 4-bit seed form with the constant zero-point c
+    (docs/forms.md), bit for bit (both forms are exact in f32 for such d
+    and c): the pass rebuilds the pair in that form
     on the same bytes -- the dequantization over (n, b, byte, half), the
     activation read through a transpose of its two innermost dims, the
     canonical leading unit dim -- and names the bytes' argument in the
     function's `qforge.int4_byte_pairs`, so that the 4-bit strategies pack
-    its byte pairs once (`<f>_pack_weights`, docs/abi.md). Nothing is
-    copied per call.
+    its byte pairs once (`<f>_pack_weights`, docs/abi.md; the strategy
+    selection takes a matmul as 4-bit when its weights read a named
+    argument). Nothing is copied per call.
 
     The driver runs it with `--packed-weights` only: read in place, the
     two-level strategies need no packing. Other pairs are left as they

@@ -16,8 +16,7 @@ using namespace mlir;
 namespace {
 /// The operand of the binary op `op` that is the integer constant `value`
 /// gives the other one; null if neither is.
-template <typename OpTy>
-Value otherThanConstant(OpTy op, int64_t value) {
+template <typename OpTy> Value otherThanConstant(OpTy op, int64_t value) {
   if (!op)
     return nullptr;
   APInt constant;
@@ -83,8 +82,7 @@ std::optional<std::pair<Value, double>> matchScaledBroadcast(Value value) {
   }
   if (auto extend = converted.getDefiningOp<arith::ExtFOp>())
     converted = extend.getIn();
-  if (converted != body->getArgument(0) ||
-      !getElementTypeOrSelf(value).isF32())
+  if (converted != body->getArgument(0) || !getElementTypeOrSelf(value).isF32())
     return std::nullopt;
   return std::make_pair(generic.getDpsInputOperand(0)->get(), factor);
 }
@@ -103,7 +101,8 @@ std::optional<unsigned> viewedArgument(Value value) {
       return std::nullopt;
   }
   auto argument = cast<BlockArgument>(value);
-  if (!isa<func::FuncOp>(argument.getOwner()->getParentOp()))
+  if (!argument.getOwner()->isEntryBlock() ||
+      !isa<func::FuncOp>(argument.getOwner()->getParentOp()))
     return std::nullopt;
   return argument.getArgNumber();
 }
@@ -124,9 +123,10 @@ qforge::analyzeTwoLevelAsSeedInt4(linalg::GenericOp contraction,
   MLIRContext *ctx = contraction.getContext();
   AffineExpr m, n, b, h, l;
   bindDims(ctx, m, n, b, h, l);
-  SmallVector<AffineMap> expectedMaps = {AffineMap::get(5, 0, {m, b, h, l}, ctx),
-                                         AffineMap::get(5, 0, {n, b, h, l}, ctx),
-                                         AffineMap::get(5, 0, {m, n}, ctx)};
+  SmallVector<AffineMap> expectedMaps = {
+      AffineMap::get(5, 0, {m, b, h, l}, ctx),
+      AffineMap::get(5, 0, {n, b, h, l}, ctx),
+      AffineMap::get(5, 0, {m, n}, ctx)};
   if (contraction.getIndexingMapsArray() != expectedMaps ||
       twoLevel->weightsUse->getOperandNumber() != 1 ||
       twoLevel->dequantDims != SmallVector<int64_t>{1, 2, 3, 4} ||
@@ -137,6 +137,16 @@ qforge::analyzeTwoLevelAsSeedInt4(linalg::GenericOp contraction,
   SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
   if (ranges[3] != 2 || !twoLevel->offset) {
     reason = "not two nibble halves with an offset";
+    return failure();
+  }
+  // The token count M as one size: the activation's and the result's.
+  auto activationType = cast<RankedTensorType>(
+      contraction.getDpsInputOperand(0)->get().getType());
+  auto initType =
+      cast<RankedTensorType>(contraction.getDpsInitOperand(0)->get().getType());
+  if (activationType.getDimSize(0) != initType.getDimSize(0) ||
+      ShapedType::isDynamic(initType.getDimSize(1))) {
+    reason = "the activation and the result disagree on M";
     return failure();
   }
 
@@ -154,6 +164,7 @@ qforge::analyzeTwoLevelAsSeedInt4(linalg::GenericOp contraction,
       dequant.getMatchingIndexingMap(twoLevel->scale) !=
           AffineMap::get(4, 0, {dn, db, dh}, ctx) ||
       !getElementTypeOrSelf(bytes->get()).isInteger(8) ||
+      !cast<RankedTensorType>(bytes->get().getType()).hasStaticShape() ||
       !isNibbleOf(twoLevel->quant,
                   dequant.getBlock()->getArgument(bytes->getOperandNumber()),
                   /*loop=*/2)) {
@@ -171,8 +182,21 @@ qforge::analyzeTwoLevelAsSeedInt4(linalg::GenericOp contraction,
              "from one value per block";
     return failure();
   }
+  // Exact on both sides, so the rewrite changes no bit of a result: a
+  // 16-bit d (11 or 8 significant bits) times q <= 15 or an integer
+  // |c| <= 255, and their difference, are all exact in f32.
+  auto blockScaleType = dyn_cast<RankedTensorType>(scale->first.getType());
+  double zeroPoint = offset->second;
+  if (!blockScaleType || !blockScaleType.hasStaticShape() ||
+      !(blockScaleType.getElementType().isF16() ||
+        blockScaleType.getElementType().isBF16()) ||
+      zeroPoint != std::trunc(zeroPoint) || std::abs(zeroPoint) > 255) {
+    reason = "not a 16-bit float scale per block with a whole zero-point of "
+             "at most 255 (where (q - c)·d and d·q - c·d are both exact)";
+    return failure();
+  }
   plan.blockScale = scale->first;
-  plan.zeroPoint = offset->second;
+  plan.zeroPoint = zeroPoint;
 
   std::optional<unsigned> argument = viewedArgument(plan.bytes);
   if (!argument) {
@@ -228,8 +252,8 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
             arith::IndexCastOp::create(body, bodyLoc, body.getI8Type(), half);
         Value shift = arith::MulIOp::create(body, bodyLoc, half8, four);
         Value shifted = arith::ShRUIOp::create(body, bodyLoc, args[0], shift);
-        Value nibble = arith::TruncIOp::create(
-            body, bodyLoc, body.getIntegerType(4), shifted);
+        Value nibble = arith::TruncIOp::create(body, bodyLoc,
+                                               body.getIntegerType(4), shifted);
         Value wide =
             arith::ExtUIOp::create(body, bodyLoc, body.getI32Type(), nibble);
         Value quant = arith::UIToFPOp::create(body, bodyLoc, f32, wide);
@@ -293,15 +317,12 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
   if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
     SmallVector<Value> dynamicSizes;
     if (ShapedType::isDynamic(tokens))
-      dynamicSizes.push_back(
-          tensor::DimOp::create(rewriter, loc, expanded, 1));
-    Value empty =
-        tensor::EmptyOp::create(rewriter, loc, expandedInitType.getShape(),
-                                f32, dynamicSizes);
-    expandedInit =
-        linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
-                               empty)
-            .getResult(0);
+      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, expanded, 1));
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, expandedInitType.getShape(), f32, dynamicSizes);
+    expandedInit = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                          fill.getInputs()[0], empty)
+                       .getResult(0);
   } else {
     expandedInit = tensor::ExpandShapeOp::create(
         rewriter, loc, expandedInitType, init,
@@ -327,14 +348,16 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
       ArrayRef<ReassociationIndices>{{0, 1}, {2}});
 
   // The two-level generics, once unused.
-  auto oldDequant =
-      contraction.getDpsInputOperand(1)->get().getDefiningOp<linalg::GenericOp>();
+  auto oldDequant = contraction.getDpsInputOperand(1)
+                        ->get()
+                        .getDefiningOp<linalg::GenericOp>();
   rewriter.replaceOp(contraction, result);
   if (oldDequant && oldDequant->use_empty()) {
-    SmallVector<Operation *> parameters;
+    // One generic may be both the scale and the offset (c = 1).
+    llvm::SetVector<Operation *> parameters;
     for (Value input : oldDequant.getDpsInputs())
       if (auto producer = input.getDefiningOp<linalg::GenericOp>())
-        parameters.push_back(producer);
+        parameters.insert(producer);
     rewriter.eraseOp(oldDequant);
     for (Operation *parameter : parameters)
       if (parameter->use_empty())
@@ -373,12 +396,16 @@ unsigned qforge::rewriteTwoLevelPairsAsSeedInt4(ModuleOp module) {
   // What the pairs read and nothing reads now (the old init's fill, the
   // activation's reshape, empty tensors): a dead linalg op would count as
   // work around the matmul.
-  for (func::FuncOp function : functions) {
-    SmallVector<Operation *> ops;
-    function.walk([&](Operation *op) { ops.push_back(op); });
-    for (Operation *op : llvm::reverse(ops))
-      if (op != function && isOpTriviallyDead(op))
-        rewriter.eraseOp(op);
-  }
+  // The function's own ops, users before producers (an erased op takes
+  // its regions with it: nothing nested is listed).
+  for (func::FuncOp function : functions)
+    for (Block &block : function.getBody()) {
+      SmallVector<Operation *> ops;
+      for (Operation &op : block.without_terminator())
+        ops.push_back(&op);
+      for (Operation *op : llvm::reverse(ops))
+        if (isOpTriviallyDead(op))
+          rewriter.eraseOp(op);
+    }
   return plans.size();
 }

@@ -20,8 +20,9 @@
 // (Rewrites/SplitParameterPacking.h) with the byte pairs' pack.
 //
 // The driver takes this route only with --packed-weights: read in place,
-// the two-level strategies need no packing at all. (q − c)·d is ggml's own
-// formula, rounded once; s·q − o rounds twice.
+// the two-level strategies need no packing at all. Taken only where both
+// forms are exact in f32 -- a 16-bit d, a whole c of at most 255 -- so the
+// rewrite changes no bit of a weight ((q − c)·d is ggml's own formula).
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_TWOLEVELASSEEDINT4_H

@@ -325,3 +325,216 @@ func.func @offset_not_a_multiple(%blocks: tensor<8x2x18xi8> {qforge.gguf_type = 
   } -> tensor<1x8xf32>
   return %y : tensor<1x8xf32>
 }
+
+// -----
+
+// A scale of f32 is not taken: d·q - 8d and (q - 8)·d could then differ in
+// their last bit.
+
+// CHECK-LABEL: func.func @scale_of_f32(
+// CHECK-NOT:     qforge.int4_byte_pairs
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+
+func.func @scale_of_f32(%blocks: tensor<8x2x18xi8> {qforge.gguf_type = "q4_0"}, %x: tensor<1x64xf32>) -> tensor<1x8xf32> {
+  %d_init = tensor.empty() : tensor<8x2xf32>
+  %d = linalg.generic {indexing_maps = [affine_map<(n, g) -> (n, g, 0)>, affine_map<(n, g) -> (n, g, 1)>, affine_map<(n, g) -> (n, g)>], iterator_types = ["parallel", "parallel"]}
+      ins(%blocks, %blocks : tensor<8x2x18xi8>, tensor<8x2x18xi8>) outs(%d_init : tensor<8x2xf32>) {
+  ^bb0(%lo: i8, %hi: i8, %unused: f32):
+    %lo16 = arith.extui %lo : i8 to i16
+    %hi16 = arith.extui %hi : i8 to i16
+    %c8 = arith.constant 8 : i16
+    %high = arith.shli %hi16, %c8 : i16
+    %bits = arith.ori %high, %lo16 : i16
+    %half = arith.bitcast %bits : i16 to f16
+    %wide = arith.extf %half : f16 to f32
+    linalg.yield %wide : f32
+  } -> tensor<8x2xf32>
+  %scale_init = tensor.empty() : tensor<8x2x2xf32>
+  %scale = linalg.generic {indexing_maps = [affine_map<(n, b, h) -> (n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%d : tensor<8x2xf32>) outs(%scale_init : tensor<8x2x2xf32>) {
+  ^bb0(%superf: f32, %unused: f32):
+    linalg.yield %superf : f32
+  } -> tensor<8x2x2xf32>
+  %offset_init = tensor.empty() : tensor<8x2x2xf32>
+  %offset = linalg.generic {indexing_maps = [affine_map<(n, b, h) -> (n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%d : tensor<8x2xf32>) outs(%offset_init : tensor<8x2x2xf32>) {
+  ^bb0(%superf: f32, %unused: f32):
+    %c8f = arith.constant 8.0 : f32
+    %value = arith.mulf %superf, %c8f : f32
+    linalg.yield %value : f32
+  } -> tensor<8x2x2xf32>
+  %qs = tensor.extract_slice %blocks[0, 0, 2] [8, 2, 16] [1, 1, 1] : tensor<8x2x18xi8> to tensor<8x2x16xi8>
+  %c4 = arith.constant 4 : i8
+  %c15 = arith.constant 15 : i8
+  %w_init = tensor.empty() : tensor<8x2x2x16xf32>
+  // Element (h, l): nibble h of qs[l], s * q - o of its half-block.
+  %w = linalg.generic {indexing_maps = [affine_map<(n, b, h, l) -> (n, b, l)>, affine_map<(n, b, h, l) -> (n, b, h)>, affine_map<(n, b, h, l) -> (n, b, h)>, affine_map<(n, b, h, l) -> (n, b, h, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%qs, %scale, %offset : tensor<8x2x16xi8>, tensor<8x2x2xf32>, tensor<8x2x2xf32>) outs(%w_init : tensor<8x2x2x16xf32>) {
+  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):
+    %h = linalg.index 2 : index
+    %h8 = arith.index_cast %h : index to i8
+    %shift = arith.muli %h8, %c4 : i8
+    %shifted = arith.shrui %byte, %shift : i8
+    %nibble = arith.andi %shifted, %c15 : i8
+    %q = arith.uitofp %nibble : i8 to f32
+    %sq = arith.mulf %q, %s : f32
+    %value = arith.subf %sq, %o : f32
+    linalg.yield %value : f32
+  } -> tensor<8x2x2x16xf32>
+  %xe = tensor.expand_shape %x [[0], [1, 2, 3]] output_shape [1, 2, 2, 16] : tensor<1x64xf32> into tensor<1x2x2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %y_init = tensor.empty() : tensor<1x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, b, h, l) -> (m, b, h, l)>, affine_map<(m, n, b, h, l) -> (n, b, h, l)>, affine_map<(m, n, b, h, l) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%xe, %w : tensor<1x2x2x16xf32>, tensor<8x2x2x16xf32>) outs(%acc : tensor<1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %product = arith.mulf %a, %b : f32
+    %sum = arith.addf %out, %product : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x8xf32>
+  return %y : tensor<1x8xf32>
+}
+
+// -----
+
+// Nor a zero-point that is not a whole number.
+
+// CHECK-LABEL: func.func @zero_point_not_whole(
+// CHECK-NOT:     qforge.int4_byte_pairs
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+
+func.func @zero_point_not_whole(%blocks: tensor<8x2x18xi8> {qforge.gguf_type = "q4_0"}, %x: tensor<1x64xf32>) -> tensor<1x8xf32> {
+  %d_init = tensor.empty() : tensor<8x2xf16>
+  %d = linalg.generic {indexing_maps = [affine_map<(n, g) -> (n, g, 0)>, affine_map<(n, g) -> (n, g, 1)>, affine_map<(n, g) -> (n, g)>], iterator_types = ["parallel", "parallel"]}
+      ins(%blocks, %blocks : tensor<8x2x18xi8>, tensor<8x2x18xi8>) outs(%d_init : tensor<8x2xf16>) {
+  ^bb0(%lo: i8, %hi: i8, %unused: f16):
+    %lo16 = arith.extui %lo : i8 to i16
+    %hi16 = arith.extui %hi : i8 to i16
+    %c8 = arith.constant 8 : i16
+    %high = arith.shli %hi16, %c8 : i16
+    %bits = arith.ori %high, %lo16 : i16
+    %half = arith.bitcast %bits : i16 to f16
+    linalg.yield %half : f16
+  } -> tensor<8x2xf16>
+  %scale_init = tensor.empty() : tensor<8x2x2xf32>
+  %scale = linalg.generic {indexing_maps = [affine_map<(n, b, h) -> (n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%d : tensor<8x2xf16>) outs(%scale_init : tensor<8x2x2xf32>) {
+  ^bb0(%super: f16, %unused: f32):
+    %superf = arith.extf %super : f16 to f32
+    linalg.yield %superf : f32
+  } -> tensor<8x2x2xf32>
+  %offset_init = tensor.empty() : tensor<8x2x2xf32>
+  %offset = linalg.generic {indexing_maps = [affine_map<(n, b, h) -> (n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%d : tensor<8x2xf16>) outs(%offset_init : tensor<8x2x2xf32>) {
+  ^bb0(%super: f16, %unused: f32):
+    %superf = arith.extf %super : f16 to f32
+    %c8f = arith.constant 8.5 : f32
+    %value = arith.mulf %superf, %c8f : f32
+    linalg.yield %value : f32
+  } -> tensor<8x2x2xf32>
+  %qs = tensor.extract_slice %blocks[0, 0, 2] [8, 2, 16] [1, 1, 1] : tensor<8x2x18xi8> to tensor<8x2x16xi8>
+  %c4 = arith.constant 4 : i8
+  %c15 = arith.constant 15 : i8
+  %w_init = tensor.empty() : tensor<8x2x2x16xf32>
+  // Element (h, l): nibble h of qs[l], s * q - o of its half-block.
+  %w = linalg.generic {indexing_maps = [affine_map<(n, b, h, l) -> (n, b, l)>, affine_map<(n, b, h, l) -> (n, b, h)>, affine_map<(n, b, h, l) -> (n, b, h)>, affine_map<(n, b, h, l) -> (n, b, h, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%qs, %scale, %offset : tensor<8x2x16xi8>, tensor<8x2x2xf32>, tensor<8x2x2xf32>) outs(%w_init : tensor<8x2x2x16xf32>) {
+  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):
+    %h = linalg.index 2 : index
+    %h8 = arith.index_cast %h : index to i8
+    %shift = arith.muli %h8, %c4 : i8
+    %shifted = arith.shrui %byte, %shift : i8
+    %nibble = arith.andi %shifted, %c15 : i8
+    %q = arith.uitofp %nibble : i8 to f32
+    %sq = arith.mulf %q, %s : f32
+    %value = arith.subf %sq, %o : f32
+    linalg.yield %value : f32
+  } -> tensor<8x2x2x16xf32>
+  %xe = tensor.expand_shape %x [[0], [1, 2, 3]] output_shape [1, 2, 2, 16] : tensor<1x64xf32> into tensor<1x2x2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %y_init = tensor.empty() : tensor<1x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, b, h, l) -> (m, b, h, l)>, affine_map<(m, n, b, h, l) -> (n, b, h, l)>, affine_map<(m, n, b, h, l) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%xe, %w : tensor<1x2x2x16xf32>, tensor<8x2x2x16xf32>) outs(%acc : tensor<1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %product = arith.mulf %a, %b : f32
+    %sum = arith.addf %out, %product : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x8xf32>
+  return %y : tensor<1x8xf32>
+}
+
+// -----
+
+// An offset that is the scale itself (c = 1, one generic read twice) gives
+// a zero-point of 1, and that generic is erased once.
+
+// CHECK-LABEL: func.func @offset_is_the_scale(
+// CHECK-SAME:    qforge.int4_byte_pairs = array<i64: 0>
+// CHECK:         arith.constant dense<1.000000e+00> : tensor<8x2x1xf32>
+// CHECK:         linalg.transpose
+// CHECK-NOT:     tensor<8x2x2xf32>
+// CHECK:         return
+
+func.func @offset_is_the_scale(%blocks: tensor<8x2x18xi8> {qforge.gguf_type = "q4_0"}, %x: tensor<1x64xf32>) -> tensor<1x8xf32> {
+  %d_init = tensor.empty() : tensor<8x2xf16>
+  %d = linalg.generic {indexing_maps = [affine_map<(n, g) -> (n, g, 0)>, affine_map<(n, g) -> (n, g, 1)>, affine_map<(n, g) -> (n, g)>], iterator_types = ["parallel", "parallel"]}
+      ins(%blocks, %blocks : tensor<8x2x18xi8>, tensor<8x2x18xi8>) outs(%d_init : tensor<8x2xf16>) {
+  ^bb0(%lo: i8, %hi: i8, %unused: f16):
+    %lo16 = arith.extui %lo : i8 to i16
+    %hi16 = arith.extui %hi : i8 to i16
+    %c8 = arith.constant 8 : i16
+    %high = arith.shli %hi16, %c8 : i16
+    %bits = arith.ori %high, %lo16 : i16
+    %half = arith.bitcast %bits : i16 to f16
+    linalg.yield %half : f16
+  } -> tensor<8x2xf16>
+  %scale_init = tensor.empty() : tensor<8x2x2xf32>
+  %scale = linalg.generic {indexing_maps = [affine_map<(n, b, h) -> (n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%d : tensor<8x2xf16>) outs(%scale_init : tensor<8x2x2xf32>) {
+  ^bb0(%super: f16, %unused: f32):
+    %superf = arith.extf %super : f16 to f32
+    linalg.yield %superf : f32
+  } -> tensor<8x2x2xf32>
+  %offset_init = tensor.empty() : tensor<8x2x2xf32>
+  %offset = linalg.generic {indexing_maps = [affine_map<(n, b, h) -> (n, b)>, affine_map<(n, b, h) -> (n, b, h)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%d : tensor<8x2xf16>) outs(%offset_init : tensor<8x2x2xf32>) {
+  ^bb0(%super: f16, %unused: f32):
+    %superf = arith.extf %super : f16 to f32
+    %c8f = arith.constant 8.0 : f32
+    %value = arith.mulf %superf, %c8f : f32
+    linalg.yield %value : f32
+  } -> tensor<8x2x2xf32>
+  %qs = tensor.extract_slice %blocks[0, 0, 2] [8, 2, 16] [1, 1, 1] : tensor<8x2x18xi8> to tensor<8x2x16xi8>
+  %c4 = arith.constant 4 : i8
+  %c15 = arith.constant 15 : i8
+  %w_init = tensor.empty() : tensor<8x2x2x16xf32>
+  // Element (h, l): nibble h of qs[l], s * q - o of its half-block.
+  %w = linalg.generic {indexing_maps = [affine_map<(n, b, h, l) -> (n, b, l)>, affine_map<(n, b, h, l) -> (n, b, h)>, affine_map<(n, b, h, l) -> (n, b, h)>, affine_map<(n, b, h, l) -> (n, b, h, l)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%qs, %scale, %scale : tensor<8x2x16xi8>, tensor<8x2x2xf32>, tensor<8x2x2xf32>) outs(%w_init : tensor<8x2x2x16xf32>) {
+  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):
+    %h = linalg.index 2 : index
+    %h8 = arith.index_cast %h : index to i8
+    %shift = arith.muli %h8, %c4 : i8
+    %shifted = arith.shrui %byte, %shift : i8
+    %nibble = arith.andi %shifted, %c15 : i8
+    %q = arith.uitofp %nibble : i8 to f32
+    %sq = arith.mulf %q, %s : f32
+    %value = arith.subf %sq, %o : f32
+    linalg.yield %value : f32
+  } -> tensor<8x2x2x16xf32>
+  %xe = tensor.expand_shape %x [[0], [1, 2, 3]] output_shape [1, 2, 2, 16] : tensor<1x64xf32> into tensor<1x2x2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %y_init = tensor.empty() : tensor<1x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%y_init : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, b, h, l) -> (m, b, h, l)>, affine_map<(m, n, b, h, l) -> (n, b, h, l)>, affine_map<(m, n, b, h, l) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%xe, %w : tensor<1x2x2x16xf32>, tensor<8x2x2x16xf32>) outs(%acc : tensor<1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %product = arith.mulf %a, %b : f32
+    %sum = arith.addf %out, %product : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x8xf32>
+  return %y : tensor<1x8xf32>
+}
