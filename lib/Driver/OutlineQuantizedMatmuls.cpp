@@ -102,6 +102,28 @@ bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
   return readsIntegers(generic);
 }
 
+/// Whether `op` is a transpose producing `contraction`'s activation, or a
+/// reshape only such a transpose reads: q4_0's form reads x through a
+/// transpose of each block's halves (x[g, h, j] -> [g, j, h], docs/gguf.md).
+/// They move with the matmul even when x is computed (a layer's silu * up),
+/// so that the outlined function takes x as the kernel of the matmul alone
+/// does, and its strategy transposes one block at a time; left in the
+/// parent, the transpose of a computed x was vectorized whole there and
+/// did not lower.
+bool isActivationTranspose(Operation *op, linalg::GenericOp contraction) {
+  Value activation = contraction.getDpsInputOperand(0)->get();
+  auto transposesActivation = [&](Operation *user) {
+    auto transpose = dyn_cast<linalg::TransposeOp>(user);
+    return transpose && transpose->getResult(0) == activation;
+  };
+  if (isa_and_nonnull<linalg::TransposeOp>(op))
+    return transposesActivation(op);
+  if (isa_and_nonnull<tensor::ExpandShapeOp>(op))
+    return !op->use_empty() &&
+           llvm::all_of(op->getUsers(), transposesActivation);
+  return false;
+}
+
 } // namespace
 
 qforge::Outlined qforge::outlineQuantizedMatmul(linalg::GenericOp contraction,
@@ -121,7 +143,8 @@ qforge::Outlined qforge::outlineQuantizedMatmul(linalg::GenericOp contraction,
       bool argumentReshape = isArgumentView(def);
       if (!def || def->getBlock() != block || moved.contains(def) ||
           !(isa<linalg::FillOp, tensor::EmptyOp, tensor::DimOp>(def) ||
-            argumentReshape || isDequantizationOf(def, contraction)))
+            argumentReshape || isDequantizationOf(def, contraction) ||
+            isActivationTranspose(def, contraction)))
         continue;
       bool onlyUsedByMoved =
           llvm::all_of(def->getUsers(),

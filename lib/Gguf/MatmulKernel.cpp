@@ -563,10 +563,12 @@ public:
                         "outs({5}_init : {6}) {{\n",
                         v("qs"), v("scale"), v("offset"), quantsT, paramT,
                         v("w"), weightsT);
+    // Body names other than the layer's unprefixed ones (%h, %act, %out):
+    // a generic's region sees the function's values.
     os << "  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):\n"
-          "    %h = linalg.index 2 : index\n"
-          "    %h8 = arith.index_cast %h : index to i8\n";
-    os << llvm::formatv("    %shift = arith.muli %h8, {0} : i8\n"
+          "    %nibble_half = linalg.index 2 : index\n"
+          "    %nibble_half8 = arith.index_cast %nibble_half : index to i8\n";
+    os << llvm::formatv("    %shift = arith.muli %nibble_half8, {0} : i8\n"
                         "    %shifted = arith.shrui %byte, %shift : i8\n"
                         "    %nibble = arith.andi %shifted, {1} : i8\n",
                         v("c4"), v("c15"));

@@ -1,6 +1,6 @@
 """Writes a GGUF file (version 3) of weights quantized as llama.cpp does.
 
-usage: write-gguf-weights.py OUT N K [--layer [--q4_K_M]] [--fast]
+usage: write-gguf-weights.py OUT N K [--layer [--q4_K_M | --q4_0]] [--fast]
 
 Tensors: blk.0.attn_q.weight, N x K in q8_0 (each block of 32 weights
 quantized from uniform [-1, 1) floats: d = amax / 127 stored as f16,
@@ -13,7 +13,8 @@ in q8_0 instead, hidden size K and intermediate size N (attn_q, attn_k,
 attn_v, attn_output: K x K; ffn_gate, ffn_up: N x K; ffn_down: K x N), and
 the f32 norm; with --q4_K_M, a mix like llama.cpp's Q4_K_M instead: attn_v
 and ffn_down in q6_K, the others in q4_K (random valid blocks; K and N
-multiples of 256). --fast: random quants and valid scales instead of quantizing
+multiples of 256); with --q4_0, all seven in q4_0 (llama.cpp's Q4_0 holds
+a layer so: random nibbles, d a finite half; K and N multiples of 32). --fast: random quants and valid scales instead of quantizing
 (for LLaMA-7B shapes). Deterministic.
 """
 import random
@@ -69,6 +70,16 @@ def q6_k_blocks(generator, blocks):
     return bytes(data)
 
 
+def q4_0_blocks(generator, blocks):
+    """q4_0 blocks (18 bytes): d (bytes 0-1) a finite half, 16 bytes of
+    random nibbles."""
+    data = bytearray(generator.randbytes(blocks * 18))
+    for block in range(blocks):
+        data[block * 18:block * 18 + 2] = struct.pack(
+            "<e", generator.uniform(-0.01, 0.01))
+    return bytes(data)
+
+
 def k_quant_matrix(generator, type_id, rows, cols):
     """rows x cols weights in q4_K (type 12) or q6_K (14): random valid
     blocks."""
@@ -88,6 +99,17 @@ def main(out, n, k, layer):
                        ("attn_v", 14, k, k), ("attn_output", 12, k, k),
                        ("ffn_gate", 12, n, k), ("ffn_up", 12, n, k),
                        ("ffn_down", 14, k, n)]]
+        tensors.append(("blk.0.attn_norm.weight", 0, [k],
+                        b"".join(struct.pack("<f", generator.uniform(-1, 1))
+                                 for _ in range(k))))
+        return write(out, tensors)
+    if layer and "--q4_0" in sys.argv[4:]:
+        tensors = [("blk.0.%s.weight" % role, 2, [cols, rows],
+                    q4_0_blocks(generator, rows * (cols // 32)))
+                   for role, rows, cols in [("attn_q", k, k), ("attn_k", k, k),
+                                            ("attn_v", k, k), ("attn_output", k, k),
+                                            ("ffn_gate", n, k), ("ffn_up", n, k),
+                                            ("ffn_down", k, n)]]
         tensors.append(("blk.0.attn_norm.weight", 0, [k],
                         b"".join(struct.pack("<f", generator.uniform(-1, 1))
                                  for _ in range(k))))
