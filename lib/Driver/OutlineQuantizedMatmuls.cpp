@@ -111,10 +111,21 @@ bool isDequantizationOf(Operation *op, linalg::GenericOp contraction) {
 /// parent, the transpose of a computed x was vectorized whole there and
 /// did not lower.
 bool isActivationTranspose(Operation *op, linalg::GenericOp contraction) {
-  Value activation = contraction.getDpsInputOperand(0)->get();
+  // An input of the contraction (the weights' is a dequantization's
+  // result, never a transpose's) swapping its two innermost dims only.
   auto transposesActivation = [&](Operation *user) {
     auto transpose = dyn_cast<linalg::TransposeOp>(user);
-    return transpose && transpose->getResult(0) == activation;
+    if (!transpose || !llvm::is_contained(contraction.getDpsInputs(),
+                                          transpose->getResult(0)))
+      return false;
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    int64_t rank = permutation.size();
+    for (int64_t dim = 0; dim < rank; ++dim)
+      if (permutation[dim] != (dim < rank - 2    ? dim
+                               : dim == rank - 2 ? rank - 1
+                                                 : rank - 2))
+        return false;
+    return rank >= 2;
   };
   if (isa_and_nonnull<linalg::TransposeOp>(op))
     return transposesActivation(op);

@@ -563,8 +563,9 @@ public:
                         "outs({5}_init : {6}) {{\n",
                         v("qs"), v("scale"), v("offset"), quantsT, paramT,
                         v("w"), weightsT);
-    // Body names other than the layer's unprefixed ones (%h, %act, %out):
-    // a generic's region sees the function's values.
+    // Body names other than the layer's unprefixed ones defined before
+    // this body (%h, %act; %out comes last): a generic's region sees the
+    // function's values, and a name may not be defined twice.
     os << "  ^bb0(%byte: i8, %s: f32, %o: f32, %unused: f32):\n"
           "    %nibble_half = linalg.index 2 : index\n"
           "    %nibble_half8 = arith.index_cast %nibble_half : index to i8\n";

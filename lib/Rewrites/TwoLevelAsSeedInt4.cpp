@@ -273,6 +273,14 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
   auto expandedType =
       RankedTensorType::get({1, tokens, blocks, 2, bytesPerBlock}, f32);
   Value expanded;
+  // Where a dynamic M is read: the producer's source when M is its dim 0,
+  // so that nothing reads the old reshape (the outliner moves the new one
+  // with the matmul only while the transpose alone reads it).
+  Value tokenSource = activation;
+  if (auto producer = activation.getDefiningOp<tensor::ExpandShapeOp>();
+      producer &&
+      producer.getReassociationIndices().front() == ReassociationIndices{0})
+    tokenSource = producer.getSrc();
   if (auto producer = activation.getDefiningOp<tensor::ExpandShapeOp>()) {
     // One reshape of the producer's source (the strategies see through
     // one): its first group gets the unit dim.
@@ -295,7 +303,7 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
   }
   SmallVector<OpFoldResult> transposedSizes = {
       rewriter.getIndexAttr(1),
-      tensor::getMixedSize(rewriter, loc, expanded, 1),
+      tensor::getMixedSize(rewriter, loc, tokenSource, 0),
       rewriter.getIndexAttr(blocks), rewriter.getIndexAttr(bytesPerBlock),
       rewriter.getIndexAttr(2)};
   Value transposedInit =
@@ -317,7 +325,8 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
   if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
     SmallVector<Value> dynamicSizes;
     if (ShapedType::isDynamic(tokens))
-      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, expanded, 1));
+      dynamicSizes.push_back(
+          tensor::DimOp::create(rewriter, loc, tokenSource, 0));
     Value empty = tensor::EmptyOp::create(
         rewriter, loc, expandedInitType.getShape(), f32, dynamicSizes);
     expandedInit = linalg::FillOp::create(rewriter, fill.getLoc(),

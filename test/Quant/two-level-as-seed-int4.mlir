@@ -116,7 +116,7 @@ func.func @q4_0_blocks(%blocks: tensor<8x2x18xi8> {qforge.gguf_type = "q4_0"}, %
 // CHECK-SAME:    qforge.int4_byte_pairs = array<i64: 0>
 // CHECK:         %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0, 1], [2, 3, 4]] output_shape [1, %{{.+}}, 2, 2, 16] : tensor<?x64xf32> into tensor<1x?x2x2x16xf32>
 // CHECK:         %[[XT:.+]] = linalg.transpose ins(%[[XE]] : tensor<1x?x2x2x16xf32>) outs(%{{.+}} : tensor<1x?x2x16x2xf32>) permutation = [0, 1, 2, 4, 3]
-// CHECK:         %[[M:.+]] = tensor.dim %[[XE]], %{{.+}} : tensor<1x?x2x2x16xf32>
+// CHECK:         %[[M:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x64xf32>
 // CHECK:         %[[EMPTY:.+]] = tensor.empty(%[[M]]) : tensor<1x?x8xf32>
 // CHECK-NOT:     tensor<?x2x2x16xf32>
 // CHECK:         linalg.generic {{.*}} ins(%[[XT]], %{{.+}} : tensor<1x?x2x16x2xf32>, tensor<8x2x16x2xf32>) outs(%{{.+}} : tensor<1x?x8xf32>)

@@ -13,8 +13,9 @@ in q8_0 instead, hidden size K and intermediate size N (attn_q, attn_k,
 attn_v, attn_output: K x K; ffn_gate, ffn_up: N x K; ffn_down: K x N), and
 the f32 norm; with --q4_K_M, a mix like llama.cpp's Q4_K_M instead: attn_v
 and ffn_down in q6_K, the others in q4_K (random valid blocks; K and N
-multiples of 256); with --q4_0, all seven in q4_0 (llama.cpp's Q4_0 holds
-a layer so: random nibbles, d a finite half; K and N multiples of 32). --fast: random quants and valid scales instead of quantizing
+multiples of 256); with --q4_0, all seven in q4_0 (llama.cpp's Q4_0
+holds a layer so: random nibbles, d a finite half; K and N multiples of
+32). --fast: random quants and valid scales instead of quantizing
 (for LLaMA-7B shapes). Deterministic.
 """
 import random
@@ -91,6 +92,13 @@ def k_quant_matrix(generator, type_id, rows, cols):
 
 def main(out, n, k, layer):
     generator = random.Random(24)
+    mixes = [mix for mix in ("--q4_K_M", "--q4_0") if mix in sys.argv[4:]]
+    if len(mixes) > 1 or (mixes and not layer):
+        sys.exit("write-gguf-weights.py: --q4_K_M or --q4_0 (one) with --layer")
+    multiple = {"--q4_K_M": 256, "--q4_0": 32}.get(mixes[0] if mixes else "", 32)
+    if layer and (n % multiple or k % multiple):
+        sys.exit("write-gguf-weights.py: N and K must be multiples of %d"
+                 % multiple)
     if layer and "--q4_K_M" in sys.argv[4:]:
         tensors = [("blk.0.%s.weight" % role, type_id, [cols, rows],
                     k_quant_matrix(generator, type_id, rows, cols))
