@@ -111,20 +111,12 @@ def main(out, n, k, layer):
                         b"".join(struct.pack("<f", generator.uniform(-1, 1))
                                  for _ in range(k))))
         return write(out, tensors)
-    if layer and "--q4_0" in sys.argv[4:]:
-        tensors = [("blk.0.%s.weight" % role, 2, [cols, rows],
-                    q4_0_blocks(generator, rows * (cols // 32)))
-                   for role, rows, cols in [("attn_q", k, k), ("attn_k", k, k),
-                                            ("attn_v", k, k), ("attn_output", k, k),
-                                            ("ffn_gate", n, k), ("ffn_up", n, k),
-                                            ("ffn_down", k, n)]]
-        tensors.append(("blk.0.attn_norm.weight", 0, [k],
-                        b"".join(struct.pack("<f", generator.uniform(-1, 1))
-                                 for _ in range(k))))
-        return write(out, tensors)
     if layer:
-        tensors = [("blk.0.%s.weight" % role, 8, [cols, rows],
-                    q8_0_rows(generator, rows, cols))
+        # q8_0 (type 8) unless --q4_0 (type 2).
+        q4_0 = "--q4_0" in sys.argv[4:]
+        tensors = [("blk.0.%s.weight" % role, 2 if q4_0 else 8, [cols, rows],
+                    q4_0_blocks(generator, rows * (cols // 32)) if q4_0
+                    else q8_0_rows(generator, rows, cols))
                    for role, rows, cols in [("attn_q", k, k), ("attn_k", k, k),
                                             ("attn_v", k, k), ("attn_output", k, k),
                                             ("ffn_gate", n, k), ("ffn_up", n, k),
