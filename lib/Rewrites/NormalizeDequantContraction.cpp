@@ -1,6 +1,7 @@
 //===- NormalizeDequantContraction.cpp - producers' forms to canonical ----===//
 
 #include "Rewrites/NormalizeDequantContraction.h"
+#include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -212,28 +213,12 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
       reshapeTo(rewriter, loc, form.activation->get(), {1, m, g, k}),
       floatType);
   Value oldInit = contraction.getDpsInitOperand(0)->get();
-  Value init;
-  auto fill = oldInit.getDefiningOp<linalg::FillOp>();
-  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    // A dynamic token count is the activation's.
-    SmallVector<Value> dynamicSizes;
-    if (ShapedType::isDynamic(m))
-      dynamicSizes.push_back(
-          tensor::DimOp::create(rewriter, loc, activation, 1));
-    Value empty = tensor::EmptyOp::create(rewriter, loc, {1, m, n}, floatType,
-                                          dynamicSizes);
-    Value fillValue = fill.getInputs()[0];
-    // Folded when constant (the usual zero): the strategies read the fill
-    // value as a constant.
-    if (fillValue.getType() != floatType)
-      fillValue = rewriter.createOrFold<arith::ExtFOp>(fill.getLoc(), floatType,
-                                                       fillValue);
-    init = linalg::FillOp::create(rewriter, fill.getLoc(), fillValue, empty)
-               .getResult(0);
-  } else {
+  // A dynamic token count is the activation's.
+  Value init = refillEmptyInit(rewriter, loc, oldInit, {1, m, n}, floatType,
+                               activation, 1);
+  if (!init)
     init = convertElements(
         rewriter, loc, reshapeTo(rewriter, loc, oldInit, {1, m, n}), floatType);
-  }
   auto dims = [&](ArrayRef<unsigned> positions) {
     SmallVector<AffineExpr> exprs;
     for (unsigned position : positions)
@@ -264,7 +249,7 @@ qforge::normalizeDequantContraction(RewriterBase &rewriter,
   result = reshapeTo(rewriter, loc, result, oldType.getShape());
   // What only the old pair used: its fill, the tensor.empty ops below.
   SmallVector<Operation *> maybeDead = {oldInit.getDefiningOp(), oldDequant};
-  if (fill)
+  if (auto fill = oldInit.getDefiningOp<linalg::FillOp>())
     maybeDead.push_back(fill.getOutputs()[0].getDefiningOp());
   maybeDead.push_back(oldDequant.getDpsInits()[0].getDefiningOp());
   rewriter.replaceOp(contraction, result);

@@ -307,9 +307,10 @@ func::FuncOp qforge::splitParameterPacking(RewriterBase &rewriter,
       rewriter.modifyOpInPlace(kernel, [&] { argument.setType(packedType); });
     } else {
       unsigned end = kernel.getNumArguments();
+      // A structured binding cannot be captured before C++20.
+      Location packLoc = pack.getLoc();
       rewriter.modifyOpInPlace(kernel, [&] {
-        (void)kernel.insertArgument(end, packedType, DictionaryAttr(),
-                                    pack.getLoc());
+        (void)kernel.insertArgument(end, packedType, DictionaryAttr(), packLoc);
       });
       argument = kernel.getArgument(end);
     }

@@ -3,6 +3,7 @@
 #include "Rewrites/TwoLevelAsSeedInt4.h"
 #include "Abi/AbiAttributes.h"
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -320,23 +321,12 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
   auto resultType = cast<RankedTensorType>(init.getType());
   auto expandedInitType =
       RankedTensorType::get({1, tokens, resultType.getDimSize(1)}, f32);
-  Value expandedInit;
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
-    SmallVector<Value> dynamicSizes;
-    if (ShapedType::isDynamic(tokens))
-      dynamicSizes.push_back(
-          tensor::DimOp::create(rewriter, loc, tokenSource, 0));
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loc, expandedInitType.getShape(), f32, dynamicSizes);
-    expandedInit = linalg::FillOp::create(rewriter, fill.getLoc(),
-                                          fill.getInputs()[0], empty)
-                       .getResult(0);
-  } else {
+  Value expandedInit = refillEmptyInit(
+      rewriter, loc, init, expandedInitType.getShape(), f32, tokenSource, 0);
+  if (!expandedInit)
     expandedInit = tensor::ExpandShapeOp::create(
         rewriter, loc, expandedInitType, init,
         ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-  }
 
   AffineExpr batch, token, row, block, byte, half;
   bindDims(ctx, batch, token, row, block, byte, half);

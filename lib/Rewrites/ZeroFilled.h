@@ -22,6 +22,35 @@ inline mlir::Value zeroFilled(mlir::RewriterBase &rewriter, mlir::Location loc,
   return mlir::linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
 }
 
+/// When `init` is a `linalg.fill` of a `tensor.empty`, the same fill (its
+/// value widened to `elementType` when narrower; folded when constant: the
+/// strategies read the fill value as a constant) of a new empty tensor of
+/// `shape`, whose dynamic dim, if any (a token count), is `dimSource`'s dim
+/// `sourceDim`; null for any other init (the caller reshapes that one).
+/// The normalizations rebuild a contraction's result this way.
+inline mlir::Value refillEmptyInit(mlir::RewriterBase &rewriter,
+                                   mlir::Location loc, mlir::Value init,
+                                   llvm::ArrayRef<int64_t> shape,
+                                   mlir::Type elementType,
+                                   mlir::Value dimSource, int64_t sourceDim) {
+  using namespace mlir;
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return nullptr;
+  SmallVector<Value> dynamicSizes;
+  if (llvm::any_of(shape, ShapedType::isDynamic))
+    dynamicSizes.push_back(
+        tensor::DimOp::create(rewriter, loc, dimSource, sourceDim));
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, shape, elementType, dynamicSizes);
+  Value fillValue = fill.getInputs()[0];
+  if (fillValue.getType() != elementType)
+    fillValue = rewriter.createOrFold<arith::ExtFOp>(fill.getLoc(), elementType,
+                                                     fillValue);
+  return linalg::FillOp::create(rewriter, fill.getLoc(), fillValue, empty)
+      .getResult(0);
+}
+
 /// A generic reducing the dims of `input` marked in `reduced` into a
 /// zero-filled tensor of the kept dims (in order) of `elementType`: maps
 /// (identity, the kept dims), `body` given (input element, accumulator).
