@@ -6,8 +6,9 @@
 # activations, int4-int8: --int8-activations; PATHS picks), on 1 and 2
 # threads, alternating -- and prints, over the
 # runs, the min and median of the cold time and of the fraction of the read
-# bandwidth measured in the same run (with as many threads), with the
-# machine load. JSON lines go to build/bench/<shape>_<path>_<threads>t.jsonl.
+# bandwidth measured in the same run (with as many threads: memGBps, the
+# median over the runs of each run's best read pass; memLow, the slowest
+# pass of any run), with the machine load. JSON lines go to build/bench/<shape>_<path>_<threads>t.jsonl.
 #
 #   scripts/bench.sh                 # seed shape 4096x32x128
 #   scripts/bench.sh --llama         # + LLaMA-7B decoder shapes
@@ -41,7 +42,7 @@ printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 # peak: the arithmetic peak the same runs measured (f32 multiply-adds, or
 # int8 dot products for the paths with int8 activations), median; of_peak:
 # GFLOPs / peak, median over the runs.
-printf '%-17s %-12s %3s %10s %10s %8s %8s %8s %8s %9s %8s %8s %7s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps frac_min frac_med max_rel_err GFLOPs peak of_peak
+printf '%-17s %-12s %3s %10s %10s %8s %8s %8s %8s %8s %9s %8s %8s %7s\n' shape path thr us_cold_min us_cold_med GBps_med memGBps memLow frac_min frac_med max_rel_err GFLOPs peak of_peak
 flags_for() {
   case $1 in
     f32) echo --verify --tolerance=1e-5 ;;
@@ -113,6 +114,9 @@ cold = [r["us_cold_median"] for r in rows]
 frac = [r["bw_fraction_cold"] for r in rows]
 gbps = [r["gbps_cold"] for r in rows]
 mem = [r["mem_read_gbps"] for r in rows]
+# The slowest read pass of each run (its spread below the best, which is
+# the denominator of the fractions).
+mem_low = [r.get("mem_read_gbps_min", r["mem_read_gbps"]) for r in rows]
 err = max(r["max_rel_err"] for r in rows)
 gflops = [r["gflops_cold"] for r in rows]
 peak_key = "int8_dot_peak_gops" if "int8" in sys.argv[3] else "fma_peak_gflops"
@@ -120,7 +124,7 @@ peaks = [r[peak_key] for r in rows]
 of_peak = [g / p if p else 0.0 for g, p in zip(gflops, peaks)]
 print(f"{sys.argv[2]:<17} {sys.argv[3]:<12} {sys.argv[4]:>3} {min(cold):10.1f} "
       f"{statistics.median(cold):10.1f} {statistics.median(gbps):8.2f} "
-      f"{statistics.median(mem):8.2f} {min(frac):8.3f} "
+      f"{statistics.median(mem):8.2f} {min(mem_low):8.2f} {min(frac):8.3f} "
       f"{statistics.median(frac):8.3f} {err:9.2e} {statistics.median(gflops):8.1f} "
       f"{statistics.median(peaks):8.1f} {statistics.median(of_peak):7.3f}")
 PY

@@ -1064,10 +1064,21 @@ int main(int argc, char **argv) {
         regions.push_back({to.getData(), to.getNumBytes()});
       }
     }
+    // The denominator: read passes over the same copies (same pages, same
+    // rotation) before and after the cold calls, plain and with software
+    // prefetch, the best of all kept and the spread printed -- a shared
+    // host's bandwidth moves during a run (docs/benchmarks.md).
     progress("measuring the memory read bandwidth");
-    double memoryGBps = qforge::measureReadBandwidth(regions, 5, threads);
+    constexpr int kReadPassesEachSide = 3;
+    qforge::ReadBandwidth readBandwidth;
+    qforge::measureReadBandwidth(regions, kReadPassesEachSide, threads,
+                                 readBandwidth);
     progress("timing, cold");
     Timing cold = timeCalls(kernel, coldCalls);
+    progress("measuring the memory read bandwidth again");
+    qforge::measureReadBandwidth(regions, kReadPassesEachSide, threads,
+                                 readBandwidth);
+    const double memoryGBps = readBandwidth.best();
     // The copies are not needed any more; ggml's take their place.
     coldCalls.clear();
 
@@ -1159,11 +1170,17 @@ int main(int argc, char **argv) {
         "MiB), "
         "%.1f GB/s (best %.1f GB/s)\n"
         "memory read bandwidth, same run: %.1f GB/s; cold median reaches "
-        "%.1f%%\n",
+        "%.1f%%\n"
+        "  (best of %zu read passes over the cold copies, half before and "
+        "half after the cold calls: %.1f-%.1f GB/s, median %.1f; plain loads "
+        "best %.1f, with software prefetch best %.1f)\n",
         name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs,
         hot.calls, hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
         (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
-        100 * fraction);
+        100 * fraction, readBandwidth.passes.size(), readBandwidth.worst(),
+        readBandwidth.best(), readBandwidth.median(),
+        readBandwidth.best(qforge::ReadMethod::Plain),
+        readBandwidth.best(qforge::ReadMethod::Prefetched));
     llvm::outs() << llvm::format(
         "compute: %.3g GFLOP per call (contraction, 2 per multiply-add); "
         "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n"
@@ -1194,6 +1211,13 @@ int main(int argc, char **argv) {
         out.attribute("gbps_cold", coldGBps);
         out.attribute("gbps_cold_best", coldBestGBps);
         out.attribute("mem_read_gbps", memoryGBps);
+        out.attribute("mem_read_gbps_min", readBandwidth.worst());
+        out.attribute("mem_read_gbps_median", readBandwidth.median());
+        out.attribute("mem_read_gbps_plain",
+                      readBandwidth.best(qforge::ReadMethod::Plain));
+        out.attribute("mem_read_gbps_prefetched",
+                      readBandwidth.best(qforge::ReadMethod::Prefetched));
+        out.attribute("mem_read_passes", int64_t(readBandwidth.passes.size()));
         out.attribute("bw_fraction_cold", fraction);
         out.attribute("rotate_bytes", int64_t(copies * bytesPerCall));
         out.attribute("llc_bytes", int64_t(llcBytes));
