@@ -5,6 +5,7 @@
 #include "Abi/AbiAttributes.h"
 #include "Analysis/ProducerForms.h"
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "Rewrites/TwoLevelAsSeedBytes.h"
 #include "Rewrites/TwoLevelAsSeedInt4.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -196,7 +197,10 @@ unsigned qforge::prepareStrategyForms(ModuleOp module,
   }
   if (!packsWeights || !options.script.empty())
     return 0;
-  return rewriteTwoLevelPairsAsSeedInt4(module);
+  // q4_0 keeps its nibble pairs; what else has an offset c·s (q6_K) gets
+  // its quants a byte each.
+  unsigned rewritten = rewriteTwoLevelPairsAsSeedInt4(module);
+  return rewritten + rewriteTwoLevelPairsAsSeedBytes(module);
 }
 
 llvm::SmallVector<qforge::MatmulSite>

@@ -46,9 +46,10 @@ mlir::LogicalResult applyRowFlags(StrategyOptions &options, std::string &error);
 
 /// The forms the strategies `options` ask for read, made before any site
 /// is found: with --packed-weights and no --script, q4_0's blocks read in
-/// place become the 4-bit seed form (Rewrites/TwoLevelAsSeedInt4.h), whose
-/// strategies pack them once; read in place, the two-level strategies take
-/// them as they are. Every tool that finds sites for `options` (the
+/// place become the 4-bit seed form (Rewrites/TwoLevelAsSeedInt4.h) and
+/// q6_K's the 8-bit one (Rewrites/TwoLevelAsSeedBytes.h), whose strategies
+/// pack them once; read in place, the two-level strategies take them as
+/// they are. Every tool that finds sites for `options` (the
 /// selection pass, --print-strategy, the compile, the bench's reference)
 /// calls it, so that all see one form. How many pairs were rewritten.
 unsigned prepareStrategyForms(mlir::ModuleOp module,

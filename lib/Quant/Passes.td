@@ -130,6 +130,38 @@ def TwoLevelAsSeedInt4 : Pass<"qforge-two-level-as-seed-int4", "mlir::ModuleOp">
                            "mlir::tensor::TensorDialect"];
 }
 
+def TwoLevelAsSeedBytes
+    : Pass<"qforge-two-level-as-seed-bytes", "mlir::ModuleOp"> {
+  let summary = "Two-level pairs whose offset is a whole multiple of the "
+                "scale (q6_K's blocks read in place) become the 8-bit seed "
+                "form (for the packed 8-bit strategies)";
+  let description = [{
+    A two-level pair over (m, n, sub-blocks.., element) in the activation's
+    order (`examples/gen_gguf_kernel.py q6_K`, `qforge-gguf`): the weight
+    s·q − o with q an unsigned byte the dequantization computes from the
+    blocks' bytes (q6_K: a nibble of ql and two bits of qh), the scale s
+    per sub-block, and the offset o = c·s -- the same computation as the
+    scale times a whole c of at most 255 in magnitude (q6_K's 32). Those
+    weights are (q − c)·s, ggml's own formula with one rounding: the 8-bit
+    seed form with the constant zero-point c (docs/forms.md). The pass
+    rebuilds the pair in that form: q computed into a byte per weight by a
+    generic of the dequantization's integer ops, N x G x E; the scale's
+    generic reshaped to N x G; a splat zero-point; the M x K activation
+    reshaped to 1 x M x G x E. Each of those is computed from the blocks'
+    argument alone, so the packed strategies take it into
+    `<f>_pack_weights` (docs/abi.md): nothing per call.
+
+    The driver runs it with `--packed-weights` only, after
+    `qforge-two-level-as-seed-int4` (q4_0 keeps its nibble pairs). Pairs
+    whose offset is not such a multiple (q4_K's and q5_K's dmin·m), or
+    whose parameters read more than one argument (fields apart), are left
+    as they are.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def NormalizeDequantContraction
     : Pass<"qforge-normalize-dequant-contraction", "mlir::ModuleOp"> {
   let summary = "Group-quantized matmuls as producers spell them become the "

@@ -129,6 +129,20 @@ static BlockArgument getPackedArgument(linalg::PackOp pack,
   return arguments.front();
 }
 
+BlockArgument qforge::getParameterArgument(Value value) {
+  auto function = value.getParentRegion()->getParentOfType<func::FuncOp>();
+  if (!function || function.isExternal() ||
+      value.getParentBlock() != &function.getBody().front())
+    return nullptr;
+  llvm::SetVector<Operation *> ops;
+  llvm::SetVector<BlockArgument> arguments;
+  if (!collectParameterComputation(value, &function.getBody().front(), ops,
+                                   arguments) ||
+      arguments.size() != 1)
+    return nullptr;
+  return arguments.front();
+}
+
 BlockArgument qforge::getPackedArgument(linalg::PackOp pack) {
   llvm::SetVector<Operation *> ops;
   return ::getPackedArgument(pack, ops);

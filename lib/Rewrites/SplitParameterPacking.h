@@ -59,6 +59,13 @@ getPackedSignatureOfKernel(llvm::ArrayRef<int64_t> resultPositions,
 /// anything else or several arguments.
 mlir::BlockArgument getPackedArgument(mlir::linalg::PackOp pack);
 
+/// The one function argument `value` is computed from alone, as the
+/// computations that move into the packing are (tensor views, side-effect
+/// free generics, constants); null when it reads anything else or several
+/// arguments. A normalization that leaves a parameter's computation for
+/// the packing to take checks it first.
+mlir::BlockArgument getParameterArgument(mlir::Value value);
+
 /// Checks that every pack reads an argument of `kernel` that nothing but the
 /// packing uses (several packs may read one: each is a result),
 /// with a constant (or no) padding value, and that `kernel` is public, not

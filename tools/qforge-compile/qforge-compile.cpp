@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
 
   // Bounded time and memory from here to the written output.
   qforge::CompileGuard guard("qforge-compile", inputFile);
-  auto printTiming = llvm::make_scope_exit([&] {
+  llvm::scope_exit printTiming([&] {
     if (timing)
       guard.printTiming(llvm::errs());
   });
