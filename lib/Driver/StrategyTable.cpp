@@ -484,8 +484,10 @@ static void mergeRowFields(StrategyRow &known, const StrategyRow &row,
   if (!row.note.empty())
     known.note = row.note;
   for (const auto &[key, value] : row.params) {
+    // (A structured binding is captured by name only from C++20.)
+    llvm::StringRef name = key;
     auto param = llvm::find_if(
-        known.params, [&](const auto &entry) { return entry.first == key; });
+        known.params, [&](const auto &entry) { return entry.first == name; });
     if (param == known.params.end())
       known.params.emplace_back(key, value);
     else
@@ -597,9 +599,11 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
     error = "the strategy table has no family for this quantized matmul";
     if (request.twoLevel)
       error += ": two-level weights (llama.cpp's K-quants, s·q - o per "
-               "sub-block) are read in place, not packed: drop "
-               "--packed-weights (docs/gguf.md), or pass --script "
-               "transforms/loops.mlir for scalar loops";
+               "sub-block) whose offset is not a whole multiple of the scale "
+               "(q4_K's and q5_K's dmin·m) or whose quants and scales read "
+               "several arguments (the fields apart) are read in place, not "
+               "packed: drop --packed-weights (docs/gguf.md), or pass "
+               "--script transforms/loops.mlir for scalar loops";
     return std::nullopt;
   }
   if (family->minGroupSize > 0 && request.groupSize > 0 &&

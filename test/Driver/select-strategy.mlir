@@ -159,7 +159,7 @@
 // RUN: qforge-opt %t.q4kdyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=TWO-DYN
 // TWO-DYN: qforge.strategy = {decode_row = "decode-two-level-int8/vnni", decode_script = "decode-two-level-int8.mlir", family = "prefill-two-level-int8", row = "vnni", rows_by_decode = 1 : i64, script = "prefill-two-level-int8.mlir", token_tile = 8 : i64, why = "has avx512vnni, has avx512vl"}
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
-// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) are read in place, not packed: drop --packed-weights
+// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) whose offset is not a whole multiple of the scale (q4_K's and q5_K's dmin·m) or whose quants and scales read several arguments (the fields apart) are read in place, not packed: drop --packed-weights
 // q4_0's blocks read in place are two-level pairs too (s = d, o = 8d): read
 // in place they take the two-level rows; with packed-weights the pass first
 // makes them the 4-bit seed form (Rewrites/TwoLevelAsSeedInt4.h), whose
@@ -177,5 +177,19 @@
 // Q40-PACKED-DYN: qforge.strategy = {decode_row = "decode-packed-int4-int8/vnni", {{.*}}family = "prefill-int4-int8", row = "vnni"
 // RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 row=decode-packed-int4-f32/avx512" | FileCheck %s --check-prefix=Q40-ROW
 // Q40-ROW: qforge.strategy = {family = "decode-packed-int4-f32", row = "avx512"
+// q6_K's offset is 32 times its scale: with packed-weights its pairs
+// become the 8-bit seed form (Rewrites/TwoLevelAsSeedBytes.h), a byte per
+// quant, and take the packed 8-bit rows; read in place, the two-level ones.
+// RUN: %python %examples/gen_gguf_kernel.py q6_K 8 512 > %t.q6k.mlir
+// RUN: %python %examples/gen_gguf_kernel.py q6_K 8 512 --dynamic > %t.q6kdyn.mlir
+// RUN: qforge-opt %t.q6k.mlir --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=Q6K-IN-PLACE
+// Q6K-IN-PLACE: qforge.strategy = {family = "decode-two-level-f32", row = "avx512"
+// RUN: qforge-opt %t.q6k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" | FileCheck %s --check-prefix=Q6K-PACKED
+// Q6K-PACKED-NOT: qforge.int4_byte_pairs
+// Q6K-PACKED: qforge.strategy = {family = "decode-packed-f32", row = "avx512"
+// RUN: qforge-opt %t.q6k.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q6K-PACKED-INT8
+// Q6K-PACKED-INT8: qforge.strategy = {family = "decode-packed-int8", row = "vnni"
+// RUN: qforge-opt %t.q6kdyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q6K-PACKED-DYN
+// Q6K-PACKED-DYN: qforge.strategy = {decode_row = "decode-packed-int8/vnni", {{.*}}family = "prefill-int8", row = "vnni"
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=core2 2>&1 | FileCheck %s --check-prefix=TWO-OLD
 // TWO-OLD: error: no strategy for this quantized matmul: the two-level decode strategy (llama.cpp's K-quants) needs AVX-512F, or AVX2 and FMA, which the target (CPU 'core2') lacks; pass --script transforms/loops.mlir (scalar loops)
