@@ -28,8 +28,7 @@ bool sameComputation(Value a, linalg::GenericOp first, Value b,
   auto argumentA = dyn_cast<BlockArgument>(a);
   auto argumentB = dyn_cast<BlockArgument>(b);
   if (argumentA || argumentB)
-    return argumentA && argumentB &&
-           argumentA.getOwner() == first.getBlock() &&
+    return argumentA && argumentB && argumentA.getOwner() == first.getBlock() &&
            argumentB.getOwner() == second.getBlock() &&
            argumentA.getArgNumber() == argumentB.getArgNumber();
   Operation *opA = a.getDefiningOp(), *opB = b.getDefiningOp();
@@ -46,8 +45,8 @@ bool sameComputation(Value a, linalg::GenericOp first, Value b,
   if (opA->getName() != opB->getName() ||
       opA->getAttrDictionary() != opB->getAttrDictionary() ||
       opA->getNumOperands() != opB->getNumOperands() ||
-      opA->getResultTypes() != opB->getResultTypes() ||
-      opA->getNumRegions() || !isMemoryEffectFree(opA) ||
+      opA->getResultTypes() != opB->getResultTypes() || opA->getNumRegions() ||
+      !isMemoryEffectFree(opA) ||
       cast<OpResult>(a).getResultNumber() !=
           cast<OpResult>(b).getResultNumber())
     return false;
@@ -150,7 +149,8 @@ qforge::analyzeTwoLevelAsSeedBytes(linalg::GenericOp contraction,
   if (loops < 4 ||
       contraction.getIndexingMapsArray() !=
           SmallVector<AffineMap>{dims(loops, activationDims),
-                                 dims(loops, weightDims), dims(loops, {0, 1})} ||
+                                 dims(loops, weightDims),
+                                 dims(loops, {0, 1})} ||
       twoLevel->weightsUse->getOperandNumber() != 1 ||
       twoLevel->dequantDims != dequantDims || twoLevel->groups != groups ||
       twoLevel->element != int64_t(loops) - 1 ||
