@@ -11,6 +11,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
@@ -21,10 +22,17 @@ namespace {
 /// Whether `a` (in the body of generic `first`) and `b` (in `second`'s)
 /// are the same computation: the same ops on the same block arguments by
 /// position, or the same values from outside.
+/// Pairs already found the same (a DAG that reuses a value is compared
+/// once per pair, not once per path).
+using ComparedPairs = llvm::DenseSet<std::pair<Value, Value>>;
+
 bool sameComputation(Value a, linalg::GenericOp first, Value b,
-                     linalg::GenericOp second, unsigned depth = 0) {
+                     linalg::GenericOp second, ComparedPairs &same,
+                     unsigned depth = 0) {
   if (depth > 32)
     return false;
+  if (same.contains({a, b}))
+    return true;
   auto argumentA = dyn_cast<BlockArgument>(a);
   auto argumentB = dyn_cast<BlockArgument>(b);
   if (argumentA || argumentB)
@@ -52,8 +60,9 @@ bool sameComputation(Value a, linalg::GenericOp first, Value b,
     return false;
   for (auto [operandA, operandB] :
        llvm::zip(opA->getOperands(), opB->getOperands()))
-    if (!sameComputation(operandA, first, operandB, second, depth + 1))
+    if (!sameComputation(operandA, first, operandB, second, same, depth + 1))
       return false;
+  same.insert({a, b});
   return true;
 }
 
@@ -87,8 +96,9 @@ std::optional<double> offsetMultipleOfScale(Value scale, Value offset) {
     scaled = multiply.getRhs();
   else
     return std::nullopt;
+  ComparedPairs same;
   if (!sameComputation(scaleOp.getBlock()->getTerminator()->getOperand(0),
-                       scaleOp, scaled, offsetOp))
+                       scaleOp, scaled, offsetOp, same))
     return std::nullopt;
   return constant.getValueAsDouble();
 }
@@ -98,9 +108,11 @@ std::optional<double> offsetMultipleOfScale(Value scale, Value offset) {
 /// constants alone.
 bool computedFrom(Value value, linalg::GenericOp generic,
                   const llvm::SmallPtrSetImpl<Value> &inputs,
-                  unsigned depth = 0) {
+                  llvm::SmallPtrSetImpl<Value> &checked, unsigned depth = 0) {
   if (depth > 64)
     return false;
+  if (checked.contains(value))
+    return true;
   if (isa<BlockArgument>(value))
     return inputs.contains(value);
   Operation *op = value.getDefiningOp();
@@ -108,9 +120,12 @@ bool computedFrom(Value value, linalg::GenericOp generic,
     return matchPattern(value, m_Constant());
   if (op->getNumRegions() || !isMemoryEffectFree(op))
     return false;
-  return llvm::all_of(op->getOperands(), [&](Value operand) {
-    return computedFrom(operand, generic, inputs, depth + 1);
-  });
+  if (!llvm::all_of(op->getOperands(), [&](Value operand) {
+        return computedFrom(operand, generic, inputs, checked, depth + 1);
+      }))
+    return false;
+  checked.insert(value);
+  return true;
 }
 } // namespace
 
@@ -186,8 +201,10 @@ qforge::analyzeTwoLevelAsSeedBytes(linalg::GenericOp contraction,
   }
   plan.zeroPoint = *zeroPoint;
   plan.scale = twoLevel->scale->get();
-  if (!getElementTypeOrSelf(plan.scale).isF32()) {
-    reason = "the scale is not f32";
+  auto scaleType = dyn_cast<RankedTensorType>(plan.scale.getType());
+  if (!scaleType || !scaleType.getElementType().isF32() ||
+      !scaleType.hasStaticShape()) {
+    reason = "the scale is not a static f32 tensor";
     return failure();
   }
 
@@ -202,9 +219,14 @@ qforge::analyzeTwoLevelAsSeedBytes(linalg::GenericOp contraction,
     quantArguments.insert(
         dequant.getBlock()->getArgument(input->getOperandNumber()));
   }
+  // (Computed in the body, or an input's element itself: the rewrite
+  // clones the body's ops that make it.)
+  llvm::SmallPtrSet<Value, 16> checked;
   if (!convert || !convert.getIn().getType().isInteger(8) ||
       plan.quantInputs.empty() ||
-      !computedFrom(convert.getIn(), dequant, quantArguments)) {
+      !(quantArguments.contains(convert.getIn()) ||
+        dequant->isProperAncestor(convert.getIn().getDefiningOp())) ||
+      !computedFrom(convert.getIn(), dequant, quantArguments, checked)) {
     reason = "q is not an unsigned byte computed from the weights' elements";
     return failure();
   }
@@ -384,7 +406,7 @@ qforge::rewriteTwoLevelAsSeedBytes(RewriterBase &rewriter,
         parameters.push_back(producer);
     rewriter.eraseOp(dequant);
     for (Operation *parameter : parameters)
-      if (parameter->use_empty())
+      if (isOpTriviallyDead(parameter))
         rewriter.eraseOp(parameter);
   }
   return seed;

@@ -22,6 +22,11 @@
 // Packing.h) takes it into `<f>_pack_weights`: the quants are unpacked and
 // the scales decoded once, nothing per call.
 //
+// The seed form rounds once ((q − c)·s, q − c exact for bytes and
+// |c| <= 255) where the two-level form rounds twice (s·q, c·s and their
+// difference): the same real weights, not always the same bits; for q6_K
+// (s = d·sc, 19 significant bits) it is ggml's own rounding.
+//
 // The driver takes this route only with --packed-weights: read in place,
 // the two-level strategies need no packing (and read 6.56 bits a weight,
 // not 10).

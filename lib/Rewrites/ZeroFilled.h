@@ -25,8 +25,9 @@ inline mlir::Value zeroFilled(mlir::RewriterBase &rewriter, mlir::Location loc,
 /// When `init` is a `linalg.fill` of a `tensor.empty`, the same fill (its
 /// value widened to `elementType` when narrower; folded when constant: the
 /// strategies read the fill value as a constant) of a new empty tensor of
-/// `shape`, whose dynamic dim, if any (a token count), is `dimSource`'s dim
-/// `sourceDim`; null for any other init (the caller reshapes that one).
+/// `shape`, whose one dynamic dim, if any (a token count), is `dimSource`'s
+/// dim `sourceDim`; null for any other init, a fill value that is not such
+/// a float, or more than one dynamic dim (the caller reshapes that one).
 /// The normalizations rebuild a contraction's result this way.
 inline mlir::Value refillEmptyInit(mlir::RewriterBase &rewriter,
                                    mlir::Location loc, mlir::Value init,
@@ -35,18 +36,26 @@ inline mlir::Value refillEmptyInit(mlir::RewriterBase &rewriter,
                                    mlir::Value dimSource, int64_t sourceDim) {
   using namespace mlir;
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() ||
+      llvm::count_if(shape, ShapedType::isDynamic) > 1)
     return nullptr;
+  // The value as it is, or a narrower float widened; anything else (an
+  // integer, a wider float) is the caller's to reshape.
+  Value fillValue = fill.getInputs()[0];
+  if (fillValue.getType() != elementType) {
+    auto from = dyn_cast<FloatType>(fillValue.getType());
+    auto to = dyn_cast<FloatType>(elementType);
+    if (!from || !to || from.getWidth() >= to.getWidth())
+      return nullptr;
+    fillValue = rewriter.createOrFold<arith::ExtFOp>(fill.getLoc(), elementType,
+                                                     fillValue);
+  }
   SmallVector<Value> dynamicSizes;
   if (llvm::any_of(shape, ShapedType::isDynamic))
     dynamicSizes.push_back(
         tensor::DimOp::create(rewriter, loc, dimSource, sourceDim));
   Value empty =
       tensor::EmptyOp::create(rewriter, loc, shape, elementType, dynamicSizes);
-  Value fillValue = fill.getInputs()[0];
-  if (fillValue.getType() != elementType)
-    fillValue = rewriter.createOrFold<arith::ExtFOp>(fill.getLoc(), elementType,
-                                                     fillValue);
   return linalg::FillOp::create(rewriter, fill.getLoc(), fillValue, empty)
       .getResult(0);
 }
