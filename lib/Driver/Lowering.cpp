@@ -163,6 +163,50 @@ struct SplitMinorBroadcastRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// A column read -- a vector<N x 1> transfer_read of the last two dims of a
+/// memref whose rows are longer than 1, e.g. the two halves' activation sums
+/// of one q4_0 block stored [half, block] -- becomes N scalar loads: the
+/// unit-dim drop otherwise turns it into a strided rank-1 read that neither
+/// a vector load nor the unrolling takes, and the two rewrite each other's
+/// output without end (q4_0 in place with int8 activations at 2-4 blocks a
+/// row did not lower).
+struct ColumnReadAsLoads : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = read.getVectorType();
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    if (!memref || type.isScalable() || read.getMask() ||
+        memref.getRank() < 2 || memref.getShape().back() == 1 ||
+        type.getNumElements() > 16 ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+      return rewriter.notifyMatchFailure(read, "not a small in-bounds read");
+    // The elements step along the memref's second-to-last dim.
+    if (type.getRank() != 2 || type.getDimSize(1) != 1 ||
+        !read.getPermutationMap().isMinorIdentity())
+      return rewriter.notifyMatchFailure(read, "not a column");
+    int64_t stepDim = memref.getRank() - 2;
+    Location loc = read.getLoc();
+    SmallVector<Value> indices(read.getIndices());
+    Value first = indices[stepDim];
+    SmallVector<Value> elements;
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+      indices[stepDim] = rewriter.createOrFold<arith::AddIOp>(
+          loc, first, arith::ConstantIndexOp::create(rewriter, loc, i));
+      elements.push_back(
+          memref::LoadOp::create(rewriter, loc, read.getBase(), indices));
+    }
+    // Built rank 1: a vector<N x 1> of elements is what the shape_cast
+    // lowering and the canonicalization rewrite into each other.
+    Value flat = vector::FromElementsOp::create(
+        rewriter, loc,
+        VectorType::get({type.getNumElements()}, type.getElementType()),
+        elements);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, flat);
+    return success();
+  }
+};
+
 /// The flattening patterns, guarded (Rewrites/FlattenContiguousVectors.h),
 /// and the unit dims' drop.
 static void addGuardedFlattenPatterns(RewritePatternSet &patterns) {
@@ -293,6 +337,16 @@ static void dropUnitDimsOfTransfers(ModuleOp module) {
 /// dims become a rank-1 read + vector.broadcast, not element loops.
 static LogicalResult lowerVectors(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
+  // Column reads first, on their own: in the rounds below the shape_cast
+  // that consumes one is lowered to extracts that canonicalization folds
+  // back, a cycle whose new ops the driver visits before the read.
+  {
+    SmallVector<Operation *> reads;
+    module.walk([&](vector::TransferReadOp read) { reads.push_back(read); });
+    RewritePatternSet patterns(ctx);
+    patterns.add<ColumnReadAsLoads>(ctx);
+    (void)applyOpPatternsGreedily(reads, std::move(patterns));
+  }
   dropUnitDimsOfTransfers(module);
   // Some n-D forms (e.g. a strategy that leaves a batch of rows in its
   // vectors) make these patterns rewrite each other's output without end;
