@@ -163,13 +163,13 @@ struct SplitMinorBroadcastRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
-/// A column read -- a vector<N x 1> transfer_read of the last two dims of a
-/// memref whose rows are longer than 1, e.g. the two halves' activation sums
-/// of one q4_0 block stored [half, block] -- becomes N scalar loads: the
-/// unit-dim drop otherwise turns it into a strided rank-1 read that neither
-/// a vector load nor the unrolling takes, and the two rewrite each other's
-/// output without end (q4_0 in place with int8 activations at 2-4 blocks a
-/// row did not lower).
+/// A column read flattened -- a vector<N x 1> transfer_read of the last two
+/// dims of a memref whose rows are longer than 1, shape-cast to vector<N>,
+/// e.g. the two halves' activation sums of one q4_0 block stored
+/// [half, block] -- becomes N scalar loads into a vector<N>: in the rounds
+/// the shape cast is lowered to extracts that canonicalization folds back
+/// into it, without end (q4_0 in place with int8 activations at 2-4 blocks
+/// a row did not lower).
 struct ColumnReadAsLoads : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
@@ -181,10 +181,15 @@ struct ColumnReadAsLoads : OpRewritePattern<vector::TransferReadOp> {
         type.getNumElements() > 16 ||
         llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
       return rewriter.notifyMatchFailure(read, "not a small in-bounds read");
-    // The elements step along the memref's second-to-last dim.
+    // The elements step along the memref's second-to-last dim; read only
+    // to be flattened (the form that cycles; others lower as they are).
+    auto flatten = read->hasOneUse()
+                       ? dyn_cast<vector::ShapeCastOp>(*read->user_begin())
+                       : nullptr;
     if (type.getRank() != 2 || type.getDimSize(1) != 1 ||
-        !read.getPermutationMap().isMinorIdentity())
-      return rewriter.notifyMatchFailure(read, "not a column");
+        !read.getPermutationMap().isMinorIdentity() || !flatten ||
+        flatten.getResultVectorType().getRank() != 1)
+      return rewriter.notifyMatchFailure(read, "not a flattened column");
     int64_t stepDim = memref.getRank() - 2;
     Location loc = read.getLoc();
     SmallVector<Value> indices(read.getIndices());
@@ -196,13 +201,9 @@ struct ColumnReadAsLoads : OpRewritePattern<vector::TransferReadOp> {
       elements.push_back(
           memref::LoadOp::create(rewriter, loc, read.getBase(), indices));
     }
-    // Built rank 1: a vector<N x 1> of elements is what the shape_cast
-    // lowering and the canonicalization rewrite into each other.
-    Value flat = vector::FromElementsOp::create(
-        rewriter, loc,
-        VectorType::get({type.getNumElements()}, type.getElementType()),
-        elements);
-    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, flat);
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        flatten, flatten.getResultVectorType(), elements);
+    rewriter.eraseOp(read);
     return success();
   }
 };
