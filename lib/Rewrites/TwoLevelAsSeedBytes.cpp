@@ -3,6 +3,7 @@
 #include "Rewrites/TwoLevelAsSeedBytes.h"
 #include "Rewrites/FactorTwoLevelContraction.h"
 #include "Rewrites/SplitParameterPacking.h"
+#include "Rewrites/TwoLevelPairs.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -398,47 +399,11 @@ qforge::rewriteTwoLevelAsSeedBytes(RewriterBase &rewriter,
   // The two-level dequantization and its offset, once unused (the scale
   // now feeds the seed's).
   rewriter.replaceOp(contraction, result);
-  if (dequant->use_empty()) {
-    SmallVector<Operation *> parameters;
-    for (Value input : dequant.getDpsInputs())
-      if (auto producer = input.getDefiningOp<linalg::GenericOp>();
-          producer && !llvm::is_contained(parameters, producer))
-        parameters.push_back(producer);
-    rewriter.eraseOp(dequant);
-    for (Operation *parameter : parameters)
-      if (isOpTriviallyDead(parameter))
-        rewriter.eraseOp(parameter);
-  }
+  eraseUnusedDequant(rewriter, dequant);
   return seed;
 }
 
 unsigned qforge::rewriteTwoLevelPairsAsSeedBytes(ModuleOp module) {
-  SmallVector<TwoLevelAsSeedBytesPlan> plans;
-  module.walk([&](linalg::GenericOp op) {
-    std::string reason;
-    if (op.getNumReductionLoops() < 2)
-      return;
-    if (FailureOr<TwoLevelAsSeedBytesPlan> plan =
-            analyzeTwoLevelAsSeedBytes(op, reason);
-        succeeded(plan))
-      plans.push_back(*plan);
-  });
-  IRRewriter rewriter(module.getContext());
-  llvm::SetVector<func::FuncOp> functions;
-  for (const TwoLevelAsSeedBytesPlan &plan : plans)
-    functions.insert(rewriteTwoLevelAsSeedBytes(rewriter, plan)
-                         ->getParentOfType<func::FuncOp>());
-  // What the pairs read and nothing reads now (the old activation's
-  // reshape, the old init's fill, empty tensors): the function's own ops,
-  // users before producers (an erased op takes its regions with it).
-  for (func::FuncOp function : functions)
-    for (Block &block : function.getBody()) {
-      SmallVector<Operation *> ops;
-      for (Operation &op : block.without_terminator())
-        ops.push_back(&op);
-      for (Operation *op : llvm::reverse(ops))
-        if (isOpTriviallyDead(op))
-          rewriter.eraseOp(op);
-    }
-  return plans.size();
+  return rewriteEveryTwoLevelPair<TwoLevelAsSeedBytesPlan>(
+      module, analyzeTwoLevelAsSeedBytes, rewriteTwoLevelAsSeedBytes);
 }

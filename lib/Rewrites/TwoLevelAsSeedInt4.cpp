@@ -3,6 +3,7 @@
 #include "Rewrites/TwoLevelAsSeedInt4.h"
 #include "Abi/AbiAttributes.h"
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "Rewrites/TwoLevelPairs.h"
 #include "Rewrites/ZeroFilled.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -351,17 +352,8 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
                         ->get()
                         .getDefiningOp<linalg::GenericOp>();
   rewriter.replaceOp(contraction, result);
-  if (oldDequant && oldDequant->use_empty()) {
-    // One generic may be both the scale and the offset (c = 1).
-    llvm::SetVector<Operation *> parameters;
-    for (Value input : oldDequant.getDpsInputs())
-      if (auto producer = input.getDefiningOp<linalg::GenericOp>())
-        parameters.insert(producer);
-    rewriter.eraseOp(oldDequant);
-    for (Operation *parameter : parameters)
-      if (parameter->use_empty())
-        rewriter.eraseOp(parameter);
-  }
+  // (One generic may be both the scale and the offset: c = 1.)
+  eraseUnusedDequant(rewriter, oldDequant);
 
   // The 4-bit strategies' byte pairs.
   auto function = seed->getParentOfType<func::FuncOp>();
@@ -377,34 +369,6 @@ qforge::rewriteTwoLevelAsSeedInt4(RewriterBase &rewriter,
 }
 
 unsigned qforge::rewriteTwoLevelPairsAsSeedInt4(ModuleOp module) {
-  SmallVector<TwoLevelAsSeedInt4Plan> plans;
-  module.walk([&](linalg::GenericOp op) {
-    std::string reason;
-    if (op.getNumReductionLoops() < 2)
-      return;
-    if (FailureOr<TwoLevelAsSeedInt4Plan> plan =
-            analyzeTwoLevelAsSeedInt4(op, reason);
-        succeeded(plan))
-      plans.push_back(*plan);
-  });
-  IRRewriter rewriter(module.getContext());
-  llvm::SetVector<func::FuncOp> functions;
-  for (const TwoLevelAsSeedInt4Plan &plan : plans)
-    functions.insert(rewriteTwoLevelAsSeedInt4(rewriter, plan)
-                         ->getParentOfType<func::FuncOp>());
-  // What the pairs read and nothing reads now (the old init's fill, the
-  // activation's reshape, empty tensors): a dead linalg op would count as
-  // work around the matmul.
-  // The function's own ops, users before producers (an erased op takes
-  // its regions with it: nothing nested is listed).
-  for (func::FuncOp function : functions)
-    for (Block &block : function.getBody()) {
-      SmallVector<Operation *> ops;
-      for (Operation &op : block.without_terminator())
-        ops.push_back(&op);
-      for (Operation *op : llvm::reverse(ops))
-        if (isOpTriviallyDead(op))
-          rewriter.eraseOp(op);
-    }
-  return plans.size();
+  return rewriteEveryTwoLevelPair<TwoLevelAsSeedInt4Plan>(
+      module, analyzeTwoLevelAsSeedInt4, rewriteTwoLevelAsSeedInt4);
 }
