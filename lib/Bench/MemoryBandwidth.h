@@ -14,10 +14,12 @@ struct ReadRegion {
 };
 
 /// How a read pass loads: plain vector loads (the hardware prefetchers
-/// alone), or the same with a software prefetch a fixed distance ahead, as
-/// the packed kernels' loops do. A pass of each kind is taken, and the best
-/// of all: the denominator is the best read this core did in the run.
-enum class ReadMethod { Plain, Prefetched };
+/// alone), the same with a software prefetch a fixed distance ahead, as the
+/// packed kernels' loops do, or each region as four streams read side by
+/// side, as a kernel reads a tile of rows or weights beside their scales. A
+/// pass of each kind is taken, and the best of all: the denominator is the
+/// best read this core did in the run.
+enum class ReadMethod { Plain, Prefetched, Streams };
 
 /// The read passes of one run, in GB/s (1e9 bytes/s).
 struct ReadBandwidth {

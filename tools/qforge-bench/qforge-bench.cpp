@@ -1065,8 +1065,8 @@ int main(int argc, char **argv) {
       }
     }
     // The denominator: read passes over the same copies (same pages, same
-    // rotation) before and after the cold calls, plain and with software
-    // prefetch, the best of all kept and the spread printed -- a shared
+    // rotation) before and after the cold calls, plain, with software
+    // prefetch and as four streams side by side, the best of all kept and the spread printed -- a shared
     // host's bandwidth moves during a run (docs/benchmarks.md).
     progress("measuring the memory read bandwidth");
     constexpr int kReadPassesEachSide = 3;
@@ -1173,14 +1173,16 @@ int main(int argc, char **argv) {
         "%.1f%%\n"
         "  (best of %zu read passes over the cold copies, half before and "
         "half after the cold calls: %.1f-%.1f GB/s, median %.1f; plain loads "
-        "best %.1f, with software prefetch best %.1f)\n",
+        "best %.1f, with software prefetch best %.1f, four streams side by "
+        "side best %.1f)\n",
         name.c_str(), bytesPerCall / 1e6, threads, hot.minUs, hot.medianUs,
         hot.calls, hotGBps, cold.minUs, cold.medianUs, cold.calls, copies,
         (copies * bytesPerCall) >> 20, coldGBps, coldBestGBps, memoryGBps,
         100 * fraction, readBandwidth.passes.size(), readBandwidth.worst(),
         readBandwidth.best(), readBandwidth.median(),
         readBandwidth.best(qforge::ReadMethod::Plain),
-        readBandwidth.best(qforge::ReadMethod::Prefetched));
+        readBandwidth.best(qforge::ReadMethod::Prefetched),
+        readBandwidth.best(qforge::ReadMethod::Streams));
     llvm::outs() << llvm::format(
         "compute: %.3g GFLOP per call (contraction, 2 per multiply-add); "
         "hot %.1f GFLOP/s, cold %.1f GFLOP/s (medians)\n"
@@ -1217,6 +1219,8 @@ int main(int argc, char **argv) {
                       readBandwidth.best(qforge::ReadMethod::Plain));
         out.attribute("mem_read_gbps_prefetched",
                       readBandwidth.best(qforge::ReadMethod::Prefetched));
+        out.attribute("mem_read_gbps_streams",
+                      readBandwidth.best(qforge::ReadMethod::Streams));
         out.attribute("mem_read_passes", int64_t(readBandwidth.passes.size()));
         out.attribute("bw_fraction_cold", fraction);
         out.attribute("rotate_bytes", int64_t(copies * bytesPerCall));
