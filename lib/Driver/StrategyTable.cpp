@@ -103,13 +103,14 @@ public:
   bool readCondition(const json::Object &object, const llvm::Twine &where,
                      RowCondition &when) {
     return checkKeys(object, where,
-                     {"features", "any_features", "lacking_one_of", "cpu_class",
-                      "min_static_tokens", "max_row_elements",
+                     {"features", "any_features", "lacking_one_of", "lacking",
+                      "cpu_class", "min_static_tokens", "max_row_elements",
                       "group_size_multiple_of",
                       "group_size_not_multiple_of"}) &&
            readStrings(object, "features", where, when.features) &&
            readStrings(object, "any_features", where, when.anyFeatures) &&
            readStrings(object, "lacking_one_of", where, when.lackingOneOf) &&
+           readStrings(object, "lacking", where, when.lacking) &&
            readString(object, "cpu_class", where, when.cpuClass) &&
            readInteger(object, "min_static_tokens", where,
                        when.minStaticTokens) &&
@@ -328,6 +329,11 @@ checkCondition(const RowCondition &when, const TargetInfo &target,
       return "has all of " + llvm::join(when.lackingOneOf, ", ");
     held.push_back("lacks " + *missing);
   }
+  for (const std::string &feature : when.lacking) {
+    if (target.hasFeature(feature))
+      return "has " + feature;
+    held.push_back("lacks " + feature);
+  }
   if (!when.cpuClass.empty()) {
     if (cpuClass != when.cpuClass)
       return "CPU '" + target.getCpu().str() + "' is not in class " +
@@ -397,6 +403,8 @@ std::string describeCondition(const RowCondition &when) {
     parts.push_back("one of " + llvm::join(when.anyFeatures, ", "));
   if (!when.lackingOneOf.empty())
     parts.push_back("not all of " + llvm::join(when.lackingOneOf, ", "));
+  if (!when.lacking.empty())
+    parts.push_back("none of " + llvm::join(when.lacking, ", "));
   if (!when.cpuClass.empty())
     parts.push_back("class " + when.cpuClass);
   if (when.minStaticTokens)
@@ -475,9 +483,9 @@ static void mergeRowFields(StrategyRow &known, const StrategyRow &row,
     known.script = std::move(script);
   const RowCondition &when = row.when;
   if (!when.features.empty() || !when.anyFeatures.empty() ||
-      !when.lackingOneOf.empty() || !when.cpuClass.empty() ||
-      when.minStaticTokens || when.maxRowElements || when.groupSizeMultipleOf ||
-      when.groupSizeNotMultipleOf)
+      !when.lackingOneOf.empty() || !when.lacking.empty() ||
+      !when.cpuClass.empty() || when.minStaticTokens || when.maxRowElements ||
+      when.groupSizeMultipleOf || when.groupSizeNotMultipleOf)
     known.when = when;
   if (row.dynamicTokens)
     known.dynamicTokens = row.dynamicTokens;

@@ -81,6 +81,8 @@ struct RowCondition {
   llvm::SmallVector<std::string> anyFeatures;
   /// Not all of these (at least one is missing).
   llvm::SmallVector<std::string> lackingOneOf;
+  /// None of these.
+  llvm::SmallVector<std::string> lacking;
   /// The CPU's class in the table's cpu_classes.
   std::string cpuClass;
   /// A static M of at least this (a dynamic M never satisfies it).

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -65,8 +66,12 @@ static Value withoutUnitBroadcast(Value value) {
   return broadcast.getSource();
 }
 
-std::optional<std::pair<Value, Value>>
-qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
+/// The two byte operands of `reduction`'s products, extended as
+/// `firstSigned` and `secondSigned` say (in either order), in the shapes
+/// matchFourByteLaneSum documents.
+static std::optional<std::pair<Value, Value>>
+matchFourByteProducts(vector::MultiDimReductionOp reduction, bool firstSigned,
+                      bool secondSigned) {
   int64_t lanes = fourElementLaneSumLanes(
       reduction, IntegerType::get(reduction.getContext(), 32));
   if (!lanes)
@@ -113,12 +118,53 @@ qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
       return nullptr;
     return narrow;
   };
-  for (auto [u, s] : {std::pair(multiply.getLhs(), multiply.getRhs()),
-                      std::pair(multiply.getRhs(), multiply.getLhs())}) {
-    Value unsignedBytes = bytesOf(u, false), signedBytes = bytesOf(s, true);
-    if (unsignedBytes && signedBytes)
-      return std::pair(unsignedBytes, signedBytes);
+  for (auto [first, second] :
+       {std::pair(multiply.getLhs(), multiply.getRhs()),
+        std::pair(multiply.getRhs(), multiply.getLhs())}) {
+    Value firstBytes = bytesOf(first, firstSigned),
+          secondBytes = bytesOf(second, secondSigned);
+    if (firstBytes && secondBytes)
+      return std::pair(firstBytes, secondBytes);
   }
+  return std::nullopt;
+}
+
+std::optional<std::pair<Value, Value>>
+qforge::matchFourByteLaneSum(vector::MultiDimReductionOp reduction) {
+  return matchFourByteProducts(reduction, /*firstSigned=*/false,
+                               /*secondSigned=*/true);
+}
+
+/// The bytes `arith.maxsi(y, c)` clamps and c, a constant splat of at
+/// least -127; nullopt otherwise.
+static std::optional<std::pair<Value, int64_t>>
+getClampedAbove127(Value bytes) {
+  auto clamp = bytes.getDefiningOp<arith::MaxSIOp>();
+  if (!clamp)
+    return std::nullopt;
+  for (auto [value, bound] : {std::pair(clamp.getLhs(), clamp.getRhs()),
+                              std::pair(clamp.getRhs(), clamp.getLhs())}) {
+    DenseIntElementsAttr constant;
+    if (!matchPattern(bound, m_Constant(&constant)) || !constant.isSplat())
+      continue;
+    int64_t limit = constant.getSplatValue<APInt>().getSExtValue();
+    if (limit >= -127)
+      return std::pair(value, limit);
+  }
+  return std::nullopt;
+}
+
+std::optional<qforge::ClampedByteProducts>
+qforge::matchFourClampedByteLaneSum(vector::MultiDimReductionOp reduction) {
+  std::optional<std::pair<Value, Value>> bytes = matchFourByteProducts(
+      reduction, /*firstSigned=*/true, /*secondSigned=*/true);
+  if (!bytes)
+    return std::nullopt;
+  for (auto [weights, clampedBytes] :
+       {*bytes, std::pair(bytes->second, bytes->first)})
+    if (std::optional<std::pair<Value, int64_t>> clamp =
+            getClampedAbove127(clampedBytes))
+      return ClampedByteProducts{weights, clamp->first, clamp->second};
   return std::nullopt;
 }
 

@@ -22,6 +22,24 @@ namespace qforge {
 std::optional<std::pair<mlir::Value, mlir::Value>>
 matchFourByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 
+/// The operands of a sum of 4-byte products `extsi(w) * extsi(maxsi(x, c))`
+/// (matchFourClampedByteLaneSum).
+struct ClampedByteProducts {
+  mlir::Value weights; ///< the signed bytes w
+  mlir::Value clamped; ///< the bytes x the clamp reads
+  int64_t limit;       ///< c's every byte, at least -127
+};
+
+/// When `reduction` adds groups of 4 adjacent products of two signed bytes
+/// in the shapes matchFourByteLaneSum accepts, one of them clamped to at
+/// least -127 by an arith.maxsi with a constant (the int8 strategies'
+/// activations, `magnitude_times_sign`), returns the parts: each product
+/// is then |w| times x with w's sign, an unsigned byte of at most 128 times
+/// a signed one within +-127 -- vpdpbusd's operand kinds, and a single
+/// pmaddubsw's without VNNI (ExpandByteDotProducts.h).
+std::optional<ClampedByteProducts>
+matchFourClampedByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
+
 /// When `reduction` adds groups of 4 adjacent signed bytes, widened --
 /// `extsi(s8)` into i32 lanes or `sitofp(s8)` into f32 lanes, with the
 /// shapes matchFourByteLaneSum accepts -- returns the byte vector: such a

@@ -24,53 +24,221 @@ int64_t qforge::getVpdpbusdLanes(LLVM::CallIntrinsicOp call) {
   return 0;
 }
 
-/// Whether every byte of the constant `value` is below 128.
-static bool isConstantBelow128(Attribute value) {
-  auto bytes = dyn_cast_or_null<DenseIntElementsAttr>(value);
-  if (!bytes || !bytes.getElementType().isInteger(8))
-    return false;
-  if (bytes.isSplat())
-    return bytes.getSplatValue<APInt>().getZExtValue() < 128;
-  return llvm::all_of(bytes.getValues<APInt>(), [](const APInt &byte) {
-    return byte.getZExtValue() < 128;
-  });
+namespace {
+/// The values the bytes of a vector can take, each read as a signed or an
+/// unsigned byte.
+struct ByteRange {
+  int lo, hi;
+};
+} // namespace
+
+static ByteRange fullByteRange(bool isSigned) {
+  return isSigned ? ByteRange{-128, 127} : ByteRange{0, 255};
 }
 
-/// Whether every byte of `bytes` is below 128: an and with a constant of at
-/// most 7 bits per byte (the low nibble of a byte pair), a logical shift
-/// right by at least 1 (the high nibble), a constant, poison, or shuffles
-/// of such,
+static ByteRange joinRanges(ByteRange a, ByteRange b) {
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+
+/// The range of the bytes of the constant `value` (full when it is not one
+/// of bytes).
+static ByteRange constantByteRange(Attribute value, bool isSigned) {
+  auto bytes = dyn_cast_or_null<DenseIntElementsAttr>(value);
+  if (!bytes || !bytes.getElementType().isInteger(8))
+    return fullByteRange(isSigned);
+  std::optional<ByteRange> range;
+  for (const APInt &byte : bytes.getValues<APInt>()) {
+    int element =
+        isSigned ? int(byte.getSExtValue()) : int(byte.getZExtValue());
+    range = range ? joinRanges(*range, {element, element})
+                  : ByteRange{element, element};
+  }
+  return range.value_or(ByteRange{0, 0});
+}
+
+/// The least amount of a constant shift whose every lane shifts by 1 to 7
+/// (0 when it is not such a constant).
+static int leastShiftAmount(Value amount) {
+  auto constant = amount.getDefiningOp<LLVM::ConstantOp>();
+  auto amounts =
+      constant ? dyn_cast<DenseIntElementsAttr>(constant.getValue()) : nullptr;
+  if (!amounts || !amounts.getElementType().isInteger(8))
+    return 0;
+  int least = 8;
+  for (const APInt &by : amounts.getValues<APInt>()) {
+    if (by.getZExtValue() < 1 || by.getZExtValue() > 7)
+      return 0;
+    least = std::min<int>(least, by.getZExtValue());
+  }
+  return least;
+}
+
+/// The value an element of a lowered n-D vector was built from: through
+/// extractvalue of the insertvalue chain that assembled it; the value
+/// itself otherwise.
+static Value resolveElement(Value value) {
+  while (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>()) {
+    Value container = extract.getContainer();
+    while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
+      if (insert.getPosition() == extract.getPosition())
+        break;
+      container = insert.getContainer();
+    }
+    auto insert = container.getDefiningOp<LLVM::InsertValueOp>();
+    if (!insert)
+      return value;
+    value = insert.getValue();
+  }
+  return value;
+}
+
+/// Whether `a` and `b` are the same value, or the same element of the same
+/// lowered n-D vector (two extractvalue ops of one position).
+static bool sameElement(Value a, Value b) {
+  a = resolveElement(a);
+  b = resolveElement(b);
+  if (a == b)
+    return true;
+  auto extractA = a.getDefiningOp<LLVM::ExtractValueOp>();
+  auto extractB = b.getDefiningOp<LLVM::ExtractValueOp>();
+  return extractA && extractB &&
+         extractA.getContainer() == extractB.getContainer() &&
+         extractA.getPosition() == extractB.getPosition();
+}
+
+/// Whether `value` is a vector of zeros.
+static bool isZeroVector(Value value) {
+  value = resolveElement(value);
+  if (isa_and_nonnull<LLVM::ZeroOp>(value.getDefiningOp()))
+    return true;
+  Attribute attribute;
+  if (auto constant = value.getDefiningOp<LLVM::ConstantOp>()) {
+    attribute = constant.getValue();
+  } else if (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>()) {
+    if (auto array = extract.getContainer().getDefiningOp<LLVM::ConstantOp>())
+      attribute = array.getValue();
+  }
+  auto elements = dyn_cast_or_null<DenseIntElementsAttr>(attribute);
+  return elements && elements.isSplat() &&
+         elements.getSplatValue<APInt>().isZero();
+}
+
+/// The comparison a select's condition is (through a lowered n-D vector's
+/// elements), or null.
+static LLVM::ICmpOp getCondition(LLVM::SelectOp select) {
+  return resolveElement(select.getCondition()).getDefiningOp<LLVM::ICmpOp>();
+}
+
+/// Whether `select` is |y|: select(y < 0, 0 - y, y), each byte of which is
+/// at most 128 read unsigned (|-128| is 0x80).
+static bool isMagnitude(LLVM::SelectOp select) {
+  Value y = select.getFalseValue();
+  auto negated =
+      resolveElement(select.getTrueValue()).getDefiningOp<LLVM::SubOp>();
+  LLVM::ICmpOp negative = getCondition(select);
+  return negated && negative &&
+         negative.getPredicate() == LLVM::ICmpPredicate::slt &&
+         sameElement(negated.getRhs(), y) &&
+         sameElement(negative.getLhs(), y) && isZeroVector(negated.getLhs()) &&
+         isZeroVector(negative.getRhs());
+}
+
+/// Whether `select` is a signed max (`isMax`) or min of its two values, as
+/// arith-expand writes arith.maxsi and arith.minsi: select(t > f, t, f) and
+/// the like.
+static bool isSignedMaxOrMin(LLVM::SelectOp select, bool &isMax) {
+  LLVM::ICmpOp compare = getCondition(select);
+  if (!compare)
+    return false;
+  Value t = select.getTrueValue(), f = select.getFalseValue();
+  bool greater;
+  switch (compare.getPredicate()) {
+  case LLVM::ICmpPredicate::sgt:
+  case LLVM::ICmpPredicate::sge:
+    greater = true;
+    break;
+  case LLVM::ICmpPredicate::slt:
+  case LLVM::ICmpPredicate::sle:
+    greater = false;
+    break;
+  default:
+    return false;
+  }
+  if (sameElement(compare.getLhs(), t) && sameElement(compare.getRhs(), f)) {
+    isMax = greater;
+    return true;
+  }
+  if (sameElement(compare.getLhs(), f) && sameElement(compare.getRhs(), t)) {
+    isMax = !greater;
+    return true;
+  }
+  return false;
+}
+
+/// The range of the bytes of `bytes`, read as signed or unsigned, from the
+/// ops that compute them -- an and with a mask (the low nibble of a byte
+/// pair), a logical shift right (the high nibble), abs, a signed max or min
+/// (a clamp), a negation, a select, constants, poison, shuffles of such --
 /// also through the llvm.array of 1-D vectors a lowered n-D vector becomes
-/// (extractvalue of an insertvalue chain). `known` memoizes the answers.
-static bool hasClearTopBits(Value bytes, DenseMap<Value, bool> &known) {
+/// (extractvalue of an insertvalue chain); the full range where it cannot
+/// tell. `known` memoizes the answers.
+static ByteRange byteRange(Value bytes, bool isSigned,
+                           DenseMap<Value, ByteRange> &known) {
   auto cached = known.find(bytes);
   if (cached != known.end())
     return cached->second;
-  known[bytes] = false; // Cycles (none in SSA values of one block) stop.
-  bool clear = false;
+  ByteRange full = fullByteRange(isSigned);
+  known[bytes] = full; // Cycles (none in SSA values of one block) stop.
+  auto rangeOf = [&](Value value) { return byteRange(value, isSigned, known); };
+  ByteRange range = full;
   Operation *def = bytes.getDefiningOp();
   if (isa_and_nonnull<LLVM::PoisonOp, LLVM::UndefOp, LLVM::ZeroOp>(def)) {
     // The base a lowered vector is assembled into: lanes of poison or undef
-    // may be taken as any value, one below 128 too (the sums of those lanes
-    // are not defined either way).
-    clear = true;
+    // may be taken as any value, 0 too (the sums of those lanes are not
+    // defined either way).
+    range = {0, 0};
   } else if (auto constant = dyn_cast_or_null<LLVM::ConstantOp>(def)) {
-    clear = isConstantBelow128(constant.getValue());
+    range = constantByteRange(constant.getValue(), isSigned);
   } else if (auto shuffle = dyn_cast_or_null<LLVM::ShuffleVectorOp>(def)) {
-    clear = hasClearTopBits(shuffle.getV1(), known) &&
-            hasClearTopBits(shuffle.getV2(), known);
+    range = joinRanges(rangeOf(shuffle.getV1()), rangeOf(shuffle.getV2()));
+  } else if (auto select = dyn_cast_or_null<LLVM::SelectOp>(def)) {
+    bool isMax = false;
+    if (!isSigned && isMagnitude(select)) {
+      range = {0, 128};
+    } else if (isSigned && isSignedMaxOrMin(select, isMax)) {
+      ByteRange t = rangeOf(select.getTrueValue()),
+                f = rangeOf(select.getFalseValue());
+      range = isMax ? ByteRange{std::max(t.lo, f.lo), std::max(t.hi, f.hi)}
+                    : ByteRange{std::min(t.lo, f.lo), std::min(t.hi, f.hi)};
+    } else {
+      range = joinRanges(rangeOf(select.getTrueValue()),
+                         rangeOf(select.getFalseValue()));
+    }
   } else if (auto mask = dyn_cast_or_null<LLVM::AndOp>(def)) {
-    clear = hasClearTopBits(mask.getRhs(), known) ||
-            hasClearTopBits(mask.getLhs(), known);
+    // Within [0, m] when one side's unsigned bytes are at most m.
+    DenseMap<Value, ByteRange> unsignedKnown;
+    int most = std::min(byteRange(mask.getLhs(), false, unsignedKnown).hi,
+                        byteRange(mask.getRhs(), false, unsignedKnown).hi);
+    if (!isSigned || most < 128)
+      range = {0, most};
   } else if (auto shift = dyn_cast_or_null<LLVM::LShrOp>(def)) {
-    // A shift by at least 1 in every lane: its amount has no lane of 0.
-    auto amount = shift.getRhs().getDefiningOp<LLVM::ConstantOp>();
-    auto amounts =
-        amount ? dyn_cast<DenseIntElementsAttr>(amount.getValue()) : nullptr;
-    clear = amounts && amounts.getElementType().isInteger(8) &&
-            llvm::all_of(amounts.getValues<APInt>(), [](const APInt &by) {
-              return by.getZExtValue() >= 1 && by.getZExtValue() < 8;
-            });
+    if (int least = leastShiftAmount(shift.getRhs()))
+      range = {0, 255 >> least};
+  } else if (auto abs = dyn_cast_or_null<LLVM::AbsOp>(def)) {
+    // |-128| is -128: 128 read unsigned, full read signed.
+    if (!isSigned)
+      range = {0, 128};
+  } else if (isSigned && isa_and_nonnull<LLVM::SMaxOp, LLVM::SMinOp>(def)) {
+    ByteRange lhs = rangeOf(def->getOperand(0)),
+              rhs = rangeOf(def->getOperand(1));
+    range = isa<LLVM::SMaxOp>(def)
+                ? ByteRange{std::max(lhs.lo, rhs.lo), std::max(lhs.hi, rhs.hi)}
+                : ByteRange{std::min(lhs.lo, rhs.lo), std::min(lhs.hi, rhs.hi)};
+  } else if (auto sub = dyn_cast_or_null<LLVM::SubOp>(def); sub && isSigned) {
+    // 0 - y, exact while y is never -128.
+    ByteRange negated = rangeOf(sub.getRhs());
+    if (isZeroVector(sub.getLhs()) && negated.lo > -128)
+      range = {-negated.hi, -negated.lo};
   } else if (auto extract = dyn_cast_or_null<LLVM::ExtractValueOp>(def)) {
     // The element inserted last at that position, or a constant array's.
     Value container = extract.getContainer();
@@ -80,17 +248,42 @@ static bool hasClearTopBits(Value bytes, DenseMap<Value, bool> &known) {
       container = insert.getContainer();
     }
     if (auto insert = container.getDefiningOp<LLVM::InsertValueOp>())
-      clear = hasClearTopBits(insert.getValue(), known);
+      range = rangeOf(insert.getValue());
     else if (auto array = container.getDefiningOp<LLVM::ConstantOp>())
-      clear = isConstantBelow128(array.getValue());
+      range = constantByteRange(array.getValue(), isSigned);
   }
-  known[bytes] = clear;
-  return clear;
+  known[bytes] = range;
+  return range;
 }
 
-static bool hasClearTopBits(Value bytes) {
-  DenseMap<Value, bool> known;
-  return hasClearTopBits(bytes, known);
+/// When `a` is |w| and `b` is c with w's sign, as x86_int8_dot_products
+/// writes them (select(w < 0, 0 - w, w) and select(w < 0, 0 - c, c), one
+/// condition), returns (w, c).
+static std::optional<std::pair<Value, Value>> matchMagnitudeAndSign(Value a,
+                                                                    Value b) {
+  auto magnitude = a.getDefiningOp<LLVM::SelectOp>();
+  auto withSign = b.getDefiningOp<LLVM::SelectOp>();
+  if (!magnitude || !withSign || !isMagnitude(magnitude) ||
+      !sameElement(magnitude.getCondition(), withSign.getCondition()))
+    return std::nullopt;
+  Value c = withSign.getFalseValue();
+  auto negated =
+      resolveElement(withSign.getTrueValue()).getDefiningOp<LLVM::SubOp>();
+  if (!negated || !sameElement(negated.getRhs(), c) ||
+      !isZeroVector(negated.getLhs()))
+    return std::nullopt;
+  return std::pair(magnitude.getFalseValue(), c);
+}
+
+/// Whether pmaddubsw never saturates on unsigned bytes `a` and signed bytes
+/// `b`: two products of each 16-bit lane stay within [-32768, 32767] for
+/// every byte value the ranges allow (a nibble times any signed byte; a
+/// magnitude of at most 128 times a signed byte clamped to +-127).
+static bool fitsOneMultiplyAdd(Value a, Value b) {
+  DenseMap<Value, ByteRange> unsignedKnown, signedKnown;
+  int most = byteRange(a, /*isSigned=*/false, unsignedKnown).hi;
+  ByteRange other = byteRange(b, /*isSigned=*/true, signedKnown);
+  return 2 * most * other.hi <= 32767 && 2 * most * other.lo >= -32768;
 }
 
 /// Elements [first, first + count) of the vector `value`.
@@ -123,26 +316,49 @@ static Value expandWithMultiplyAdds(OpBuilder &builder, Location loc,
   auto wordsType = VectorType::get({lanes * 2}, builder.getI16Type());
   auto lanesType = VectorType::get({lanes}, builder.getI32Type());
   Value ones = splatConstant(builder, loc, wordsType, 1);
-  auto laneSums = [&](Value unsignedBytes) -> Value {
+  auto laneSums = [&](Value unsignedBytes, Value signedBytes) -> Value {
     Value pairs =
         LLVM::CallIntrinsicOp::create(builder, loc, wordsType,
                                       builder.getStringAttr(multiplyBytes),
-                                      ValueRange{unsignedBytes, b})
+                                      ValueRange{unsignedBytes, signedBytes})
             .getResult(0);
     return LLVM::CallIntrinsicOp::create(builder, loc, lanesType,
                                          builder.getStringAttr(multiplyWords),
                                          ValueRange{pairs, ones})
         .getResult(0);
   };
-  if (hasClearTopBits(a))
-    return LLVM::AddOp::create(builder, loc, acc, laneSums(a));
+  // |w| and c with w's sign (x86_int8_dot_products' magnitude-times-sign
+  // form) as vpabsb and vpsignb: two instructions where the selects are
+  // five (the sign's select is c · sign(w), 0 where w is, and |w| is 0
+  // there too).
+  if (std::optional<std::pair<Value, Value>> parts =
+          matchMagnitudeAndSign(a, b)) {
+    auto [w, c] = *parts;
+    DenseMap<Value, ByteRange> signedKnown;
+    ByteRange range = byteRange(c, /*isSigned=*/true, signedKnown);
+    if (range.lo >= -127 && range.hi <= 127) {
+      Value magnitude = LLVM::AbsOp::create(builder, loc, bytesType, w,
+                                            /*is_int_min_poison=*/false);
+      Value withSign =
+          LLVM::CallIntrinsicOp::create(
+              builder, loc, bytesType,
+              builder.getStringAttr(wide ? "llvm.x86.avx2.psign.b"
+                                         : "llvm.x86.ssse3.psign.b.128"),
+              ValueRange{c, w})
+              .getResult(0);
+      return LLVM::AddOp::create(builder, loc, acc,
+                                 laneSums(magnitude, withSign));
+    }
+  }
+  if (fitsOneMultiplyAdd(a, b))
+    return LLVM::AddOp::create(builder, loc, acc, laneSums(a, b));
   Value low = LLVM::AndOp::create(builder, loc, a,
                                   splatConstant(builder, loc, bytesType, 0x7f));
   // 0x80 as the signed byte APInt holds it (-128).
   Value top = LLVM::AndOp::create(builder, loc, a,
                                   splatConstant(builder, loc, bytesType, -128));
-  Value sum = LLVM::AddOp::create(builder, loc, acc, laneSums(low));
-  return LLVM::AddOp::create(builder, loc, sum, laneSums(top));
+  Value sum = LLVM::AddOp::create(builder, loc, acc, laneSums(low, b));
+  return LLVM::AddOp::create(builder, loc, sum, laneSums(top, b));
 }
 
 static bool hasVpdpbusd(int64_t lanes,

@@ -284,8 +284,10 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
 
   // Signed weights in integer mode are summed as unsigned (sign bit flipped:
   // + weightOffset), which the group sums take back with the zero-point.
-  const double weightOffset = qforge::integerWeightOffset(
-      quantizeActivations, dequant.weightsAreSigned, /*nibbles=*/false);
+  const bool magnitudeTimesSign = plan.options.magnitudeTimesSign;
+  const double weightOffset =
+      qforge::integerWeightOffset(quantizeActivations, dequant.weightsAreSigned,
+                                  /*nibbles=*/false, magnitudeTimesSign);
 
   // xs[.., g, l] = Σ_j (Σ_q) x[.., g, j, l (, q)], in f32 (exact for the
   // integers of the quantized activation): dims [activation dims..., g, j, l (,
@@ -356,7 +358,8 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
                             AffineMap::get(numDims, 0, pExprs, ctx)},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildPartialSumBody(b, l, args, quantizeActivations, isSigned,
-                                      floatType);
+                                      floatType, std::nullopt,
+                                      magnitudeTimesSign);
         });
   }
 

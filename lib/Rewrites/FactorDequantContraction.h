@@ -30,6 +30,11 @@ struct FactorOptions {
   /// unsigned-weight x signed-activation byte products in i32 (4 bytes per
   /// lane, k = (j, l, q)); the activation scale joins the weights' scale.
   bool quantizeActivations = false;
+  /// Integer mode: sum signed weight bytes (unsigned ones with their sign
+  /// bit flipped) times the activation's bytes, clamped to +-127 in the
+  /// ops (FactoredBodies.h): one pmaddubsw per pair of products on AVX2
+  /// without VNNI, where unsigned weight bytes need two.
+  bool magnitudeTimesSign = false;
 };
 
 /// The generics of the factored form (activationSums is null without a

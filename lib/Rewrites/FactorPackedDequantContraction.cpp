@@ -267,8 +267,10 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
 
   // Signed weights in integer mode are summed as unsigned (sign bit flipped:
   // + weightOffset), which the group sums take back with the zero-point.
-  double weightOffset = qforge::integerWeightOffset(
-      quantizeActivations, dequant.weightsAreSigned, a.nibbleDim.has_value());
+  const bool magnitudeTimesSign = a.magnitudeTimesSign;
+  double weightOffset =
+      qforge::integerWeightOffset(quantizeActivations, dequant.weightsAreSigned,
+                                  a.nibbleDim.has_value(), magnitudeTimesSign);
   bool needsSums = dequant.zeroPoints || weightOffset != 0.0;
 
   // Integer mode on an activation that is a `linalg.pack` (zero-padded) of
@@ -408,7 +410,8 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
         ArrayRef<AffineMap>{a.activationMap, a.storedWeightsMap, partialMap},
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           qforge::buildPartialSumBody(b, l, args, quantizeActivations, isSigned,
-                                      floatType, a.nibbleDim);
+                                      floatType, a.nibbleDim,
+                                      magnitudeTimesSign);
         });
     result.partialSums = loopsFirst(rewriter, result.partialSums, partialOrder,
                                     foldable ? &*foldable : nullptr);
@@ -504,10 +507,12 @@ qforge::factorPackedDequantContraction(RewriterBase &rewriter,
                                        const DequantParts &dequant,
                                        linalg::LinalgOp contraction,
                                        bool quantizeActivations,
-                                       std::string &reason) {
+                                       std::string &reason,
+                                       bool magnitudeTimesSign) {
   FailureOr<PackedFactorPlan> plan =
       analyzePackedFactoring(dequant, contraction, quantizeActivations, reason);
   if (failed(plan))
     return failure();
+  plan->magnitudeTimesSign = quantizeActivations && magnitudeTimesSign;
   return applyPackedFactoring(rewriter, *plan);
 }

@@ -54,6 +54,9 @@ struct PackedFactorPlan {
   DequantParts dequant;
   mlir::linalg::LinalgOp contraction;
   bool quantizeActivations = false;
+  /// Integer mode on 8-bit weights: FactorOptions::magnitudeTimesSign (set
+  /// by the caller after the analysis).
+  bool magnitudeTimesSign = false;
   mlir::OpOperand *weightsUse = nullptr, *activationUse = nullptr;
   mlir::AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
   mlir::AffineMap storedWeightsMap; ///< contraction dims -> the integer weights
@@ -84,11 +87,10 @@ mlir::LogicalResult canFactorPackedDequantContraction(
 /// Rewrites `contraction` (which reads `dequant.op`'s result) into the
 /// factored form; the dequant is erased once nothing else reads it. On
 /// failure, nothing is changed and `reason` says why.
-mlir::FailureOr<FactoredPackedContraction>
-factorPackedDequantContraction(mlir::RewriterBase &rewriter,
-                               const DequantParts &dequant,
-                               mlir::linalg::LinalgOp contraction,
-                               bool quantizeActivations, std::string &reason);
+mlir::FailureOr<FactoredPackedContraction> factorPackedDequantContraction(
+    mlir::RewriterBase &rewriter, const DequantParts &dequant,
+    mlir::linalg::LinalgOp contraction, bool quantizeActivations,
+    std::string &reason, bool magnitudeTimesSign = false);
 
 } // namespace qforge
 

@@ -40,9 +40,33 @@ inline void buildActivationSumBody(mlir::OpBuilder &b, mlir::Location l,
 inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
                                 mlir::ValueRange args, bool quantizeActivations,
                                 bool weightsAreSigned, mlir::Type floatType,
-                                std::optional<unsigned> nibbleDim = {}) {
+                                std::optional<unsigned> nibbleDim = {},
+                                bool magnitudeTimesSign = false) {
   using namespace mlir;
   Value weight = args[1];
+  if (quantizeActivations && magnitudeTimesSign && !nibbleDim) {
+    // Signed weight bytes times the activation's bytes clamped to +-127
+    // (a no-op: the quantization's own clamp, restated so that the bound
+    // can be read off the ops). `x86_int8_dot_products` computes each
+    // product as |w| times x with w's sign: at most 128 times at most 127,
+    // whose pairs one pmaddubsw sums without saturating
+    // (ExpandByteDotProducts.h) where the unsigned x signed form needs two.
+    // Unsigned weights are made signed by flipping their sign bit (w - 128);
+    // the group sums take the offset back (integerWeightOffset).
+    Type i8 = weight.getType();
+    if (!weightsAreSigned)
+      weight = arith::XOrIOp::create(
+          b, l, weight, arith::ConstantIntOp::create(b, l, i8, 0x80));
+    Value clamped = arith::MaxSIOp::create(
+        b, l, args[0], arith::ConstantIntOp::create(b, l, i8, -127));
+    Type i32 = b.getI32Type();
+    Value w = arith::ExtSIOp::create(b, l, i32, weight);
+    Value x = arith::ExtSIOp::create(b, l, i32, clamped);
+    Value product = arith::MulIOp::create(b, l, w, x);
+    linalg::YieldOp::create(
+        b, l, arith::AddIOp::create(b, l, product, args[2]).getResult());
+    return;
+  }
   if (quantizeActivations && weightsAreSigned) {
     // 0x80 flips a byte's sign bit, 0x88 both nibbles'.
     Value signBits = arith::ConstantIntOp::create(b, l, weight.getType(),
@@ -72,7 +96,10 @@ inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
 /// What buildPartialSumBody adds to each weight in integer mode: 2^(bits-1)
 /// for signed weights (128 for bytes, 8 for nibbles), else 0.
 inline double integerWeightOffset(bool quantizeActivations,
-                                  bool weightsAreSigned, bool nibbles) {
+                                  bool weightsAreSigned, bool nibbles,
+                                  bool magnitudeTimesSign = false) {
+  if (quantizeActivations && magnitudeTimesSign && !nibbles)
+    return weightsAreSigned ? 0.0 : -128.0;
   if (!quantizeActivations || !weightsAreSigned)
     return 0.0;
   return nibbles ? 8.0 : 128.0;

@@ -5,6 +5,7 @@
 #include "Rewrites/FactorDequantContraction.h"
 #include "Rewrites/FactorPackedDequantContraction.h"
 #include "Rewrites/FactorTwoLevelContraction.h"
+#include "TransformOps/Params.h"
 #include "TransformOps/QForgeTransformOps.h"
 
 #include <type_traits>
@@ -157,6 +158,13 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   qforge::FactorOptions options;
   options.lanes = getLanesAttr().getInt();
   options.quantizeActivations = true;
+  if (Value param = getMagnitudeTimesSign()) {
+    DiagnosedSilenceableFailure status =
+        qforge::getFlagParam(*this, state, param, "magnitude_times_sign",
+                             options.magnitudeTimesSign);
+    if (!status.succeeded())
+      return status;
+  }
   return setFactoredResults(*this, /*quantizes=*/true,
                             factorAllPairs(*this, rewriter, state, getDequant(),
                                            getContraction(), options,
@@ -165,12 +173,11 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
 }
 
 /// The packed factoring ops (float and integer).
-static DiagnosedSilenceableFailure
-factorAllPackedPairs(transform::TransformOpInterface op,
-                     transform::TransformRewriter &rewriter,
-                     transform::TransformState &state, Value dequantHandle,
-                     Value contractionHandle, bool quantizeActivations,
-                     SmallVectorImpl<SmallVector<Operation *>> &collected) {
+static DiagnosedSilenceableFailure factorAllPackedPairs(
+    transform::TransformOpInterface op, transform::TransformRewriter &rewriter,
+    transform::TransformState &state, Value dequantHandle,
+    Value contractionHandle, bool quantizeActivations, bool magnitudeTimesSign,
+    SmallVectorImpl<SmallVector<Operation *>> &collected) {
   return factorAllPairs<qforge::FactoredPackedContraction>(
       op, state, dequantHandle, contractionHandle,
       [&](const DequantPair &pair, std::string &reason) {
@@ -179,7 +186,8 @@ factorAllPackedPairs(transform::TransformOpInterface op,
       },
       [&](const DequantPair &pair, std::string &reason) {
         return qforge::factorPackedDequantContraction(
-            rewriter, pair.first, pair.second, quantizeActivations, reason);
+            rewriter, pair.first, pair.second, quantizeActivations, reason,
+            magnitudeTimesSign);
       },
       collected);
 }
@@ -192,6 +200,7 @@ DiagnosedSilenceableFailure transform::FactorPackedDequantContractionOp::apply(
                             factorAllPackedPairs(*this, rewriter, state,
                                                  getDequant(), getContraction(),
                                                  /*quantizeActivations=*/false,
+                                                 /*magnitudeTimesSign=*/false,
                                                  collected),
                             collected, results);
 }
@@ -201,11 +210,18 @@ transform::QuantizeActivationsAndFactorPackedOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<SmallVector<Operation *>> collected;
+  bool magnitudeTimesSign = false;
+  if (Value param = getMagnitudeTimesSign()) {
+    DiagnosedSilenceableFailure status = qforge::getFlagParam(
+        *this, state, param, "magnitude_times_sign", magnitudeTimesSign);
+    if (!status.succeeded())
+      return status;
+  }
   return setFactoredResults(*this, /*quantizes=*/true,
                             factorAllPackedPairs(*this, rewriter, state,
                                                  getDequant(), getContraction(),
                                                  /*quantizeActivations=*/true,
-                                                 collected),
+                                                 magnitudeTimesSign, collected),
                             collected, results);
 }
 
@@ -247,11 +263,13 @@ void transform::FactorPackedDequantContractionOp::getEffects(
 void transform::QuantizeActivationsAndFactorPackedOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   getFactoringEffects(*this, effects);
+  transform::onlyReadsHandle(getMagnitudeTimesSignMutable(), effects);
 }
 
 void transform::QuantizeActivationsAndFactorOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   getFactoringEffects(*this, effects);
+  transform::onlyReadsHandle(getMagnitudeTimesSignMutable(), effects);
 }
 
 LogicalResult transform::QuantizeActivationsAndFactorOp::verify() {

@@ -123,6 +123,8 @@ transform::StrategyParamOp::apply(transform::TransformRewriter &rewriter,
              << "two strategy parameter dictionaries disagree on '" << getName()
              << "'";
   }
+  if (!found && getDefaultValue())
+    found = getDefaultValueAttr();
   auto integer = dyn_cast_or_null<IntegerAttr>(found);
   if (!integer) {
     DiagnosedDefiniteFailure diag =

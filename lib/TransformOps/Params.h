@@ -29,6 +29,22 @@ getPositiveParam(mlir::Operation *op, mlir::transform::TransformState &state,
   return mlir::DiagnosedSilenceableFailure::success();
 }
 
+/// The 0 or 1 `param` holds, in `value`; otherwise a definite failure of
+/// `op`: "expected the <what> param to hold one integer, 0 or 1".
+inline mlir::DiagnosedSilenceableFailure
+getFlagParam(mlir::Operation *op, mlir::transform::TransformState &state,
+             mlir::Value param, llvm::StringRef what, bool &value) {
+  llvm::ArrayRef<mlir::Attribute> values = state.getParams(param);
+  auto integer = values.size() == 1
+                     ? llvm::dyn_cast<mlir::IntegerAttr>(values.front())
+                     : nullptr;
+  if (!integer || (integer.getInt() != 0 && integer.getInt() != 1))
+    return mlir::emitDefiniteFailure(op)
+           << "expected the " << what << " param to hold one integer, 0 or 1";
+  value = integer.getInt() == 1;
+  return mlir::DiagnosedSilenceableFailure::success();
+}
+
 } // namespace qforge
 
 #endif // QFORGE_TRANSFORMOPS_PARAMS_H

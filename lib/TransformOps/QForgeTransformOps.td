@@ -490,13 +490,20 @@ def StrategyParamOp : Op<Transform_Dialect, "qforge.strategy_param",
     on `name`. A script run by hand on IR without one writes the number
     with `transform.param.constant` instead.
 
-    Fails definitely when no dictionary names `name`, when its value is not
-    an integer, or when two dictionaries disagree.
+    With `default N`, a number most rows leave at N (a switch only some
+    targets turn on) is N where no dictionary names it: rows state only
+    where they differ.
+
+    Fails definitely when no dictionary names `name` and there is no
+    default, when its value is not an integer, or when two dictionaries
+    disagree.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$root, StrAttr:$name);
+  let arguments = (ins TransformHandleTypeInterface:$root, StrAttr:$name,
+                       OptionalAttr<I64Attr>:$default_value);
   let results = (outs TransformParamTypeInterface:$param);
   let assemblyFormat =
-      "$name `in` $root attr-dict `:` functional-type(operands, results)";
+      "$name `in` $root (`default` $default_value^)? attr-dict `:` "
+      "functional-type(operands, results)";
 }
 
 def DividingTileSizeOp : Op<Transform_Dialect, "qforge.dividing_tile_size",
@@ -1050,6 +1057,13 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     `activation_quantization` holds the amax and xq generics; the other
     results are as for the float op.
 
+    `magnitude_times_sign = %p`, a param holding 1, asks for the form of
+    `quantize_activations_and_factor` with it: 8-bit weights summed signed
+    (unsigned ones as `w - 128`) times the activation clamped again to at
+    least -127 in the ops, one `vpmaddubsw` per pair of products on AVX2
+    without VNNI. Byte pairs of 4-bit weights keep the form above: their
+    nibbles already take one.
+
     An activation that reaches the contraction through a `linalg.pack`
     (e.g. the activation rows of a batched kernel packed by 8) with a static
     source, zero or no padding, static tiles, and inner tiles on element
@@ -1065,13 +1079,16 @@ def QuantizeActivationsAndFactorPackedOp : Op<Transform_Dialect,
     the contraction does.
   }];
   let arguments = (ins TransformHandleTypeInterface:$dequant,
-                       TransformHandleTypeInterface:$contraction);
+                       TransformHandleTypeInterface:$contraction,
+                       Optional<TransformParamTypeInterface>:$magnitude_times_sign);
   let results = (outs TransformHandleTypeInterface:$activation_quantization,
                       TransformHandleTypeInterface:$activation_sums,
                       TransformHandleTypeInterface:$partial_sums,
                       TransformHandleTypeInterface:$group_sums);
   let assemblyFormat = [{
-    $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
+    $dequant `,` $contraction
+    (`magnitude_times_sign` `=` $magnitude_times_sign^)? attr-dict `:`
+    functional-type(operands, results)
   }];
 }
 
@@ -1218,6 +1235,16 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
     consumers bitcast it back; on x86 this is an and and a max per vector
     where `arith.maximumf` lowers to about seven instructions.
 
+    With `magnitude_times_sign = %p`, a param holding 1 (the strategy
+    table's rows for AVX2 without VNNI; 0 or no param: the form above), the
+    partial sums are
+    of signed weight bytes (unsigned ones with their sign bit flipped,
+    w - 128, which the group sums take back with the zero-point) times the
+    quantized activation clamped again to at least -127 in the ops; the
+    dot-product patterns then compute each product as |w| times x with w's
+    sign, whose pairs one `vpmaddubsw` sums without saturating
+    (`transform.apply_patterns.qforge.x86_int8_dot_products`).
+
     Requirements as for `factor_dequant_contraction`, plus: unsigned 8-bit
     weights, f32 activations, group size a multiple of 4 x `lanes`.
     `activation_quantization` holds the amax and xq generics (tile them per
@@ -1225,6 +1252,7 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
   }];
   let arguments = (ins TransformHandleTypeInterface:$dequant,
                        TransformHandleTypeInterface:$contraction,
+                       Optional<TransformParamTypeInterface>:$magnitude_times_sign,
                        DefaultValuedAttr<I64Attr, "16">:$lanes);
   let results = (outs TransformHandleTypeInterface:$activation_quantization,
                       TransformHandleTypeInterface:$activation_sums,
@@ -1232,7 +1260,9 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
                       TransformHandleTypeInterface:$group_sums,
                       TransformHandleTypeInterface:$row_sums);
   let assemblyFormat = [{
-    $dequant `,` $contraction attr-dict `:` functional-type(operands, results)
+    $dequant `,` $contraction
+    (`magnitude_times_sign` `=` $magnitude_times_sign^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -473,7 +473,7 @@ DiagnosedSilenceableFailure transform::HoistOperandConversionOp::apply(
     auto generic = dyn_cast<linalg::GenericOp>(target);
     if (!generic)
       return emitDefiniteFailure() << "expected a linalg.generic";
-    if (input >= generic.getNumDpsInputs())
+    if (input >= static_cast<uint64_t>(generic.getNumDpsInputs()))
       return emitDefiniteFailure()
              << "input " << input << " is out of range: the generic has "
              << generic.getNumDpsInputs() << " inputs";

@@ -53,6 +53,17 @@
 // zero-point too), two groups per iteration as elsewhere.
 // INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}prefetcht0 8, vbroadcastss 4, vcvtdq2ps 2, vfmaddps 2, vfnmaddps 2, vmovdqu64 4, vmulss 4, vpdpbusd 4, vpxor 1, vxorps 1{{$}}
 
+// int8 on AVX2 without VNNI (Haswell; Zen 1-3 and Skylake-X take the same
+// row, decode-int8/8-lanes-avx2): each 32 weight bytes, flipped to signed
+// (vpxor), as |w| (vpabsb) times the activation clamped to +-127
+// (vpmaxsb) with w's sign (vpsignb), one vpmaddubsw + vpmaddwd -- the
+// unsigned weights' exact expansion took two of each and two vpand.
+// RUN: qforge-compile %t.mlir --mcpu=haswell --int8-activations --emit=asm -o %t.int8-avx2.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int8-avx2.s | FileCheck %s --check-prefix=INT8-AVX2
+// (The list is the loop's whole mix, sorted: a vpand would sit between
+// vpaddd and vpmaddubsw.)
+// INT8-AVX2: {{^}}quantized_matmul..omp_par .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vpabsb 16, vpaddd 12, vpmaddubsw 16, vpmaddwd 16, vpmaxsb 16, vpsignb 16, vpxor 16{{$}}
+
 // Packed int8: one load and one vpdpbusd per 64 weight bytes, two lines of
 // 16 rows per k step sharing its activation word (one broadcast load); the
 // group's 32 k steps in 4 independent sums per line (6 adds).

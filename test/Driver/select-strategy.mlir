@@ -47,10 +47,16 @@
 // RUN: qforge-opt %t.g32.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=INT8-G32
 // INT8-G32: qforge.strategy = {family = "decode-int8", row = "8-lanes-groups-of-32", script = "decode-int8.mlir", why = "has avx512vnni, has avx512bw, group size 32 is a multiple of 32, group size 32 is not a multiple of 64"}
 // RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=alderlake int8-activations" | FileCheck %s --check-prefix=INT8-256
-// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=INT8-256
-// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=skylake-avx512 int8-activations" | FileCheck %s --check-prefix=INT8-256
 // RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=sapphirerapids mattr=-avx512vnni int8-activations" | FileCheck %s --check-prefix=INT8-256
 // INT8-256: qforge.strategy = {family = "decode-int8", row = "8-lanes-no-avx512vnni", script = "decode-int8.mlir", why = "has avx2, lacks avx512vnni"}
+// No VNNI at all (Haswell, Skylake-X, Zen 1-3): the row that sums signed
+// products, one vpmaddubsw per 32 (docs/numerics.md), recorded in the
+// function's strategy params.
+// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=INT8-AVX2
+// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=skylake-avx512 int8-activations" | FileCheck %s --check-prefix=INT8-AVX2
+// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=znver1 int8-activations" | FileCheck %s --check-prefix=INT8-AVX2
+// INT8-AVX2: qforge.strategy_params = {{{.*}}magnitude_times_sign = 1 : i64
+// INT8-AVX2: qforge.strategy = {family = "decode-int8", row = "8-lanes-avx2", script = "decode-int8.mlir", why = "has avx2, lacks avxvnni, lacks avx512vnni"}
 // RUN: not qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=x86-64-v2 int8-activations" 2>&1 | FileCheck %s --check-prefix=INT8-NONE
 // INT8-NONE: error: no strategy for this quantized matmul: the int8 decode strategy needs AVX512-VNNI and AVX512BW, AVX-VNNI or AVX2, which the target (CPU 'x86-64-v2') lacks; drop --int8-activations or pass --script
 
@@ -63,8 +69,9 @@
 // RUN: not qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=sandybridge packed-weights" 2>&1 | FileCheck %s --check-prefix=PACKED-NONE
 // PACKED-NONE: the packed decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; drop --packed-weights or pass --script
 // RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=znver5 packed-weights int8-activations" | FileCheck %s --check-prefix=PACKED-INT8
-// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=haswell packed-weights int8-activations" | FileCheck %s --check-prefix=PACKED-INT8
 // PACKED-INT8: qforge.strategy = {family = "decode-packed-int8", row = "vnni", script = "decode-packed-int8.mlir"
+// RUN: qforge-opt %t.d.mlir --qforge-select-strategy="mcpu=haswell packed-weights int8-activations" | FileCheck %s --check-prefix=PACKED-INT8-AVX2
+// PACKED-INT8-AVX2: qforge.strategy = {family = "decode-packed-int8", row = "avx2", script = "decode-packed-int8.mlir"
 
 // Decode, 4-bit weights (read as byte pairs: the normalization first).
 // RUN: qforge-opt %t.i4.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=INT4-512
@@ -98,8 +105,9 @@
 // RUN: qforge-opt %t.m8.mlir --qforge-select-strategy="mcpu=sapphirerapids int8-activations" | FileCheck %s --check-prefix=PRE-INT8-INTEL
 // PRE-INT8-INTEL: qforge.strategy = {family = "prefill-int8", row = "intel", script = "prefill-int8.mlir"
 // RUN: qforge-opt %t.m8.mlir --qforge-select-strategy="mcpu=znver4 int8-activations" | FileCheck %s --check-prefix=PRE-INT8
-// RUN: qforge-opt %t.m2.mlir --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=PRE-INT8
 // PRE-INT8: qforge.strategy = {family = "prefill-int8", row = "vnni", script = "prefill-int8.mlir"
+// RUN: qforge-opt %t.m2.mlir --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=PRE-INT8-AVX2
+// PRE-INT8-AVX2: qforge.strategy = {family = "prefill-int8", row = "avx2", script = "prefill-int8.mlir"
 
 // Prefill, 4-bit weights.
 // RUN: qforge-opt %t.i4m6.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy=mcpu=sapphirerapids | FileCheck %s --check-prefix=PRE-INT4-INTEL-12

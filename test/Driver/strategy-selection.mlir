@@ -54,10 +54,11 @@
 // AVX-VNNI-LABEL: _mlir_ciface_quantized_matmul:
 
 // No VNNI but AVX2 (Skylake-X, Haswell, Zen 3): the 256-bit strategy, each
-// vpdpbusd expanded to the
-// unsigned bytes' low 7 bits and top bit, each through vpmaddubsw (pairs
-// of products in 16 bits, which these halves never saturate) and vpmaddwd
-// (pairs of pairs in 32 bits).
+// vpdpbusd expanded to vpmaddubsw (pairs of products in 16 bits) and
+// vpmaddwd (pairs of pairs in 32 bits), once per 32 bytes: the row's
+// magnitude_times_sign makes the products |w| times the clamped activation
+// with w's sign, which one vpmaddubsw never saturates
+// (test/Driver/decode-loop-mix.mlir pins the loop).
 // RUN: qforge-compile %t.mlir --mcpu=skylake-avx512 --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-INT8
 // RUN: qforge-compile %t.mlir --mcpu=haswell --int8-activations --emit=asm -o - | FileCheck %s --check-prefix=EXPANDED-INT8
 // EXPANDED-INT8-LABEL: quantized_matmul:

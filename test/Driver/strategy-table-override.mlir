@@ -47,7 +47,7 @@
 // Mistakes: an unknown key (a misspelt condition would otherwise make a
 // row that always applies), a new row without a script, a missing file.
 // RUN: not qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-bad-key.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=BAD-KEY
-// BAD-KEY: error: {{.*}}tuning-bad-key.json: families[0].rows[0].when: unknown key 'cpu_klass' (known: features, any_features, lacking_one_of, cpu_class, min_static_tokens, max_row_elements, group_size_multiple_of, group_size_not_multiple_of)
+// BAD-KEY: error: {{.*}}tuning-bad-key.json: families[0].rows[0].when: unknown key 'cpu_klass' (known: features, any_features, lacking_one_of, lacking, cpu_class, min_static_tokens, max_row_elements, group_size_multiple_of, group_size_not_multiple_of)
 // RUN: not qforge-compile %t.d.mlir --strategy-table=%S/Inputs/tuning-no-script.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-SCRIPT
 // NO-SCRIPT: error: {{.*}}the strategy table merged in adds the row 'decode-f32/new-row' without a script
 // RUN: not qforge-compile %t.d.mlir --strategy-table=%t.missing.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING

@@ -592,3 +592,89 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// magnitude_times_sign = %p holding 1 (the strategy table's rows for AVX2
+// without VNNI): the partial sums take the weights signed -- these unsigned
+// ones with their sign bit flipped (xor 0x80, w - 128) -- times the
+// quantized activation clamped again to at least -127 (a no-op on xq, whose
+// bound the dot-product patterns read off the op), both sign-extended; the
+// group sums take the 128 back with the zero-point: p - (z - 128) · xs.
+
+// CHECK-LABEL: func.func @magnitude_times_sign
+// CHECK:         linalg.generic {{.*}}attrs = {partial_sums}
+// CHECK-NEXT:    ^bb0(%[[P_X:[a-z0-9_]+]]: i8, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: i32):
+// CHECK-NEXT:      %[[P_FLIP:.+]] = arith.constant -128 : i8
+// CHECK-NEXT:      %[[P_SW:.+]] = arith.xori %[[P_W]], %[[P_FLIP]] : i8
+// CHECK-NEXT:      %[[P_LIMIT:.+]] = arith.constant -127 : i8
+// CHECK-NEXT:      %[[P_C:.+]] = arith.maxsi %[[P_X]], %[[P_LIMIT]] : i8
+// CHECK-NEXT:      %[[P_WE:.+]] = arith.extsi %[[P_SW]] : i8 to i32
+// CHECK-NEXT:      %[[P_CE:.+]] = arith.extsi %[[P_C]] : i8 to i32
+// CHECK-NEXT:      %[[P_MUL:.+]] = arith.muli %[[P_WE]], %[[P_CE]] : i32
+// CHECK-NEXT:      %[[P_ADD:.+]] = arith.addi %[[P_MUL]], %[[P_OUT]] : i32
+// CHECK-NEXT:      linalg.yield %[[P_ADD]] : i32
+// CHECK:         linalg.generic {{.*}}attrs = {group_sums}
+// CHECK:           %[[G_OFFSET:.+]] = arith.constant -1.280000e+02 : f32
+// CHECK-NEXT:      %[[G_Z:.+]] = arith.addf %{{.+}}, %[[G_OFFSET]] : f32
+// CHECK-NEXT:      %{{.+}} = arith.mulf %[[G_Z]], %{{.+}} : f32
+
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @magnitude_times_sign(%weights: tensor<8x4x128xi8>,
+    %scales: tensor<8x4x1xf32>,
+    %zero_points: tensor<8x4x1xf32>,
+    %x: tensor<1x1x4x128xf32>) -> tensor<1x1x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x8xf32>
+  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<8x4x128xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
+      outs(%dequant_init : tensor<8x4x128xf32>) {
+  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extui %w : i8 to i32
+    %wf = arith.uitofp %w32 : i32 to f32
+    %shifted = arith.subf %wf, %zero_point : f32
+    %scaled = arith.mulf %shifted, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<8x4x128xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
+      outs(%acc : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x8xf32>
+  return %matvec : tensor<1x1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
+        %dequant, %contraction magnitude_times_sign = %one {lanes = 8}
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %amax, %xq = transform.split_handle %quantization
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.annotate %amax "amax" : !transform.any_op
+    transform.annotate %xq "xq" : !transform.any_op
+    transform.annotate %sums "activation_sums" : !transform.any_op
+    transform.annotate %partials "partial_sums" : !transform.any_op
+    transform.annotate %groups "group_sums" : !transform.any_op
+    transform.annotate %rows "row_sums" : !transform.any_op
+    transform.yield
+  }
+}
+

@@ -36,3 +36,22 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// `default N`: N where no dictionary names the number (a switch most rows
+// leave off); a row's own value wins over the default.
+func.func @h() attributes {qforge.strategy_params = {magnitude_times_sign = 1 : i64}} {
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %named = transform.qforge.strategy_param "magnitude_times_sign" in %module default 0 : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{1 : i64}}
+    transform.debug.emit_param_as_remark %named : !transform.param<i64>
+    %absent = transform.qforge.strategy_param "chains" in %module default 3 : (!transform.any_op) -> !transform.param<i64>
+    // expected-remark @below {{3 : i64}}
+    transform.debug.emit_param_as_remark %absent : !transform.param<i64>
+    transform.yield
+  }
+}

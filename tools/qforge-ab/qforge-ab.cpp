@@ -156,11 +156,6 @@ int main(int argc, char **argv) {
             kMaxKernels);
     return 2;
   }
-  if (!__builtin_cpu_supports("avx512f")) {
-    fprintf(stderr,
-            "qforge-ab: error: needs AVX-512F (the packed strategy's)\n");
-    return 1;
-  }
   const int64_t n = atoll(argv[1]), groups = atoll(argv[2]), k = atoll(argv[3]);
   if (n <= 0 || groups <= 0 || k <= 0) {
     fprintf(stderr, "qforge-ab: error: N, G, K must be positive\n");

@@ -1066,8 +1066,9 @@ int main(int argc, char **argv) {
     }
     // The denominator: read passes over the same copies (same pages, same
     // rotation) before and after the cold calls, plain, with software
-    // prefetch and as four streams side by side, the best of all kept and the spread printed -- a shared
-    // host's bandwidth moves during a run (docs/benchmarks.md).
+    // prefetch and as four streams side by side, the best of all kept and the
+    // spread printed -- a shared host's bandwidth moves during a run
+    // (docs/benchmarks.md).
     progress("measuring the memory read bandwidth");
     constexpr int kReadPassesEachSide = 3;
     qforge::ReadBandwidth readBandwidth;

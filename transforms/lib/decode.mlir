@@ -300,11 +300,17 @@ module attributes {transform.with_named_sequence} {
 
   // With 8 i32 lanes (one 256-bit VEX vpdpbusd, AVX-VNNI: 32 weights per
   // step): as @decode_int8_16_lanes, the step loops unrolled by K/32 = 4.
+  // The row's magnitude_times_sign (AVX2 without VNNI; 0 by default) sums
+  // signed weight bytes times the clamped activation: one vpmaddubsw per
+  // 32 products where the unsigned weights' exact expansion takes two.
   transform.named_sequence @decode_int8_8_lanes(%module: !transform.any_op {transform.readonly}) {
     %dequant, %contraction = transform.include @generalize_and_match_dequant failures(propagate) (%module)
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %magnitude_times_sign = transform.qforge.strategy_param "magnitude_times_sign" in %module default 0
+      : (!transform.any_op) -> !transform.param<i64>
     %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
-        %dequant, %contraction {lanes = 8} : (!transform.any_op, !transform.any_op)
+        %dequant, %contraction magnitude_times_sign = %magnitude_times_sign {lanes = 8}
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %step_loops = transform.include @tile_int8_rows_and_groups failures(propagate)
         (%quantization, %sums, %partials, %groups, %rows) : (!transform.any_op, !transform.any_op,

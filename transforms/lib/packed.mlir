@@ -102,8 +102,11 @@ module attributes {transform.with_named_sequence} {
       -> (!transform.any_op, !transform.any_op) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %kernel
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %magnitude_times_sign = transform.qforge.strategy_param "magnitude_times_sign" in %kernel default 0
+      : (!transform.any_op) -> !transform.param<i64>
     %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
-        %dequant, %contraction : (!transform.any_op, !transform.any_op)
+        %dequant, %contraction magnitude_times_sign = %magnitude_times_sign
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     %per_call = transform.merge_handles %quantization, %sums : !transform.any_op
     %group_loops = transform.include @tile_one_group_at_a_time failures(propagate) (%per_call)
@@ -124,8 +127,11 @@ module attributes {transform.with_named_sequence} {
       %xq_steps: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.any_op) {
     %dequant, %contraction = transform.qforge.match_dequant_contraction %kernel
       : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %magnitude_times_sign = transform.qforge.strategy_param "magnitude_times_sign" in %kernel default 0
+      : (!transform.any_op) -> !transform.param<i64>
     %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
-        %dequant, %contraction : (!transform.any_op, !transform.any_op)
+        %dequant, %contraction magnitude_times_sign = %magnitude_times_sign
+        : (!transform.any_op, !transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     // The maximum fused into the quantization's forall: each float row is
     // read from memory once, not twice (a prompt's activation does not fit
