@@ -18,8 +18,9 @@ double measureFmaPeakGflops(unsigned threads);
 
 /// u8 x s8 dot products summed into i32 lanes, in GOP/s (2 per byte
 /// product): vpdpbusd on 512-bit vectors with AVX-512 VNNI, else on AVX2
-/// the vpmaddubsw + vpmaddwd expansion the driver emits for it; 0 without
-/// either.
+/// one vpmaddubsw + vpmaddwd per 32 products (the multiplies of the int8
+/// rows for AVX2, whose operands are bounded so that one suffices); 0
+/// without either.
 double measureInt8DotPeakGops(unsigned threads);
 
 } // namespace qforge
