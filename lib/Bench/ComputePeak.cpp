@@ -87,8 +87,7 @@ __attribute__((target("avx2"))) double dotLoopAvx2() {
   for (long it = 0; it < iterations / 4; ++it) {
     for (int i = 0; i < accumulators; ++i)
       acc[i] = _mm256_add_epi32(
-          acc[i],
-          _mm256_madd_epi16(_mm256_maddubs_epi16(acc[i], other), ones));
+          acc[i], _mm256_madd_epi16(_mm256_maddubs_epi16(acc[i], other), ones));
     QFORGE_KEEP_IN_REGISTERS(acc);
   }
   return double(iterations / 4) * accumulators * 32 * 2;

@@ -73,21 +73,56 @@ static int leastShiftAmount(Value amount) {
   return least;
 }
 
-/// The value an element of a lowered n-D vector was built from: through
-/// extractvalue of the insertvalue chain that assembled it; the value
-/// itself otherwise.
-static Value resolveElement(Value value) {
-  while (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>()) {
-    Value container = extract.getContainer();
-    while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
-      if (insert.getPosition() == extract.getPosition())
-        break;
-      container = insert.getContainer();
-    }
+namespace {
+/// Where the element an extractvalue reads came from, following the
+/// insertvalue chain that assembled its aggregate (a lowered n-D vector).
+struct ElementSource {
+  /// The value inserted at exactly that position (or inside an aggregate
+  /// inserted at a prefix of it), when found.
+  Value inserted;
+  /// Otherwise the aggregate below the chain (e.g. a constant) and the
+  /// position within it, when every insert on the way was at a position
+  /// disjoint from the element's; null when one wrote inside the element
+  /// (a longer position): the element is then not one value.
+  Value base;
+  SmallVector<int64_t> position;
+};
+} // namespace
+
+static ElementSource findElementSource(LLVM::ExtractValueOp extract) {
+  Value container = extract.getContainer();
+  SmallVector<int64_t> position(extract.getPosition());
+  while (true) {
     auto insert = container.getDefiningOp<LLVM::InsertValueOp>();
     if (!insert)
+      return {Value(), container, position};
+    ArrayRef<int64_t> at = insert.getPosition();
+    size_t common = std::min(at.size(), position.size());
+    if (ArrayRef<int64_t>(at).take_front(common) !=
+        ArrayRef<int64_t>(position).take_front(common)) {
+      // Another element: look further down the chain.
+      container = insert.getContainer();
+      continue;
+    }
+    if (at.size() == position.size())
+      return {insert.getValue(), Value(), {}};
+    if (at.size() > position.size())
+      return {}; // Written inside the element: not one value.
+    // An enclosing aggregate replaced whole: the element is inside it.
+    container = insert.getValue();
+    position.erase(position.begin(), position.begin() + at.size());
+  }
+}
+
+/// The value an element of a lowered n-D vector was built from: through
+/// extractvalue of the insertvalue chain that assembled it; the value
+/// itself otherwise (also where the chain does not tell).
+static Value resolveElement(Value value) {
+  while (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>()) {
+    ElementSource source = findElementSource(extract);
+    if (!source.inserted)
       return value;
-    value = insert.getValue();
+    value = source.inserted;
   }
   return value;
 }
@@ -115,7 +150,13 @@ static bool isZeroVector(Value value) {
   if (auto constant = value.getDefiningOp<LLVM::ConstantOp>()) {
     attribute = constant.getValue();
   } else if (auto extract = value.getDefiningOp<LLVM::ExtractValueOp>()) {
-    if (auto array = extract.getContainer().getDefiningOp<LLVM::ConstantOp>())
+    // A whole zero constant below the chain: every element is zero.
+    ElementSource source = findElementSource(extract);
+    if (isa_and_nonnull<LLVM::ZeroOp>(source.base ? source.base.getDefiningOp()
+                                                  : nullptr))
+      return true;
+    if (auto array = source.base ? source.base.getDefiningOp<LLVM::ConstantOp>()
+                                 : nullptr)
       attribute = array.getValue();
   }
   auto elements = dyn_cast_or_null<DenseIntElementsAttr>(attribute);
@@ -240,16 +281,15 @@ static ByteRange byteRange(Value bytes, bool isSigned,
     if (isZeroVector(sub.getLhs()) && negated.lo > -128)
       range = {-negated.hi, -negated.lo};
   } else if (auto extract = dyn_cast_or_null<LLVM::ExtractValueOp>(def)) {
-    // The element inserted last at that position, or a constant array's.
-    Value container = extract.getContainer();
-    while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
-      if (insert.getPosition() == extract.getPosition())
-        break;
-      container = insert.getContainer();
-    }
-    if (auto insert = container.getDefiningOp<LLVM::InsertValueOp>())
-      range = rangeOf(insert.getValue());
-    else if (auto array = container.getDefiningOp<LLVM::ConstantOp>())
+    // The element inserted last at that position (or inside an aggregate
+    // inserted at a prefix of it), or the range of a whole constant below
+    // the chain; the full range where an insert wrote inside the element.
+    ElementSource source = findElementSource(extract);
+    if (source.inserted)
+      range = rangeOf(source.inserted);
+    else if (auto array = source.base
+                              ? source.base.getDefiningOp<LLVM::ConstantOp>()
+                              : nullptr)
       range = constantByteRange(array.getValue(), isSigned);
   }
   known[bytes] = range;
@@ -302,63 +342,89 @@ static Value splatConstant(OpBuilder &builder, Location loc, VectorType type,
                                          /*isSigned=*/true)));
 }
 
-/// acc + the 4-byte lane sums of `a` (unsigned) x `b` (signed) from
-/// pmaddubsw and pmaddwd of `lanes` x 32 bits.
-static Value expandWithMultiplyAdds(OpBuilder &builder, Location loc,
-                                    int64_t lanes, Value acc, Value a,
-                                    Value b) {
+/// pmaddwd(pmaddubsw(u, s), 1): the 4-byte lane sums of unsigned bytes `u`
+/// times signed bytes `s` in `lanes` (8 or 4) x 32 bits, exact where no
+/// pair of products leaves 16 bits (fitsOneMultiplyAdd).
+static Value buildMultiplyAdds(OpBuilder &builder, Location loc, int64_t lanes,
+                               Value u, Value s) {
   bool wide = lanes == 8;
   StringRef multiplyBytes =
       wide ? "llvm.x86.avx2.pmadd.ub.sw" : "llvm.x86.ssse3.pmadd.ub.sw.128";
   StringRef multiplyWords =
       wide ? "llvm.x86.avx2.pmadd.wd" : "llvm.x86.sse2.pmadd.wd";
-  auto bytesType = VectorType::get({lanes * 4}, builder.getI8Type());
   auto wordsType = VectorType::get({lanes * 2}, builder.getI16Type());
   auto lanesType = VectorType::get({lanes}, builder.getI32Type());
   Value ones = splatConstant(builder, loc, wordsType, 1);
-  auto laneSums = [&](Value unsignedBytes, Value signedBytes) -> Value {
-    Value pairs =
-        LLVM::CallIntrinsicOp::create(builder, loc, wordsType,
-                                      builder.getStringAttr(multiplyBytes),
-                                      ValueRange{unsignedBytes, signedBytes})
-            .getResult(0);
-    return LLVM::CallIntrinsicOp::create(builder, loc, lanesType,
-                                         builder.getStringAttr(multiplyWords),
-                                         ValueRange{pairs, ones})
-        .getResult(0);
-  };
-  // |w| and c with w's sign (x86_int8_dot_products' magnitude-times-sign
-  // form) as vpabsb and vpsignb: two instructions where the selects are
-  // five (the sign's select is c · sign(w), 0 where w is, and |w| is 0
-  // there too).
+  Value pairs = LLVM::CallIntrinsicOp::create(
+                    builder, loc, wordsType,
+                    builder.getStringAttr(multiplyBytes), ValueRange{u, s})
+                    .getResult(0);
+  return LLVM::CallIntrinsicOp::create(builder, loc, lanesType,
+                                       builder.getStringAttr(multiplyWords),
+                                       ValueRange{pairs, ones})
+      .getResult(0);
+}
+
+/// When `a` and `b` are |w| and c with w's sign (matchMagnitudeAndSign)
+/// and c is proven within +-127, returns (w, c).
+static std::optional<std::pair<Value, Value>>
+matchProvenMagnitudeAndSign(Value a, Value b) {
+  std::optional<std::pair<Value, Value>> parts = matchMagnitudeAndSign(a, b);
+  if (!parts)
+    return std::nullopt;
+  DenseMap<Value, ByteRange> signedKnown;
+  ByteRange range = byteRange(parts->second, /*isSigned=*/true, signedKnown);
+  if (range.lo < -127 || range.hi > 127)
+    return std::nullopt;
+  return parts;
+}
+
+/// acc + the 4-byte lane sums of |w| times c with w's sign, in `lanes` (8
+/// or 4) x 32 bits: vpabsb and vpsignb -- two instructions where the
+/// selects of x86_int8_dot_products' form are five (vpsignb gives 0 where
+/// w is 0, and |w| is 0 there too) -- then one pmaddubsw, which |w| <= 128
+/// times c within +-127 never saturates.
+static Value expandMagnitudeTimesSign(OpBuilder &builder, Location loc,
+                                      int64_t lanes, Value acc, Value w,
+                                      Value c) {
+  auto bytesType = VectorType::get({lanes * 4}, builder.getI8Type());
+  Value magnitude = LLVM::AbsOp::create(builder, loc, bytesType, w,
+                                        /*is_int_min_poison=*/false);
+  // psign.b(c, w) = c · sign(w).
+  Value withSign =
+      LLVM::CallIntrinsicOp::create(
+          builder, loc, bytesType,
+          builder.getStringAttr(lanes == 8 ? "llvm.x86.avx2.psign.b"
+                                           : "llvm.x86.ssse3.psign.b.128"),
+          ValueRange{c, w})
+          .getResult(0);
+  return LLVM::AddOp::create(
+      builder, loc, acc,
+      buildMultiplyAdds(builder, loc, lanes, magnitude, withSign));
+}
+
+/// acc + the 4-byte lane sums of `a` (unsigned) x `b` (signed) from
+/// pmaddubsw and pmaddwd of `lanes` x 32 bits.
+static Value expandWithMultiplyAdds(OpBuilder &builder, Location loc,
+                                    int64_t lanes, Value acc, Value a,
+                                    Value b) {
   if (std::optional<std::pair<Value, Value>> parts =
-          matchMagnitudeAndSign(a, b)) {
-    auto [w, c] = *parts;
-    DenseMap<Value, ByteRange> signedKnown;
-    ByteRange range = byteRange(c, /*isSigned=*/true, signedKnown);
-    if (range.lo >= -127 && range.hi <= 127) {
-      Value magnitude = LLVM::AbsOp::create(builder, loc, bytesType, w,
-                                            /*is_int_min_poison=*/false);
-      Value withSign =
-          LLVM::CallIntrinsicOp::create(
-              builder, loc, bytesType,
-              builder.getStringAttr(wide ? "llvm.x86.avx2.psign.b"
-                                         : "llvm.x86.ssse3.psign.b.128"),
-              ValueRange{c, w})
-              .getResult(0);
-      return LLVM::AddOp::create(builder, loc, acc,
-                                 laneSums(magnitude, withSign));
-    }
-  }
+          matchProvenMagnitudeAndSign(a, b))
+    return expandMagnitudeTimesSign(builder, loc, lanes, acc, parts->first,
+                                    parts->second);
   if (fitsOneMultiplyAdd(a, b))
-    return LLVM::AddOp::create(builder, loc, acc, laneSums(a, b));
+    return LLVM::AddOp::create(builder, loc, acc,
+                               buildMultiplyAdds(builder, loc, lanes, a, b));
+  auto bytesType = VectorType::get({lanes * 4}, builder.getI8Type());
   Value low = LLVM::AndOp::create(builder, loc, a,
                                   splatConstant(builder, loc, bytesType, 0x7f));
   // 0x80 as the signed byte APInt holds it (-128).
   Value top = LLVM::AndOp::create(builder, loc, a,
                                   splatConstant(builder, loc, bytesType, -128));
-  Value sum = LLVM::AddOp::create(builder, loc, acc, laneSums(low, b));
-  return LLVM::AddOp::create(builder, loc, sum, laneSums(top, b));
+  Value sum = LLVM::AddOp::create(
+      builder, loc, acc, buildMultiplyAdds(builder, loc, lanes, low, b));
+  return LLVM::AddOp::create(builder, loc, sum,
+                             buildMultiplyAdds(builder, loc, lanes, top, b));
 }
 
 static bool hasVpdpbusd(int64_t lanes,
@@ -387,12 +453,24 @@ static Value buildLaneSums(OpBuilder &builder, Location loc, int64_t lanes,
   if (lanes < 16)
     return expandWithMultiplyAdds(builder, loc, lanes, acc, a, b);
   // Two halves of 8 lanes (32 bytes each), then the lanes joined again.
+  // The magnitude-times-sign form is recognized whole, before the halves'
+  // shuffles hide it, and each half takes vpabsb and vpsignb.
+  std::optional<std::pair<Value, Value>> parts =
+      hasVpdpbusd(8, target) ? std::nullopt : matchProvenMagnitudeAndSign(a, b);
   SmallVector<Value, 2> halves;
-  for (int64_t half : {0, 1})
-    halves.push_back(
-        buildLaneSums(builder, loc, 8, slice(builder, loc, acc, half * 8, 8),
-                      slice(builder, loc, a, half * 32, 32),
-                      slice(builder, loc, b, half * 32, 32), target));
+  for (int64_t half : {0, 1}) {
+    Value accHalf = slice(builder, loc, acc, half * 8, 8);
+    if (parts) {
+      halves.push_back(expandMagnitudeTimesSign(
+          builder, loc, 8, accHalf,
+          slice(builder, loc, parts->first, half * 32, 32),
+          slice(builder, loc, parts->second, half * 32, 32)));
+      continue;
+    }
+    halves.push_back(buildLaneSums(
+        builder, loc, 8, accHalf, slice(builder, loc, a, half * 32, 32),
+        slice(builder, loc, b, half * 32, 32), target));
+  }
   auto joined = llvm::to_vector(llvm::seq<int32_t>(0, 16));
   return LLVM::ShuffleVectorOp::create(builder, loc, halves[0], halves[1],
                                        joined);

@@ -14,8 +14,18 @@
 //     Exact: pmaddubsw adds two products in 16 bits with saturation, and
 //     each half stays within [-32768, 32512] for any signed byte b (127 or
 //     128 times two bytes), so it never saturates; pmaddwd adds the pairs
-//     in 32 bits. When the unsigned bytes are a mask of at most 7 bits (the
-//     4-bit strategies' nibbles, `x & 15`), the top-bit half is left out.
+//     in 32 bits.
+//   - one pmaddubsw + pmaddwd where a range analysis of the operands' ops
+//     proves no pair leaves 16 bits: the 4-bit strategies' nibbles (`x &
+//     15`, a shift right), and the int8 rows for AVX2 (magnitude_times_sign,
+//     docs/numerics.md), whose unsigned bytes are |w| (at most 128) and
+//     signed bytes an activation clamped to at least -127 with w's sign.
+//     The analysis follows ands, shifts, abs, signed max/min (also as
+//     arith-expand's select of a compare), negations, selects, constants,
+//     shuffles and the elements of lowered n-D vectors (insertvalue /
+//     extractvalue, position by position); the full range where it cannot
+//     tell. The magnitude-times-sign pair itself becomes vpabsb(w) and
+//     vpsignb(c, w), also on each half of a 512-bit call.
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_EXPANDBYTEDOTPRODUCTS_H

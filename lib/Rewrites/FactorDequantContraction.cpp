@@ -283,7 +283,8 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
   const unsigned splitDims = quantizeActivations ? 4 : 3;
 
   // Signed weights in integer mode are summed as unsigned (sign bit flipped:
-  // + weightOffset), which the group sums take back with the zero-point.
+  // + weightOffset), or with magnitudeTimesSign unsigned ones as signed
+  // (- 128); the group sums take the offset back with the zero-point.
   const bool magnitudeTimesSign = plan.options.magnitudeTimesSign;
   const double weightOffset =
       qforge::integerWeightOffset(quantizeActivations, dequant.weightsAreSigned,

@@ -266,7 +266,8 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
         a.elementDims.test(cast<AffineDimExpr>(expr).getPosition()));
 
   // Signed weights in integer mode are summed as unsigned (sign bit flipped:
-  // + weightOffset), which the group sums take back with the zero-point.
+  // + weightOffset), or with magnitudeTimesSign unsigned ones as signed
+  // (- 128); the group sums take the offset back with the zero-point.
   const bool magnitudeTimesSign = a.magnitudeTimesSign;
   double weightOffset =
       qforge::integerWeightOffset(quantizeActivations, dequant.weightsAreSigned,

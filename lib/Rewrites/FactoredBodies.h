@@ -36,7 +36,10 @@ inline void buildActivationSumBody(mlir::OpBuilder &b, mlir::Location l,
 /// With `nibbleDim`, w is a byte pair and the weight its nibble picked by
 /// that loop dim (Analysis/NibblePairs.h). Signed weights in integer mode
 /// are made unsigned by flipping their sign bit (w + 2^(bits-1), bits = 8 or
-/// 4); the group sums take the offset back (integerWeightOffset).
+/// 4); the group sums take the offset back (integerWeightOffset). With
+/// `magnitudeTimesSign` (8-bit weights only) the other way round: signed
+/// weight bytes, unsigned ones flipped (w - 128), times the activation
+/// clamped to at least -127, both sign-extended (see the body).
 inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
                                 mlir::ValueRange args, bool quantizeActivations,
                                 bool weightsAreSigned, mlir::Type floatType,
@@ -94,7 +97,8 @@ inline void buildPartialSumBody(mlir::OpBuilder &b, mlir::Location l,
 }
 
 /// What buildPartialSumBody adds to each weight in integer mode: 2^(bits-1)
-/// for signed weights (128 for bytes, 8 for nibbles), else 0.
+/// for signed weights (128 for bytes, 8 for nibbles), else 0; with
+/// `magnitudeTimesSign` on bytes, -128 for unsigned weights, else 0.
 inline double integerWeightOffset(bool quantizeActivations,
                                   bool weightsAreSigned, bool nibbles,
                                   bool magnitudeTimesSign = false) {

@@ -1245,8 +1245,9 @@ def QuantizeActivationsAndFactorOp : Op<Transform_Dialect,
     sign, whose pairs one `vpmaddubsw` sums without saturating
     (`transform.apply_patterns.qforge.x86_int8_dot_products`).
 
-    Requirements as for `factor_dequant_contraction`, plus: unsigned 8-bit
-    weights, f32 activations, group size a multiple of 4 x `lanes`.
+    Requirements as for `factor_dequant_contraction`, plus: 8-bit weights
+    (signed ones summed with their sign bit flipped, as the packed op
+    does), f32 activations, group size a multiple of 4 x `lanes`.
     `activation_quantization` holds the amax and xq generics (tile them per
     group); the other results are as for the float op.
   }];

@@ -24,6 +24,11 @@
 // RUN: qforge-bench %t.signed.mlir --mcpu=haswell --int8-activations --packed-weights --threads=1 --verify --time=false 2>&1 | FileCheck %s --check-prefix=EXACT
 // RUN: qforge-bench %t.batch.mlir --mcpu=haswell --int8-activations --threads=2 --verify --time=false 2>&1 | FileCheck %s --check-prefix=EXACT
 // RUN: qforge-bench %t.dynamic.mlir --mcpu=haswell --int8-activations --dim=M=19 --threads=1 --verify --time=false 2>&1 | FileCheck %s --check-prefix=EXACT
+// The row for AVX-VNNI forced on the same target: unsigned weight bytes of
+// up to 255 through the exact two-vpmaddubsw split (--strategy-row says
+// int8 activations through its family; the reference follows).
+// RUN: qforge-bench %t.mlir --mcpu=haswell --strategy-row=decode-int8/8-lanes-no-avx512vnni --threads=1 --verify --time=false 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: qforge-bench %t.signed.mlir --mcpu=haswell --strategy-row=decode-int8/8-lanes-no-avx512vnni --threads=1 --verify --time=false 2>&1 | FileCheck %s --check-prefix=EXACT
 // On random activations the error is the activation's int8 rounding
 // (~3e-3), not below 1e-4: the activation was quantized.
 // RUN: qforge-bench %t.mlir --mcpu=haswell --int8-activations --threads=1 --verify --exact-int8-activations=false --tolerance=1e-2 --time=false 2>&1 | FileCheck %s --check-prefix=ROUNDED

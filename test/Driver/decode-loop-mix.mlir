@@ -63,6 +63,13 @@
 // (The list is the loop's whole mix, sorted: a vpand would sit between
 // vpaddd and vpmaddubsw.)
 // INT8-AVX2: {{^}}quantized_matmul..omp_par .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vpabsb 16, vpaddd 12, vpmaddubsw 16, vpmaddwd 16, vpmaxsb 16, vpsignb 16, vpxor 16{{$}}
+// The row for AVX-VNNI forced on the same target (its unsigned weight
+// bytes, up to 255, times the activation): the exact split, two of each
+// and two vpand per 32 bytes -- the range analysis must not take one
+// vpmaddubsw there.
+// RUN: qforge-compile %t.mlir --mcpu=haswell --strategy-row=decode-int8/8-lanes-no-avx512vnni --emit=asm -o %t.int8-avx2-unsigned.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.int8-avx2-unsigned.s | FileCheck %s --check-prefix=INT8-AVX2-UNSIGNED
+// INT8-AVX2-UNSIGNED: {{^}}quantized_matmul..omp_par .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vpaddd 28, vpand 32, vpmaddubsw 32, vpmaddwd 32{{$}}
 
 // Packed int8: one load and one vpdpbusd per 64 weight bytes, two lines of
 // 16 rows per k step sharing its activation word (one broadcast load); the

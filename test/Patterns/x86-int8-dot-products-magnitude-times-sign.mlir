@@ -139,3 +139,40 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The packed strategies' form: 4 activation bytes shared by 16 rows,
+// extended as [1, 1, 4] and broadcast along the lanes of a [1, 16, 4]
+// product. The clamp and the sign act on the bytes broadcast to every lane
+// -- as vector<4xi8> first: [1, 1, 4] does not broadcast to [16, 4] --
+// on 512 bits.
+
+// CHECK-LABEL: func.func @shared_activation
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: vector<1x16x4xi8>, %[[X:[a-z0-9_]+]]: vector<1x1x4xi8>, %[[ACC:[a-z0-9_]+]]: vector<1x16xi32>)
+// CHECK-DAG:     %[[X4:.+]] = vector.shape_cast %[[X]] : vector<1x1x4xi8> to vector<4xi8>
+// CHECK-DAG:     %[[XL:.+]] = vector.broadcast %[[X4]] : vector<4xi8> to vector<16x4xi8>
+// CHECK-DAG:     %[[XB:.+]] = vector.shape_cast %[[XL]] : vector<16x4xi8> to vector<64xi8>
+// CHECK-DAG:     %[[C:.+]] = arith.maxsi %[[XB]], %{{.+}} : vector<64xi8>
+// CHECK:         llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// CHECK-NOT:     vector.multi_reduction
+func.func @shared_activation(%w: vector<1x16x4xi8>, %x: vector<1x1x4xi8>, %acc: vector<1x16xi32>) -> vector<1x16xi32> {
+  %limit = arith.constant dense<-127> : vector<1x1x4xi8>
+  %c = arith.maxsi %x, %limit : vector<1x1x4xi8>
+  %ce = arith.extsi %c : vector<1x1x4xi8> to vector<1x1x4xi32>
+  %cb = vector.broadcast %ce : vector<1x1x4xi32> to vector<1x16x4xi32>
+  %we = arith.extsi %w : vector<1x16x4xi8> to vector<1x16x4xi32>
+  %p = arith.muli %we, %cb : vector<1x16x4xi32>
+  %r = vector.multi_reduction <add>, %p, %acc [2] : vector<1x16x4xi32> to vector<1x16xi32>
+  return %r : vector<1x16xi32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.qforge.x86_int8_dot_products
+    } : !transform.any_op
+    transform.yield
+  }
+}

@@ -924,3 +924,25 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// magnitude_times_sign takes a param of 0 or 1 (checked before anything is
+// matched or rewritten).
+func.func @magnitude_times_sign_of_two() {
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %two = transform.param.constant 2 : i64 -> !transform.param<i64>
+    // expected-error @below {{expected the magnitude_times_sign param to hold one integer, 0 or 1}}
+    %q, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed
+        %a, %b magnitude_times_sign = %two
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -297,3 +297,87 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// magnitude_times_sign = %p holding 1 on packed unsigned weights: the
+// partial sums read them with their sign bit flipped (w - 128) times the
+// quantized activation clamped to at least -127; the group sums take the
+// zero-point with the -128 back, p - (z - 128) · xs.
+
+// CHECK-LABEL: func.func @magnitude_times_sign
+// CHECK:         linalg.generic
+// CHECK:         ^bb0(%[[P_X:[a-z0-9_]+]]: i8, %[[P_W:[a-z0-9_]+]]: i8, %[[P_OUT:[a-z0-9_]+]]: i32):
+// CHECK-NEXT:      %[[P_FLIP:.+]] = arith.constant -128 : i8
+// CHECK-NEXT:      %[[P_SW:.+]] = arith.xori %[[P_W]], %[[P_FLIP]] : i8
+// CHECK-NEXT:      %[[P_LIMIT:.+]] = arith.constant -127 : i8
+// CHECK-NEXT:      %[[P_C:.+]] = arith.maxsi %[[P_X]], %[[P_LIMIT]] : i8
+// CHECK-NEXT:      %[[P_WE:.+]] = arith.extsi %[[P_SW]] : i8 to i32
+// CHECK-NEXT:      %[[P_CE:.+]] = arith.extsi %[[P_C]] : i8 to i32
+// CHECK-NEXT:      arith.muli %[[P_WE]], %[[P_CE]] : i32
+// CHECK:           %[[G_OFFSET:.+]] = arith.constant -1.280000e+02 : f32
+// CHECK-NEXT:      arith.addf %{{.+}}, %[[G_OFFSET]] : f32
+// CHECK:         return
+
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @magnitude_times_sign(%weights: tensor<20x3x16xi8>,
+    %scales: tensor<20x3x1xf32>,
+    %zero_points: tensor<20x3x1xf32>,
+    %x: tensor<1x1x3x16xf32>) -> tensor<1x1x20xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x20xf32>
+  %dequant_init = tensor.empty() : tensor<20x3x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x20xf32>) -> tensor<1x1x20xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %zero_points : tensor<20x3x16xi8>, tensor<20x3x1xf32>, tensor<20x3x1xf32>)
+      outs(%dequant_init : tensor<20x3x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %zero_point: f32, %out: f32):
+    %w32 = arith.extui %w : i8 to i32
+    %wf = arith.uitofp %w32 : i32 to f32
+    %shifted = arith.subf %wf, %zero_point : f32
+    %scaled = arith.mulf %shifted, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<20x3x16xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x3x16xf32>, tensor<20x3x16xf32>)
+      outs(%acc : tensor<1x1x20xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x20xf32>
+  return %matvec : tensor<1x1x20xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 0, 16, 0, 4]
+      : (!transform.any_op) -> !transform.any_op
+    %funcs = transform.structured.match ops{["func.func"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.pad_packs_with_zeros
+      transform.apply_patterns.qforge.bubble_pack_through_dequant
+      transform.apply_patterns.qforge.fold_into_packs
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %dq, %c = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c
+        magnitude_times_sign = %one : (!transform.any_op, !transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+

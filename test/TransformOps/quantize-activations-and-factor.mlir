@@ -678,3 +678,74 @@ module attributes {transform.with_named_sequence} {
   }
 }
 
+// -----
+
+// Signed symmetric weights with magnitude_times_sign: summed as they are
+// (no xor), times the clamped activation; no offset to take back, and
+// without a zero-point no activation sums either.
+
+// CHECK-LABEL: func.func @signed_magnitude_times_sign
+// CHECK:         linalg.generic {{.*}}attrs = {partial_sums}
+// CHECK-NEXT:    ^bb0(%[[S_X:[a-z0-9_]+]]: i8, %[[S_W:[a-z0-9_]+]]: i8, %[[S_OUT:[a-z0-9_]+]]: i32):
+// CHECK-NEXT:      %[[S_LIMIT:.+]] = arith.constant -127 : i8
+// CHECK-NEXT:      %[[S_C:.+]] = arith.maxsi %[[S_X]], %[[S_LIMIT]] : i8
+// CHECK-NEXT:      %[[S_WE:.+]] = arith.extsi %[[S_W]] : i8 to i32
+// CHECK-NEXT:      %[[S_CE:.+]] = arith.extsi %[[S_C]] : i8 to i32
+// CHECK-NEXT:      %[[S_MUL:.+]] = arith.muli %[[S_WE]], %[[S_CE]] : i32
+// CHECK-NOT:     activation_sums
+// The group sums read the scale, p and amax: no activation sums.
+// CHECK:         linalg.generic {{.*}}ins(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : tensor<8x4x1xf32>, tensor<1x1x8x4x8xi32>, tensor<1x1x4xi32>) {{.*}}attrs = {group_sums}
+// CHECK-NOT:       arith.constant {{.*}}e+02 : f32
+// CHECK:         return
+
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @signed_magnitude_times_sign(%weights: tensor<8x4x128xi8>,
+    %scales: tensor<8x4x1xf32>,
+    %x: tensor<1x1x4x128xf32>) -> tensor<1x1x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x8xf32>
+  %dequant_init = tensor.empty() : tensor<8x4x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales : tensor<8x4x128xi8>, tensor<8x4x1xf32>)
+      outs(%dequant_init : tensor<8x4x128xf32>) {
+  ^bb0(%w: i8, %scale: f32, %out: f32):
+    %wf = arith.sitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    linalg.yield %scaled : f32
+  } -> tensor<8x4x128xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x4x128xf32>, tensor<8x4x128xf32>)
+      outs(%acc : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x8xf32>
+  return %matvec : tensor<1x1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %quantization, %sums, %partials, %groups, %rows = transform.qforge.quantize_activations_and_factor
+        %dequant, %contraction magnitude_times_sign = %one {lanes = 8}
+      : (!transform.any_op, !transform.any_op, !transform.param<i64>)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %sums "activation_sums" : !transform.any_op
+    transform.annotate %partials "partial_sums" : !transform.any_op
+    transform.annotate %groups "group_sums" : !transform.any_op
+    transform.yield
+  }
+}
+

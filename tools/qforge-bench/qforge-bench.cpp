@@ -27,6 +27,7 @@
 #include "Driver/InputCheck.h"
 #include "Driver/Options.h"
 #include "Driver/Pipelines.h"
+#include "Driver/SelectStrategy.h"
 #include "Driver/Session.h"
 #include "Driver/Strategies.h"
 #include "Driver/Target.h"
@@ -589,10 +590,16 @@ int main(int argc, char **argv) {
 
   qforge::StrategyOptions options = qforge::getStrategyOptions();
   const qforge::TargetChoice &target = options.target;
+  // The flags a --strategy-row's family says (as the compile applies them
+  // to `options`): the reference and the forms follow them too, so that an
+  // int8 row is verified as int8.
+  qforge::StrategyOptions rowOptions = options;
+  if (failed(qforge::applyRowFlags(rowOptions, error)))
+    return fail(error);
   // The forms the strategies read (q4_0's blocks packed as byte pairs),
   // before the kernel's activations and matmuls are looked for: the
   // reference then computes what the kernel computes, site by site.
-  qforge::prepareStrategyForms(*module, options);
+  qforge::prepareStrategyForms(*module, rowOptions);
   // int8 activations round the activation to 8 bits per group: verified on
   // random floats, the kernel would differ from the f32 reference by that
   // rounding. The arguments it quantizes get values it represents exactly
@@ -664,7 +671,7 @@ int main(int argc, char **argv) {
   // Groups of fewer than 8 weights (e.g. 4) need the extreme in each.
   int64_t groupSize = qforge::findSmallestGroupSize(*kernelFunc);
   int64_t extremePeriod = groupSize > 0 && groupSize < 8 ? groupSize : 8;
-  if (verify && options.int8Activations && exactInt8Activations)
+  if (verify && rowOptions.int8Activations && exactInt8Activations)
     for (unsigned argument : qforge::findActivationArguments(*kernelFunc))
       if (isa<FloatType>(getElementTypeOrSelf(dynamicType.getInput(argument))))
         exactActivations.push_back(argument);
@@ -690,7 +697,7 @@ int main(int argc, char **argv) {
     if (ggmlOracle && !verify)
       return fail("--oracle=ggml checks the kernel as --verify does: pass "
                   "--verify");
-    if (ggmlOracle && options.int8Activations && !exactInt8Activations)
+    if (ggmlOracle && rowOptions.int8Activations && !exactInt8Activations)
       return fail("--oracle=ggml compares with f64 sums of the activation as "
                   "given: with --int8-activations it needs activations int8 "
                   "represents exactly (drop --exact-int8-activations=false)");
@@ -765,7 +772,7 @@ int main(int argc, char **argv) {
     // ggml's to_float takes the activation as it is: with int8 activations
     // it gets values int8 represents exactly, as the kernel's rounding then
     // changes nothing.
-    if (ggmlOracle && options.int8Activations &&
+    if (ggmlOracle && rowOptions.int8Activations &&
         !llvm::is_contained(exactActivations, ggmlActivation))
       exactActivations.push_back(ggmlActivation);
   }
@@ -776,8 +783,8 @@ int main(int argc, char **argv) {
   qforge::ReplayPlan replayPlan;
   if (verify) {
     std::string why;
-    replayPlan = qforge::planSiteReplay(*module, options, why);
-    if (!options.int8Activations || !exactInt8Activations)
+    replayPlan = qforge::planSiteReplay(*module, rowOptions, why);
+    if (!rowOptions.int8Activations || !exactInt8Activations)
       replayPlan.activations.clear();
     else if (!why.empty())
       progress("no exact int8 reference (" + why + ")");
