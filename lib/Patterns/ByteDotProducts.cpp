@@ -187,6 +187,23 @@ qforge::matchFourSignedByteLaneSum(vector::MultiDimReductionOp reduction) {
   return narrow;
 }
 
+Value qforge::buildLaneBytes(OpBuilder &builder, Location loc, Value bytes,
+                             int64_t lanes) {
+  Type i8 = builder.getI8Type();
+  auto type = cast<VectorType>(bytes.getType());
+  if (type.getNumElements() != lanes * 4) {
+    // The shared bytes may come as [1.., 4] of any rank, which broadcasts
+    // to [lanes, 4] only from rank 2 or less: as vector<4xi8> first then.
+    if (type.getRank() > 2)
+      bytes = vector::ShapeCastOp::create(builder, loc,
+                                          VectorType::get({4}, i8), bytes);
+    bytes = vector::BroadcastOp::create(builder, loc,
+                                        VectorType::get({lanes, 4}, i8), bytes);
+  }
+  return vector::ShapeCastOp::create(builder, loc,
+                                     VectorType::get({lanes * 4}, i8), bytes);
+}
+
 Value qforge::buildVpdpbusd(OpBuilder &builder, Location loc, Value acc,
                             Value unsignedBytes, Value signedBytes) {
   auto accType = cast<VectorType>(acc.getType());

@@ -47,6 +47,12 @@ matchFourClampedByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 std::optional<mlir::Value>
 matchFourSignedByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 
+/// A byte operand of a matched lane sum as vector<4Lxi8> for `lanes` L:
+/// shape-cast as it is, or, when its 4 bytes are shared by every lane
+/// ([1.., 4] of any rank), broadcast to [L, 4] first.
+mlir::Value buildLaneBytes(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value bytes, int64_t lanes);
+
 /// llvm.x86.avx512.vpdpbusd.{128,256,512}(acc, unsignedBytes, signedBytes)
 /// for `acc` a vector<Lxi32> (L = 4, 8 or 16) and the bytes vector<4Lxi8>:
 /// each lane adds its 4 products zext(u) * sext(s), exactly.

@@ -118,6 +118,19 @@ setFactoredResults(Operation *op, bool quantizes,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// The int8 factoring ops' optional `magnitude_times_sign` param (0 or 1),
+/// false without one.
+template <typename FactoringOp>
+static DiagnosedSilenceableFailure
+readMagnitudeTimesSign(FactoringOp op, transform::TransformState &state,
+                       bool &value) {
+  value = false;
+  Value param = op.getMagnitudeTimesSign();
+  if (!param)
+    return DiagnosedSilenceableFailure::success();
+  return qforge::getFlagParam(op, state, param, "magnitude_times_sign", value);
+}
+
 /// The unpacked factoring ops (float and integer).
 static DiagnosedSilenceableFailure
 factorAllPairs(transform::TransformOpInterface op,
@@ -158,13 +171,10 @@ DiagnosedSilenceableFailure transform::QuantizeActivationsAndFactorOp::apply(
   qforge::FactorOptions options;
   options.lanes = getLanesAttr().getInt();
   options.quantizeActivations = true;
-  if (Value param = getMagnitudeTimesSign()) {
-    DiagnosedSilenceableFailure status =
-        qforge::getFlagParam(*this, state, param, "magnitude_times_sign",
-                             options.magnitudeTimesSign);
-    if (!status.succeeded())
-      return status;
-  }
+  DiagnosedSilenceableFailure flag =
+      readMagnitudeTimesSign(*this, state, options.magnitudeTimesSign);
+  if (!flag.succeeded())
+    return flag;
   return setFactoredResults(*this, /*quantizes=*/true,
                             factorAllPairs(*this, rewriter, state, getDequant(),
                                            getContraction(), options,
@@ -211,12 +221,10 @@ transform::QuantizeActivationsAndFactorPackedOp::apply(
     transform::TransformResults &results, transform::TransformState &state) {
   SmallVector<SmallVector<Operation *>> collected;
   bool magnitudeTimesSign = false;
-  if (Value param = getMagnitudeTimesSign()) {
-    DiagnosedSilenceableFailure status = qforge::getFlagParam(
-        *this, state, param, "magnitude_times_sign", magnitudeTimesSign);
-    if (!status.succeeded())
-      return status;
-  }
+  DiagnosedSilenceableFailure flag =
+      readMagnitudeTimesSign(*this, state, magnitudeTimesSign);
+  if (!flag.succeeded())
+    return flag;
   return setFactoredResults(*this, /*quantizes=*/true,
                             factorAllPackedPairs(*this, rewriter, state,
                                                  getDequant(), getContraction(),

@@ -12,16 +12,22 @@
 
 namespace qforge {
 
+/// The integer `param` holds when it holds exactly one, else null.
+inline mlir::IntegerAttr
+getSingleIntegerParam(mlir::transform::TransformState &state,
+                      mlir::Value param) {
+  llvm::ArrayRef<mlir::Attribute> values = state.getParams(param);
+  return values.size() == 1 ? llvm::dyn_cast<mlir::IntegerAttr>(values.front())
+                            : nullptr;
+}
+
 /// The single positive integer `param` holds, in `value`; otherwise a
 /// definite failure of `op`: "expected the <what> param to hold one
 /// positive integer".
 inline mlir::DiagnosedSilenceableFailure
 getPositiveParam(mlir::Operation *op, mlir::transform::TransformState &state,
                  mlir::Value param, llvm::StringRef what, int64_t &value) {
-  llvm::ArrayRef<mlir::Attribute> values = state.getParams(param);
-  auto integer = values.size() == 1
-                     ? llvm::dyn_cast<mlir::IntegerAttr>(values.front())
-                     : nullptr;
+  mlir::IntegerAttr integer = getSingleIntegerParam(state, param);
   if (!integer || integer.getInt() < 1)
     return mlir::emitDefiniteFailure(op)
            << "expected the " << what << " param to hold one positive integer";
@@ -34,10 +40,7 @@ getPositiveParam(mlir::Operation *op, mlir::transform::TransformState &state,
 inline mlir::DiagnosedSilenceableFailure
 getFlagParam(mlir::Operation *op, mlir::transform::TransformState &state,
              mlir::Value param, llvm::StringRef what, bool &value) {
-  llvm::ArrayRef<mlir::Attribute> values = state.getParams(param);
-  auto integer = values.size() == 1
-                     ? llvm::dyn_cast<mlir::IntegerAttr>(values.front())
-                     : nullptr;
+  mlir::IntegerAttr integer = getSingleIntegerParam(state, param);
   if (!integer || (integer.getInt() != 0 && integer.getInt() != 1))
     return mlir::emitDefiniteFailure(op)
            << "expected the " << what << " param to hold one integer, 0 or 1";
