@@ -78,9 +78,7 @@ std::optional<qforge::DequantParts> qforge::matchDequant(linalg::GenericOp op) {
 
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto scaled = yield.getOperand(0).getDefiningOp<arith::MulFOp>();
-  if (!scaled)
-    return std::nullopt;
+  Value dequantized = yield.getOperand(0);
 
   // An input operand of `op` read through a broadcasting map (and, when
   // stored narrower than the arithmetic -- f16 or bf16 scales of an f32
@@ -97,6 +95,17 @@ std::optional<qforge::DequantParts> qforge::matchDequant(linalg::GenericOp op) {
       return nullptr;
     return operand;
   };
+
+  // `... - offset`: the offset form.
+  OpOperand *offsets = nullptr;
+  if (auto sub = dequantized.getDefiningOp<arith::SubFOp>()) {
+    if (!(offsets = asBroadcastInput(sub.getRhs())))
+      return std::nullopt;
+    dequantized = sub.getLhs();
+  }
+  auto scaled = dequantized.getDefiningOp<arith::MulFOp>();
+  if (!scaled)
+    return std::nullopt;
 
   DequantParts parts;
   parts.op = op;
@@ -136,7 +145,17 @@ std::optional<qforge::DequantParts> qforge::matchDequant(linalg::GenericOp op) {
                                 std::pair(scaled.getRhs(), scaled.getLhs())}) {
     parts.zeroPoints = nullptr;
     parts.scales = asBroadcastInput(scale);
-    if (parts.scales && matchShifted(shifted))
+    if (!parts.scales)
+      continue;
+    // The offset form scales the weights alone.
+    if (offsets) {
+      if ((parts.weights = asWeights(shifted))) {
+        parts.offsets = offsets;
+        return parts;
+      }
+      continue;
+    }
+    if (matchShifted(shifted))
       return parts;
   }
   return std::nullopt;

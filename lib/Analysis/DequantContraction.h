@@ -20,7 +20,12 @@ struct DequantParts {
   mlir::OpOperand *weights = nullptr;    ///< the integer input
   mlir::OpOperand *scales = nullptr;     ///< float input, broadcasting map
   mlir::OpOperand *zeroPoints = nullptr; ///< may be null (symmetric)
-  bool weightsAreSigned = false;         ///< sitofp / extsi chain
+  /// The offset form `tofp(w) * scale - offset` (llama.cpp's K-quants,
+  /// s·q − o, whose o is no exact multiple of s): the offset, broadcast like
+  /// the scale; never set together with zeroPoints. Only the packed
+  /// factorings take it (FactorPackedDequantContraction.h).
+  mlir::OpOperand *offsets = nullptr;
+  bool weightsAreSigned = false; ///< sitofp / extsi chain
   /// i4 weights stored two per byte (Analysis/NibblePairs.h): the loop dim
   /// that picks the nibble. The bytes' map is the identity without it.
   std::optional<unsigned> nibbleDim;
@@ -34,7 +39,8 @@ mlir::BlockArgument traceIntToFloat(mlir::Value value, bool &isSigned,
                                     std::optional<unsigned> &nibbleDim);
 
 /// Returns the parts when `op` is an all-parallel generic computing
-/// `(tofp(w) - zp) * scale`, else std::nullopt. `w` is an integer input read
+/// `(tofp(w) - zp) * scale` or `tofp(w) * scale - offset`, else
+/// std::nullopt. `w` is an integer input read
 /// through a permutation, or the nibble of a byte pair.
 std::optional<DequantParts> matchDequant(mlir::linalg::GenericOp op);
 

@@ -607,9 +607,8 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
     error = "the strategy table has no family for this quantized matmul";
     if (request.twoLevel)
       error += ": two-level weights (llama.cpp's K-quants, s·q - o per "
-               "sub-block) whose offset is not a whole multiple of the scale "
-               "(q4_K's and q5_K's dmin·m) or whose quants and scales read "
-               "several arguments (the fields apart) are read in place, not "
+               "sub-block) whose quants, scales and offsets read several "
+               "arguments (the fields apart) are read in place, not "
                "packed: drop --packed-weights (docs/gguf.md), or pass "
                "--script transforms/loops.mlir for scalar loops";
     return std::nullopt;

@@ -132,9 +132,9 @@ def TwoLevelAsSeedInt4 : Pass<"qforge-two-level-as-seed-int4", "mlir::ModuleOp">
 
 def TwoLevelAsSeedBytes
     : Pass<"qforge-two-level-as-seed-bytes", "mlir::ModuleOp"> {
-  let summary = "Two-level pairs whose offset is a whole multiple of the "
-                "scale (q6_K's blocks read in place) become the 8-bit seed "
-                "form (for the packed 8-bit strategies)";
+  let summary = "Two-level pairs whose q is a byte (the K-quants' blocks "
+                "read in place) become the 8-bit seed form (for the packed "
+                "8-bit strategies)";
   let description = [{
     A two-level pair over (m, n, sub-blocks.., element) in the activation's
     order (`examples/gen_gguf_kernel.py q6_K`, `qforge-gguf`): the weight
@@ -151,10 +151,15 @@ def TwoLevelAsSeedBytes
     argument alone, so the packed strategies take it into
     `<f>_pack_weights` (docs/abi.md): nothing per call.
 
+    An offset that is no such multiple (q4_K's and q5_K's dmin·m: z = o/s
+    would be inexact, and undefined where sc = 0) stays an offset: the
+    seed's offset form q·s − o, its generic reshaped to N x G beside the
+    scale's, which the packed factorings take (o·Σx subtracted per group,
+    FactorPackedDequantContraction.h).
+
     The driver runs it with `--packed-weights` only, after
     `qforge-two-level-as-seed-int4` (q4_0 keeps its nibble pairs). Pairs
-    whose offset is not such a multiple (q4_K's and q5_K's dmin·m), or
-    whose parameters read more than one argument (fields apart), are left
+    whose parameters read more than one argument (fields apart) are left
     as they are.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",

@@ -107,6 +107,11 @@ qforge::analyzeFactoring(const DequantParts &dequant,
   // one 32-bit lane of an int8 dot-product instruction (vpdpbusd).
   const int64_t bytesPerLane = quantizeActivations ? 4 : 1;
   linalg::GenericOp dequantOp = dequant.op;
+  if (dequant.offsets) {
+    reason = "an offset form (tofp(w) * scale - offset) is factored on the "
+             "packed layout only (factor_packed_dequant_contraction)";
+    return failure();
+  }
   Value dequantized = dequantOp->getResult(0);
   OpOperand *weightsUse = nullptr, *activationUse = nullptr;
   for (OpOperand *input : contraction.getDpsInputOperands())

@@ -93,9 +93,11 @@ FailureOr<qforge::PackedFactorPlan> analyze(const qforge::DequantParts &dequant,
   // Scales and zero-points in the contraction's dims.
   a.scaleMap =
       dequantOp.getMatchingIndexingMap(dequant.scales).compose(a.weightsMap);
-  if (dequant.zeroPoints)
-    a.zeroPointMap = dequantOp.getMatchingIndexingMap(dequant.zeroPoints)
-                         .compose(a.weightsMap);
+  // (The offset form's offsets take the zero-points' place.)
+  if (OpOperand *shift =
+          dequant.zeroPoints ? dequant.zeroPoints : dequant.offsets)
+    a.zeroPointMap =
+        dequantOp.getMatchingIndexingMap(shift).compose(a.weightsMap);
 
   unsigned numLoops = contraction.getNumLoops();
   a.elementDims.resize(numLoops);
@@ -272,7 +274,8 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
   double weightOffset =
       qforge::integerWeightOffset(quantizeActivations, dequant.weightsAreSigned,
                                   a.nibbleDim.has_value(), magnitudeTimesSign);
-  bool needsSums = dequant.zeroPoints || weightOffset != 0.0;
+  OpOperand *shift = dequant.zeroPoints ? dequant.zeroPoints : dequant.offsets;
+  bool needsSums = shift || weightOffset != 0.0;
 
   // Integer mode on an activation that is a `linalg.pack` (zero-padded) of
   // an unpacked one, as a batched kernel's activation rows are packed: amax,
@@ -418,16 +421,17 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
                                     foldable ? &*foldable : nullptr);
   }
 
-  // out += Σ_g s · (p − (z + offset) · xs): the contraction's dims without
-  // the element dims, the group dims reduced.
+  // out += Σ_g s · (p − (z + c) · xs), c the integer weights' offset, or in
+  // the offset form s · (p − c · xs) − o · xs: the contraction's dims
+  // without the element dims, the group dims reduced.
   {
     auto compress = [&](AffineMap map) {
       return compressDims(map, a.elementDims);
     };
     SmallVector<Value> inputs = {dequant.scales->get()};
     SmallVector<AffineMap> maps = {compress(a.scaleMap)};
-    if (dequant.zeroPoints) {
-      inputs.push_back(dequant.zeroPoints->get());
+    if (shift) {
+      inputs.push_back(shift->get());
       maps.push_back(compress(a.zeroPointMap));
     }
     if (activationSums) {
@@ -447,7 +451,7 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
         iterators.push_back(a.groupDims.test(d) ? red : par);
     assert(iterators.size() == numLoops - a.elementDims.count() &&
            "one iterator per kept dim");
-    bool hasZeroPoint = dequant.zeroPoints != nullptr;
+    bool hasZeroPoint = shift != nullptr;
     // Tokens: a dim of more than one the weights do not index (a batched
     // kernel's activation rows). With tokens, s / 127 is computed once for
     // all of them; a decode keeps amax / 127, one scalar per group.
@@ -461,9 +465,10 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
-                                    quantizeActivations, floatType,
-                                    weightOffset, scaleOrder);
+          qforge::buildGroupSumBody(
+              b, l, args, hasZeroPoint, quantizeActivations, floatType,
+              weightOffset, scaleOrder,
+              /*zeroPointIsOffset=*/dequant.offsets != nullptr);
         });
   }
 

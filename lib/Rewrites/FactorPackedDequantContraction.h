@@ -60,10 +60,12 @@ struct PackedFactorPlan {
   mlir::OpOperand *weightsUse = nullptr, *activationUse = nullptr;
   mlir::AffineMap weightsMap, activationMap, outputMap; ///< contraction dims
   mlir::AffineMap storedWeightsMap; ///< contraction dims -> the integer weights
-  std::optional<unsigned> nibbleDim;      ///< contraction dim, byte pairs only
-  mlir::AffineMap scaleMap, zeroPointMap; ///< contraction dims
-  llvm::SmallBitVector elementDims;       ///< K
-  llvm::SmallBitVector groupDims;         ///< g
+  std::optional<unsigned> nibbleDim; ///< contraction dim, byte pairs only
+  /// In the contraction's dims; zeroPointMap reads the offsets in the
+  /// offset form (DequantParts::offsets).
+  mlir::AffineMap scaleMap, zeroPointMap;
+  llvm::SmallBitVector elementDims; ///< K
+  llvm::SmallBitVector groupDims;   ///< g
 };
 
 /// The analysis: checks every precondition, changing nothing; `reason` says

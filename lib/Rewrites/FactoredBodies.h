@@ -123,15 +123,19 @@ enum class ActivationScaleOrder {
 
 /// Group sums, args (s, [z,] [xs,] p, [amax,] out): out + s · (p − z · xs),
 /// where in integer mode p is converted from i32 and s is multiplied by the
-/// activation's scale amax / 127 (in `order`). A `weightOffset` o added to
+/// activation's scale amax / 127 (in `order`). A `weightOffset` c added to
 /// every weight of p (integerWeightOffset) is taken back with the zero-point:
-/// p − (z + o) · xs, or p − o · xs without one; xs is read when either
-/// term exists.
+/// p − (z + c) · xs, or p − c · xs without one; xs is read when either
+/// term exists. With `zeroPointIsOffset` the z argument is the offset o of
+/// the form s·w − o (DequantParts::offsets): out + s · (p − c · xs) − o · xs,
+/// xs times amax / 127 in integer mode (o is in the weights' units, not
+/// the integers').
 inline void buildGroupSumBody(
     mlir::OpBuilder &b, mlir::Location l, mlir::ValueRange args,
     bool hasZeroPoint, bool quantizeActivations, mlir::Type floatType,
     double weightOffset = 0.0,
-    ActivationScaleOrder order = ActivationScaleOrder::ActivationFirst) {
+    ActivationScaleOrder order = ActivationScaleOrder::ActivationFirst,
+    bool zeroPointIsOffset = false) {
   using namespace mlir;
   unsigned next = 0;
   // Scales and zero-points stored narrower (f16, bf16) are widened here,
@@ -146,19 +150,32 @@ inline void buildGroupSumBody(
   Value activationSum =
       hasZeroPoint || weightOffset != 0.0 ? args[next++] : Value();
   Value shifted = args[next++];
+  // The offset term o · xs, in integer mode times amax / 127.
+  Value offsetTerm;
+  if (zeroPointIsOffset) {
+    offsetTerm = arith::MulFOp::create(b, l, zeroPoint, activationSum);
+    zeroPoint = Value();
+  }
   if (quantizeActivations) {
     Value inverseLimit = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
     // amax arrives as its float's bits (quantizeActivation's integer max).
     Value activationMax =
         arith::BitcastOp::create(b, l, floatType, args[next++]);
+    Value activationScale;
     if (order == ActivationScaleOrder::WeightsFirst) {
       Value weightScale = arith::MulFOp::create(b, l, scale, inverseLimit);
       scale = arith::MulFOp::create(b, l, weightScale, activationMax);
     } else {
-      Value activationScale =
+      activationScale =
           arith::MulFOp::create(b, l, activationMax, inverseLimit);
       scale = arith::MulFOp::create(b, l, scale, activationScale);
+    }
+    if (offsetTerm) {
+      if (!activationScale)
+        activationScale =
+            arith::MulFOp::create(b, l, activationMax, inverseLimit);
+      offsetTerm = arith::MulFOp::create(b, l, offsetTerm, activationScale);
     }
     shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
   }
@@ -173,6 +190,8 @@ inline void buildGroupSumBody(
     shifted = arith::SubFOp::create(b, l, shifted, offset);
   }
   Value scaled = arith::MulFOp::create(b, l, scale, shifted);
+  if (offsetTerm)
+    scaled = arith::SubFOp::create(b, l, scaled, offsetTerm);
   linalg::YieldOp::create(
       b, l, arith::AddFOp::create(b, l, scaled, args.back()).getResult());
 }

@@ -192,20 +192,22 @@ qforge::analyzeTwoLevelAsSeedBytes(linalg::GenericOp contraction,
   }
 
   // The offset c·s, c a whole number of at most 255 in magnitude (so that
-  // q − c is exact).
+  // q − c is exact): the seed's zero-point form, ggml's own rounding. Any
+  // other offset (q4_K's dmin·m) stays an offset: the seed's offset form
+  // s·q − o, whose packed factoring subtracts o·Σx per group.
   std::optional<double> zeroPoint =
       offsetMultipleOfScale(twoLevel->scale->get(), twoLevel->offset->get());
-  if (!zeroPoint || *zeroPoint != std::trunc(*zeroPoint) ||
-      std::abs(*zeroPoint) > 255) {
-    reason = "the offset is not a whole multiple (at most 255) of the scale";
-    return failure();
-  }
-  plan.zeroPoint = *zeroPoint;
+  if (zeroPoint && *zeroPoint == std::trunc(*zeroPoint) &&
+      std::abs(*zeroPoint) <= 255)
+    plan.zeroPoint = *zeroPoint;
+  else
+    plan.offset = twoLevel->offset->get();
   plan.scale = twoLevel->scale->get();
   auto scaleType = dyn_cast<RankedTensorType>(plan.scale.getType());
   if (!scaleType || !scaleType.getElementType().isF32() ||
-      !scaleType.hasStaticShape()) {
-    reason = "the scale is not a static f32 tensor";
+      !scaleType.hasStaticShape() ||
+      (plan.offset && plan.offset.getType() != scaleType)) {
+    reason = "the scale and offset are not static f32 tensors of one shape";
     return failure();
   }
 
@@ -239,8 +241,11 @@ qforge::analyzeTwoLevelAsSeedBytes(linalg::GenericOp contraction,
   for (OpOperand *input : plan.quantInputs)
     if (getParameterArgument(input->get()) != argument)
       argument = nullptr;
+  if (plan.offset && getParameterArgument(plan.offset) != argument)
+    argument = nullptr;
   if (!argument) {
-    reason = "the quants and scales are not computed from one argument alone";
+    reason = "the quants, scales and offsets are not computed from one "
+             "argument alone";
     return failure();
   }
 
@@ -325,17 +330,26 @@ qforge::rewriteTwoLevelAsSeedBytes(RewriterBase &rewriter,
       quant.getResult(0),
       ArrayRef<ReassociationIndices>{{0}, subBlockDims, {int64_t(rank) - 1}});
   auto perGroupType = RankedTensorType::get({rows, subBlocks}, f32);
-  Value scale = plan.scale;
-  if (rank > 3)
-    scale = tensor::CollapseShapeOp::create(
-        rewriter, loc, perGroupType, scale,
-        ArrayRef<ReassociationIndices>{{0}, subBlockDims});
-  Value zeroPoint = arith::ConstantOp::create(
-      rewriter, loc,
-      DenseElementsAttr::get(perGroupType,
-                             rewriter.getF32FloatAttr(plan.zeroPoint)));
+  auto perGroupValue = [&](Value value) -> Value {
+    if (rank <= 3)
+      return value;
+    return tensor::CollapseShapeOp::create(
+               rewriter, loc, perGroupType, value,
+               ArrayRef<ReassociationIndices>{{0}, subBlockDims})
+        .getResult();
+  };
+  Value scale = perGroupValue(plan.scale);
+  // The zero-point c, or the offset o.
+  Value shift =
+      plan.offset
+          ? perGroupValue(plan.offset)
+          : arith::ConstantOp::create(
+                rewriter, loc,
+                DenseElementsAttr::get(
+                    perGroupType, rewriter.getF32FloatAttr(plan.zeroPoint)))
+                .getResult();
 
-  // w[n, g, e] = (q − c)·s: the seed's dequantization.
+  // w[n, g, e] = (q − c)·s, the seed's dequantization, or q·s − o.
   AffineExpr n, g, e;
   bindDims(ctx, n, g, e);
   AffineMap identity = AffineMap::getMultiDimIdentityMap(3, ctx);
@@ -343,17 +357,23 @@ qforge::rewriteTwoLevelAsSeedBytes(RewriterBase &rewriter,
   Value weightsInit =
       tensor::EmptyOp::create(rewriter, loc, {rows, subBlocks, elements}, f32);
   auto seedDequant = linalg::GenericOp::create(
-      rewriter, loc, weightsInit.getType(),
-      ValueRange{weights, scale, zeroPoint}, ValueRange{weightsInit},
+      rewriter, loc, weightsInit.getType(), ValueRange{weights, scale, shift},
+      ValueRange{weightsInit},
       SmallVector<AffineMap>{identity, perGroup, perGroup, identity},
       SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
       [&](OpBuilder &body, Location bodyLoc, ValueRange args) {
         Value wide =
             arith::ExtUIOp::create(body, bodyLoc, body.getI32Type(), args[0]);
         Value value = arith::UIToFPOp::create(body, bodyLoc, f32, wide);
-        Value centered = arith::SubFOp::create(body, bodyLoc, value, args[2]);
-        Value scaled = arith::MulFOp::create(body, bodyLoc, centered, args[1]);
-        linalg::YieldOp::create(body, bodyLoc, scaled);
+        Value dequantized;
+        if (plan.offset) {
+          Value scaled = arith::MulFOp::create(body, bodyLoc, value, args[1]);
+          dequantized = arith::SubFOp::create(body, bodyLoc, scaled, args[2]);
+        } else {
+          Value centered = arith::SubFOp::create(body, bodyLoc, value, args[2]);
+          dequantized = arith::MulFOp::create(body, bodyLoc, centered, args[1]);
+        }
+        linalg::YieldOp::create(body, bodyLoc, dequantized);
       });
 
   // The activation 1 x M x G x E, one reshape of its M x K source.

@@ -52,8 +52,11 @@ struct TwoLevelAsSeedBytesPlan {
   mlir::Value integerQuant;
   /// The scale per sub-block, N x G_1 x .. x G_r in f32.
   mlir::Value scale;
-  /// c in o = c·s (q6_K's 32).
+  /// c in o = c·s (q6_K's 32), when the offset is such a multiple.
   double zeroPoint = 0;
+  /// Otherwise the offset per sub-block (q4_K's and q5_K's dmin·m),
+  /// N x G_1 x .. x G_r in f32: the seed's offset form s·q − o.
+  mlir::Value offset;
   /// The M x K activation the contraction reads through a reshape.
   mlir::Value activation;
 };

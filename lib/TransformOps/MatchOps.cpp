@@ -27,7 +27,8 @@ DiagnosedSilenceableFailure transform::MatchDequantContractionOp::apply(
   }
   if (dequants.empty()) {
     return emitSilenceableError()
-           << "found no dequantization generic ((tofp(w) - zp) * scale, all "
+           << "found no dequantization generic ((tofp(w) - zp) * scale or "
+              "tofp(w) * scale - offset, all "
               "parallel, scale read through a broadcasting map) feeding a "
               "contraction with two or more reduction dims";
   }

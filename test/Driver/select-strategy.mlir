@@ -166,8 +166,18 @@
 // RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 --dynamic > %t.q4kdyn.mlir
 // RUN: qforge-opt %t.q4kdyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=TWO-DYN
 // TWO-DYN: qforge.strategy = {decode_row = "decode-two-level-int8/vnni", decode_script = "decode-two-level-int8.mlir", family = "prefill-two-level-int8", row = "vnni", rows_by_decode = 1 : i64, script = "prefill-two-level-int8.mlir", token_tile = 8 : i64, why = "has avx512vnni, has avx512vl"}
-// RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
-// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) whose offset is not a whole multiple of the scale (q4_K's and q5_K's dmin·m) or whose quants and scales read several arguments (the fields apart) are read in place, not packed: drop --packed-weights
+// With packed-weights q4_K's pairs become the seed's offset form (its
+// dmin·m is no multiple of the scale; Rewrites/TwoLevelAsSeedBytes.h) and
+// take the packed 8-bit rows; the fields apart (quants and scales from
+// several arguments, which no packing takes as one computation) are
+// refused by name.
+// RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" | FileCheck %s --check-prefix=TWO-PACKED
+// TWO-PACKED: qforge.strategy = {family = "decode-packed-f32", row = "avx512"
+// RUN: qforge-opt %t.q4k.mlir --qforge-select-strategy="mcpu=haswell int8-activations packed-weights" | FileCheck %s --check-prefix=TWO-PACKED-INT8
+// TWO-PACKED-INT8: qforge.strategy = {family = "decode-packed-int8", row = "avx2"
+// RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 --fields > %t.q4kf.mlir
+// RUN: not qforge-opt %t.q4kf.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
+// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) whose quants, scales and offsets read several arguments (the fields apart) are read in place, not packed: drop --packed-weights
 // q4_0's blocks read in place are two-level pairs too (s = d, o = 8d): read
 // in place they take the two-level rows; with packed-weights the pass first
 // makes them the 4-bit seed form (Rewrites/TwoLevelAsSeedInt4.h), whose

@@ -58,13 +58,36 @@
 // DYN:         linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x?x4xf32>)
 // DYN:         tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<1x?x4xf32> into tensor<?x4xf32>
 
-// Left as they are: an offset that is not a whole multiple of the scale
-// (32.5 s; q4_K's dmin·m), and parameters that read several arguments
-// (the fields apart: the packing takes a computation on one argument).
+// An offset that is not a whole multiple of the scale (32.5 s; q4_K's
+// dmin·m) stays an offset: the seed's offset form q·s − o, the offset's
+// generic reshaped to N x G beside the scale's (the packed factorings
+// subtract o · Σx per group). q4_K's q is a nibble: the byte generic
+// clones its shift and mask, the nibble's loop index with them.
 // RUN: sed 's/arith.constant 32.0 : f32/arith.constant 32.5 : f32/' %t.q6k.mlir > %t.half.mlir
-// RUN: qforge-opt %t.half.mlir --qforge-two-level-as-seed-bytes | FileCheck %s --check-prefix=KEPT
-// RUN: %python %examples/gen_gguf_kernel.py q4_K 4 256 | qforge-opt --qforge-two-level-as-seed-bytes | FileCheck %s --check-prefix=KEPT
+// RUN: qforge-opt %t.half.mlir --qforge-two-level-as-seed-bytes | FileCheck %s --check-prefix=OFFSET
+// RUN: %python %examples/gen_gguf_kernel.py q4_K 4 256 | qforge-opt --qforge-two-level-as-seed-bytes | FileCheck %s --check-prefixes=OFFSET,Q4K
+// OFFSET-LABEL: func.func @gguf_matmul(
+// Q4K:          %[[Q:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<4x1x2x2x2x32xi8>)
+// Q4K:            linalg.index 4 : index
+// Q4K:            arith.shrui
+// Q4K:            arith.andi
+// Q4K-NOT:        arith.uitofp
+// Q4K:            linalg.yield %{{.+}} : i8
+// Q4K:          tensor.collapse_shape %[[Q]] {{\[\[}}0], [1, 2, 3, 4], [5]] : tensor<4x1x2x2x2x32xi8> into tensor<4x8x32xi8>
+// OFFSET:       %[[S:.+]] = tensor.collapse_shape %{{.+}} : tensor<{{.+}}xf32> into tensor<4x[[G:[0-9]+]]xf32>
+// OFFSET-NEXT:  %[[O:.+]] = tensor.collapse_shape %{{.+}} : tensor<{{.+}}xf32> into tensor<4x[[G]]xf32>
+// OFFSET:       linalg.generic {{.*}} ins(%{{.+}}, %[[S]], %[[O]] : tensor<4x[[G]]x{{[0-9]+}}xi8>, tensor<4x[[G]]xf32>, tensor<4x[[G]]xf32>)
+// OFFSET-NEXT:  ^bb0(%[[W:[a-z0-9_]+]]: i8, %[[WS:[a-z0-9_]+]]: f32, %[[WO:[a-z0-9_]+]]: f32, %{{.+}}: f32):
+// OFFSET-NEXT:    %[[WIDE:.+]] = arith.extui %[[W]] : i8 to i32
+// OFFSET-NEXT:    %[[WF:.+]] = arith.uitofp %[[WIDE]] : i32 to f32
+// OFFSET-NEXT:    %[[SQ:.+]] = arith.mulf %[[WF]], %[[WS]] : f32
+// OFFSET-NEXT:    %[[V:.+]] = arith.subf %[[SQ]], %[[WO]] : f32
+// OFFSET-NEXT:    linalg.yield %[[V]] : f32
+
+// Left as they are: parameters that read several arguments (the fields
+// apart: the packing takes a computation on one argument).
 // RUN: %python %examples/gen_gguf_kernel.py q6_K 4 256 --fields | qforge-opt --qforge-two-level-as-seed-bytes | FileCheck %s --check-prefix=KEPT
+// RUN: %python %examples/gen_gguf_kernel.py q4_K 4 256 --fields | qforge-opt --qforge-two-level-as-seed-bytes | FileCheck %s --check-prefix=KEPT
 // KEPT-LABEL: func.func @gguf_matmul(
 // KEPT-NOT:     linalg.generic {{.*}} -> tensor<1x1x4xf32>
 // KEPT:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"

@@ -841,3 +841,56 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The offset form w·s − o is factored on the packed layout only: the
+// unpacked factoring says so, rather than dropping the offset.
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @offset_form(%weights: tensor<8x4x32xi8>, %scales: tensor<8x4x1xf32>,
+    %offsets: tensor<8x4x1xf32>, %x: tensor<1x1x4x32xf32>) -> tensor<1x1x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x1x8xf32>
+  %dequant_init = tensor.empty() : tensor<8x4x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x1x8xf32>) -> tensor<1x1x8xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %offsets : tensor<8x4x32xi8>, tensor<8x4x1xf32>, tensor<8x4x1xf32>)
+      outs(%dequant_init : tensor<8x4x32xf32>) {
+  ^bb0(%w: i8, %scale: f32, %offset: f32, %out: f32):
+    %wf = arith.uitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    %shifted = arith.subf %scaled, %offset : f32
+    linalg.yield %shifted : f32
+  } -> tensor<8x4x32xf32>
+  // expected-note @below {{contraction}}
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x1x4x32xf32>, tensor<8x4x32xf32>)
+      outs(%acc : tensor<1x1x8xf32>) {
+  ^bb0(%in: f32, %a: f32, %out: f32):
+    %product = arith.mulf %in, %a : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x1x8xf32>
+  return %matvec : tensor<1x1x8xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-error @below {{cannot factor: an offset form (tofp(w) * scale - offset) is factored on the packed layout only (factor_packed_dequant_contraction)}}
+    %sums, %partials, %groups, %rows = transform.qforge.factor_dequant_contraction
+        %dequant, %contraction
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -480,3 +480,84 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// The offset form tofp(w) * s - o (llama.cpp's q4_K and q5_K, packed: the
+// offset dmin·m is no multiple of the scale): the offset takes the
+// zero-point's place in the group sums, outside the scale:
+// out += s · p − o · xs.
+
+// CHECK-LABEL: func.func @offset_form
+// CHECK-SAME:    (%[[W:[a-z0-9_]+]]: tensor<4x3x8x16xi8>, %[[S:[a-z0-9_]+]]: tensor<4x3x16xf32>, %[[O:[a-z0-9_]+]]: tensor<4x3x16xf32>, %[[X:[a-z0-9_]+]]: tensor<3x8xf32>)
+// CHECK:         %[[XS:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]] : tensor<3x8xf32>) outs(%{{.+}} : tensor<3xf32>)
+// CHECK-SAME:      attrs = {activation_sums}
+// CHECK:         %[[P:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[X]], %[[W]] : tensor<3x8xf32>, tensor<4x3x8x16xi8>)
+// CHECK-SAME:      attrs = {partial_sums}
+// CHECK:         %[[G:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[S]], %[[O]], %[[XS]], %[[P]] : tensor<4x3x16xf32>, tensor<4x3x16xf32>, tensor<3xf32>, tensor<4x3x16xf32>)
+// CHECK-SAME:      attrs = {group_sums}
+// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_O:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: f32, %[[G_OUT:[a-z0-9_]+]]: f32):
+// CHECK-NEXT:      %[[G_OXS:.+]] = arith.mulf %[[G_O]], %[[G_XS]] : f32
+// CHECK-NEXT:      %[[G_SP:.+]] = arith.mulf %[[G_S]], %[[G_P]] : f32
+// CHECK-NEXT:      %[[G_SUB:.+]] = arith.subf %[[G_SP]], %[[G_OXS]] : f32
+// CHECK-NEXT:      %[[G_ADD:.+]] = arith.addf %[[G_SUB]], %[[G_OUT]] : f32
+// CHECK-NEXT:      linalg.yield %[[G_ADD]] : f32
+// CHECK-NEXT:    } -> tensor<4x16xf32>
+// CHECK-NEXT:    return %[[G]] : tensor<4x16xf32>
+
+// GONE-LABEL: func.func @offset_form
+// GONE-NOT:     tensor<4x3x8x16xf32>)
+// GONE:         return
+
+#identity = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#per_group = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#activation = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
+#weights = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>
+#result = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+func.func @offset_form(%weights: tensor<4x3x8x16xi8>, %scales: tensor<4x3x16xf32>,
+    %offsets: tensor<4x3x16xf32>, %x: tensor<3x8xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<4x16xf32>
+  %dequant_init = tensor.empty() : tensor<4x3x8x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %offsets : tensor<4x3x8x16xi8>, tensor<4x3x16xf32>, tensor<4x3x16xf32>)
+      outs(%dequant_init : tensor<4x3x8x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %offset: f32, %out: f32):
+    %wf = arith.uitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    %shifted = arith.subf %scaled, %offset : f32
+    linalg.yield %shifted : f32
+  } -> tensor<4x3x8x16xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
+      ins(%x, %dequant : tensor<3x8xf32>, tensor<4x3x8x16xf32>)
+      outs(%acc : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<4x16xf32>
+  return %matvec : tensor<4x16xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %root
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %sums, %partials, %groups = transform.qforge.factor_packed_dequant_contraction
+        %dequant, %contraction
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.annotate %sums "activation_sums" : !transform.any_op
+    transform.annotate %partials "partial_sums" : !transform.any_op
+    transform.annotate %groups "group_sums" : !transform.any_op
+    transform.yield
+  }
+}
