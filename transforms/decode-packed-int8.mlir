@@ -22,7 +22,8 @@ module attributes {transform.with_named_sequence} {
   // After bufferization: the prefetch, then one vpdpbusd per k step and the
   // remaining reductions.
   transform.named_sequence @qforge_after_bufferization(%module: !transform.any_op {transform.readonly}) {
-    %rows = transform.param.constant 64 : i64 -> !transform.param<i64>
+    %rows = transform.qforge.strategy_param "prefetch_min_read_bytes" in %module default 64
+      : (!transform.any_op) -> !transform.param<i64>
     %func = transform.include @prefetch_next_group_int8 failures(propagate) (%module, %rows)
       : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.yield

@@ -82,6 +82,18 @@
 // PACKED-INT8: {{^}}quantized_matmul .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvttps2dq 8, {{.*}}vmaxps 8, vminps 8, {{.*}}vmulps 8, vpmovdb 8, vrndscaleps 8{{$}}
 // PACKED-INT8: {{^}}quantized_matmul{{[^ ]*}} .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; {{.*}}vcvtdq2ps 2, vfmaddps 2, vfnmaddps 2, vmovdqu64 64, vmulps 2, vmulss 1, vpaddd 6, vpbroadcastd 32, vpdpbusd 64, vpxor 8{{$}}
 
+// Packed int8 on AVX2 without VNNI (decode-packed-int8/avx2): lines of 8
+// rows, one 256-bit register each -- a 16-row line split in halves kept
+// its split's vperm2i128 + vpblendd per line, and the loop's 16 ymm
+// accumulators spilled -- and 4 k steps per iteration, so that the next
+// group's prefetches spread over the group (8 per iteration) instead of
+// 64 in a row at its top: on Zen 1, 3.3 -> 1.8-2.0 ms cold on the seed
+// (docs/measurements/2026-12-07-zen1-packed-int8-avx2.md). The whole mix:
+// no permute, no blend, no spill (vmovdqu).
+// RUN: qforge-compile %t.mlir --mcpu=haswell --packed-weights --int8-activations --emit=asm -o %t.packed-int8-avx2.s
+// RUN: %python %qforge_src/scripts/loop-mix.py %t.packed-int8-avx2.s | FileCheck %s --check-prefix=PACKED-INT8-AVX2
+// PACKED-INT8-AVX2: {{^}}quantized_matmul..omp_par .LBB{{[0-9_]+}}: {{[0-9]+}} instructions; addq 1, cmpq 1, jb 1, prefetcht0 8, subq 1, vmovdqa 4, vpabsb 16, vpaddd 16, vpbroadcastd {{[0-9]+}}, vpmaddubsw 16, vpmaddwd 16, vpmaxsb 4, vpsignb 16, vpxor 16{{$}}
+
 // 4-bit, f32 activations: per 64-byte line, 4 widenings of 16 bytes from
 // memory, 4 shifts (the high nibbles), and per 16 nibbles one table lookup
 // (vpermd, apply_patterns.qforge.x86_nibble_tables) and one FMA, against a

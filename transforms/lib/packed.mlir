@@ -425,9 +425,14 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op) -> !transform.any_op
     %group_tile, %partials_in_group, %pf_in_group = transform.include @tile_int8_groups failures(propagate) (%groups, %partials)
       : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    %k_step, %k_loop, %line_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1, 16]
-      : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.loop.unroll %line_loop {factor = 2} : !transform.any_op
+    // Lines of line_rows rows (16: one 512-bit vpdpbusd; 8 on AVX2: one
+    // 256-bit register, where a 16-row line is split in halves and the
+    // split's shuffles stay: vperm2i128 + vpblendd per line on Zen 1).
+    %line_rows = transform.qforge.strategy_param "line_rows" in %kernel default 16
+      : (!transform.any_op) -> !transform.param<i64>
+    %k_step, %k_loop, %line_loop = transform.structured.tile_using_for %partials_in_group tile_sizes [0, 1, %line_rows]
+      : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.qforge.unroll_dividing %line_loop {at_most = 32} : !transform.any_op
     transform.yield %k_loop : !transform.any_op
   }
 
@@ -777,7 +782,13 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %k_loop = transform.include @tile_int8_decode_k_steps failures(propagate) (%folded)
       : (!transform.any_op) -> !transform.any_op
-    transform.qforge.unroll_dividing %k_loop {at_most = 32} : !transform.any_op
+    // k_unroll k steps per iteration of the group's k loop (32: the whole
+    // group). Fewer keep a loop whose next-group prefetches are spread over
+    // the group, not 64 in a row at its top (Zen 1: 1.6x,
+    // docs/measurements/2026-12-07-zen1-packed-int8-avx2.md).
+    %k_unroll = transform.qforge.strategy_param "k_unroll" in %folded default 32
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.qforge.unroll_dividing %k_loop at_most = %k_unroll : !transform.any_op, !transform.param<i64>
     transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }
