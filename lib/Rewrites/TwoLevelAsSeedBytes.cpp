@@ -1,4 +1,4 @@
-//===- TwoLevelAsSeedBytes.cpp - q6_K's blocks as the 8-bit seed form -----===//
+//===- TwoLevelAsSeedBytes.cpp - K-quant blocks as the 8-bit seed form ----===//
 
 #include "Rewrites/TwoLevelAsSeedBytes.h"
 #include "Rewrites/FactorTwoLevelContraction.h"

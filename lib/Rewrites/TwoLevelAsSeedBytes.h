@@ -1,4 +1,4 @@
-//===- TwoLevelAsSeedBytes.h - q6_K's blocks as the 8-bit seed form -*- C++
+//===- TwoLevelAsSeedBytes.h - K-quant blocks as the 8-bit seed form -*- C++
 //-*-===//
 //
 // q6_K read in place (examples/gen_gguf_kernel.py q6_K, qforge-gguf) is a
@@ -27,9 +27,15 @@
 // difference): the same real weights, not always the same bits; for q6_K
 // (s = d·sc, 19 significant bits) it is ggml's own rounding.
 //
+// q4_K and q5_K (o = dmin·m, no multiple of s = d·sc: o/s is inexact, and
+// undefined where sc = 0) take the same route with the offset kept: the
+// seed's offset form q·s − o, the offset's generic reshaped to N x G
+// beside the scale's (DequantParts::offsets), which the packed factorings
+// subtract as o·Σx per group (Rewrites/FactorPackedDequantContraction.h).
+//
 // The driver takes this route only with --packed-weights: read in place,
-// the two-level strategies need no packing (and read 6.56 bits a weight,
-// not 10).
+// the two-level strategies need no packing (and read 4.5-6.56 bits a
+// weight, not 10).
 //
 //===----------------------------------------------------------------------===//
 #ifndef QFORGE_REWRITES_TWOLEVELASSEEDBYTES_H
