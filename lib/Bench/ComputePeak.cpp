@@ -73,9 +73,10 @@ __attribute__((target("avx512f,avx512vnni"))) double dotLoopAvx512Vnni() {
 // pairs in 32 bits), added -- what the int8 strategies' rows for AVX2 take
 // (|w| and the activation with w's sign, docs/numerics.md) and 4-bit
 // weights take; the peak of the multiply ports. The vpabsb and vpsignb
-// beside them are the kernels' own cost (on a core with one vector
-// multiply pipe, Zen 1, they go to others); unsigned bytes of up to 255
-// would take two of each.
+// beside them are the kernels' own cost (on Zen 1 they share FP0, the one
+// vector multiply pipe, with FP3, measured in
+// docs/measurements/2026-12-07-zen1-speed-table.md); unsigned bytes of up
+// to 255 would take two of each.
 __attribute__((target("avx2"))) double dotLoopAvx2() {
   __m256i acc[accumulators];
   for (int i = 0; i < accumulators; ++i)
