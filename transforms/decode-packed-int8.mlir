@@ -3,13 +3,20 @@
 // (two 64-byte lines of 16 rows x 4 bytes of k, each one vpdpbusd operand, as
 // the int8 prefill packs), scales and zero-points N/32 x G x 1 x 32 x 1, N and
 // K padded with zeros; the activation quantized per group (opt-in,
-// docs/numerics.md). One row of the table (family decode-packed-int8): the
-// numbers are written here.
-//   32 rows, k by 4  two 512-bit vpdpbusd's lanes and the bytes a lane sums;
-//                    each activation word broadcast once for both
-//   unroll 32        the group's k steps (up to 128 k), its vpdpbusd chain
-//                    split in 4 independent sums
-//   prefetch         one group ahead (@prefetch_next_group_int8)
+// docs/numerics.md). The packing is fixed (32 rows, k by 4: the int8
+// prefill's, so that a dynamic M packs once for both); the row's numbers
+// (strategy-table.json, family decode-packed-int8) shape the loop:
+//   line_rows 16     rows per line, one vpdpbusd operand: 16 = two 512-bit
+//                    lines per k step; 8 = four 256-bit ones (AVX2: a split
+//                    512-bit line kept a vperm2i128 + vpblendd each), each
+//                    activation word broadcast once for all
+//   k_unroll 32      k steps per iteration of the group's k loop (32: the
+//                    whole group of up to 128 k, one loop per group; 4 on
+//                    AVX2 spreads the next group's prefetches), its
+//                    vpdpbusd chain split in 4 independent sums
+//   prefetch_min_read_bytes 64  reads of at least this many bytes get the
+//                    prefetch one group ahead (@prefetch_next_group_int8);
+//                    32 for 256-bit lines
 // Steps: lib/packed.mlir (@decode_packed_int8), lib/after-bufferization.mlir.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @decode_packed_int8(%module: !transform.any_op {transform.readonly})

@@ -607,10 +607,11 @@ StrategyTable::select(const TargetInfo &target, const StrategyRequest &request,
     error = "the strategy table has no family for this quantized matmul";
     if (request.twoLevel)
       error += ": two-level weights (llama.cpp's K-quants, s·q - o per "
-               "sub-block) whose quants, scales and offsets read several "
-               "arguments (the fields apart) are read in place, not "
-               "packed: drop --packed-weights (docs/gguf.md), or pass "
-               "--script transforms/loops.mlir for scalar loops";
+               "sub-block) that no packing takes as the seed form (the "
+               "fields apart, whose quants, scales and offsets read several "
+               "arguments) are read in place, not packed: drop "
+               "--packed-weights (docs/gguf.md), or pass --script "
+               "transforms/loops.mlir for scalar loops";
     return std::nullopt;
   }
   if (family->minGroupSize > 0 && request.groupSize > 0 &&

@@ -150,32 +150,41 @@ inline void buildGroupSumBody(
   Value activationSum =
       hasZeroPoint || weightOffset != 0.0 ? args[next++] : Value();
   Value shifted = args[next++];
-  // The offset term o · xs, in integer mode times amax / 127.
-  Value offsetTerm;
-  if (zeroPointIsOffset) {
-    offsetTerm = arith::MulFOp::create(b, l, zeroPoint, activationSum);
+  // The offset form's o · Σx: in f32 o · xs; in integer mode
+  // Σx = xs · amax / 127, which (like s) takes the order's grouping: a
+  // decode's xs · (amax / 127) is scalar work per group, one vector
+  // multiply by o; a prefill's o / 127 depends on the weights only (computed
+  // outside its token loop) and xs · amax is one scalar per token.
+  Value offset = zeroPointIsOffset ? zeroPoint : Value();
+  if (zeroPointIsOffset)
     zeroPoint = Value();
-  }
+  Value offsetTerm;
+  if (offset && !quantizeActivations)
+    offsetTerm = arith::MulFOp::create(b, l, offset, activationSum);
   if (quantizeActivations) {
     Value inverseLimit = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
     // amax arrives as its float's bits (quantizeActivation's integer max).
     Value activationMax =
         arith::BitcastOp::create(b, l, floatType, args[next++]);
-    Value activationScale;
     if (order == ActivationScaleOrder::WeightsFirst) {
       Value weightScale = arith::MulFOp::create(b, l, scale, inverseLimit);
       scale = arith::MulFOp::create(b, l, weightScale, activationMax);
+      if (offset) {
+        Value weightOffsetScale =
+            arith::MulFOp::create(b, l, offset, inverseLimit);
+        Value sums = arith::MulFOp::create(b, l, activationSum, activationMax);
+        offsetTerm = arith::MulFOp::create(b, l, weightOffsetScale, sums);
+      }
     } else {
-      activationScale =
+      Value activationScale =
           arith::MulFOp::create(b, l, activationMax, inverseLimit);
       scale = arith::MulFOp::create(b, l, scale, activationScale);
-    }
-    if (offsetTerm) {
-      if (!activationScale)
-        activationScale =
-            arith::MulFOp::create(b, l, activationMax, inverseLimit);
-      offsetTerm = arith::MulFOp::create(b, l, offsetTerm, activationScale);
+      if (offset) {
+        Value sums =
+            arith::MulFOp::create(b, l, activationSum, activationScale);
+        offsetTerm = arith::MulFOp::create(b, l, offset, sums);
+      }
     }
     shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
   }

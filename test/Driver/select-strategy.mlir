@@ -177,7 +177,7 @@
 // TWO-PACKED-INT8: qforge.strategy = {family = "decode-packed-int8", row = "avx2"
 // RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 --fields > %t.q4kf.mlir
 // RUN: not qforge-opt %t.q4kf.mlir --qforge-select-strategy="mcpu=znver5 packed-weights" 2>&1 | FileCheck %s --check-prefix=TWO-NONE
-// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) whose quants, scales and offsets read several arguments (the fields apart) are read in place, not packed: drop --packed-weights
+// TWO-NONE: error: no strategy for this quantized matmul: the strategy table has no family for this quantized matmul: two-level weights (llama.cpp's K-quants, s·q - o per sub-block) that no packing takes as the seed form (the fields apart, whose quants, scales and offsets read several arguments) are read in place, not packed: drop --packed-weights
 // q4_0's blocks read in place are two-level pairs too (s = d, o = 8d): read
 // in place they take the two-level rows; with packed-weights the pass first
 // makes them the 4-bit seed form (Rewrites/TwoLevelAsSeedInt4.h), whose

@@ -193,18 +193,19 @@ module attributes {transform.with_named_sequence} {
 // -----
 
 // The offset form w·s − o (q4_K's and q5_K's packed weights), moved
-// through the same packs: the group sums subtract o · xs in the
-// activation's units, xs (a sum of int8) times amax / 127, outside the
-// weights' scale: out += s · amax/127 · p − o · (xs · amax/127).
+// through the same packs: the group sums subtract o · Σx in the
+// activation's units, Σx = xs · amax/127 (xs a sum of int8), outside the
+// weights' scale: out += s · amax/127 · p − o · (xs · amax/127). A decode's
+// xs and amax are one scalar per group: o takes one vector multiply.
 // CHECK-LABEL: func.func @decode_offset_form
 // CHECK:         linalg.generic {{.*}} ins({{.*}} : tensor<2x3x1x16x1xf32>, tensor<2x3x1x16x1xf32>, tensor<1x1x3xf32>, tensor<2x3x1x1x16xi32>, tensor<1x1x3xi32>)
 // CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_O:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX_BITS:[a-z0-9_]+]]: i32, %[[G_OUT:[a-z0-9_]+]]: f32):
-// CHECK-NEXT:      %[[G_OXS:.+]] = arith.mulf %[[G_O]], %[[G_XS]] : f32
 // CHECK-NEXT:      %[[G_INV:.+]] = arith.constant 0.00787401571 : f32
 // CHECK-NEXT:      %[[G_MAX:.+]] = arith.bitcast %[[G_MAX_BITS]] : i32 to f32
 // CHECK-NEXT:      %[[G_XSCALE:.+]] = arith.mulf %[[G_MAX]], %[[G_INV]] : f32
 // CHECK-NEXT:      %[[G_SCALE:.+]] = arith.mulf %[[G_S]], %[[G_XSCALE]] : f32
-// CHECK-NEXT:      %[[G_OFFSET:.+]] = arith.mulf %[[G_OXS]], %[[G_XSCALE]] : f32
+// CHECK-NEXT:      %[[G_SUMS:.+]] = arith.mulf %[[G_XS]], %[[G_XSCALE]] : f32
+// CHECK-NEXT:      %[[G_OFFSET:.+]] = arith.mulf %[[G_O]], %[[G_SUMS]] : f32
 // CHECK-NEXT:      %[[G_PF:.+]] = arith.sitofp %[[G_P]] : i32 to f32
 // CHECK-NEXT:      %[[G_SP:.+]] = arith.mulf %[[G_SCALE]], %[[G_PF]] : f32
 // CHECK-NEXT:      %[[G_SUB:.+]] = arith.subf %[[G_SP]], %[[G_OFFSET]] : f32
@@ -463,3 +464,85 @@ module attributes {transform.with_named_sequence} {
   }
 }
 
+// -----
+
+// The offset form in a batch (13 tokens packed by 8): s / 127 and o / 127
+// depend on the weights only (computed outside a prefill's token loop),
+// xs · amax is one value per token:
+// out += (s/127 · amax) · p − (o/127) · (xs · amax).
+// CHECK-LABEL: func.func @prefill_offset_form
+// CHECK:         linalg.generic {{.*}} ins({{.*}} : tensor<2x3x1x16x1xf32>, tensor<2x3x1x16x1xf32>, tensor<1x2x3x8xf32>, tensor<2x3x1x2x8x16xi32>, tensor<1x2x3x8xi32>)
+// CHECK-NEXT:    ^bb0(%[[G_S:[a-z0-9_]+]]: f32, %[[G_O:[a-z0-9_]+]]: f32, %[[G_XS:[a-z0-9_]+]]: f32, %[[G_P:[a-z0-9_]+]]: i32, %[[G_MAX_BITS:[a-z0-9_]+]]: i32, %[[G_OUT:[a-z0-9_]+]]: f32):
+// CHECK-NEXT:      %[[G_INV:.+]] = arith.constant 0.00787401571 : f32
+// CHECK-NEXT:      %[[G_MAX:.+]] = arith.bitcast %[[G_MAX_BITS]] : i32 to f32
+// CHECK-NEXT:      %[[G_WSCALE:.+]] = arith.mulf %[[G_S]], %[[G_INV]] : f32
+// CHECK-NEXT:      %[[G_SCALE:.+]] = arith.mulf %[[G_WSCALE]], %[[G_MAX]] : f32
+// CHECK-NEXT:      %[[G_WOFFSET:.+]] = arith.mulf %[[G_O]], %[[G_INV]] : f32
+// CHECK-NEXT:      %[[G_SUMS:.+]] = arith.mulf %[[G_XS]], %[[G_MAX]] : f32
+// CHECK-NEXT:      %[[G_OFFSET:.+]] = arith.mulf %[[G_WOFFSET]], %[[G_SUMS]] : f32
+// CHECK-NEXT:      %[[G_PF:.+]] = arith.sitofp %[[G_P]] : i32 to f32
+// CHECK-NEXT:      %[[G_SP:.+]] = arith.mulf %[[G_SCALE]], %[[G_PF]] : f32
+// CHECK-NEXT:      %[[G_SUB:.+]] = arith.subf %[[G_SP]], %[[G_OFFSET]] : f32
+// CHECK-NEXT:      %[[G_ADD:.+]] = arith.addf %[[G_SUB]], %[[G_OUT]] : f32
+// CHECK-NEXT:      linalg.yield %[[G_ADD]] : f32
+// CHECK-NOT:     ub.poison
+// CHECK:         return
+#identity = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#per_group = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#activation = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#weights = affine_map<(d0, d1, d2, d3, d4) -> (d2, d3, d4)>
+#result = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+func.func @prefill_offset_form(%weights: tensor<20x3x16xi8>,
+    %scales: tensor<20x3x1xf32>,
+    %offsets: tensor<20x3x1xf32>,
+    %x: tensor<1x13x3x16xf32>) -> tensor<1x13x20xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %result_init = tensor.empty() : tensor<1x13x20xf32>
+  %dequant_init = tensor.empty() : tensor<20x3x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%result_init : tensor<1x13x20xf32>) -> tensor<1x13x20xf32>
+  %dequant = linalg.generic {
+      indexing_maps = [#identity, #per_group, #per_group, #identity],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%weights, %scales, %offsets : tensor<20x3x16xi8>, tensor<20x3x1xf32>, tensor<20x3x1xf32>)
+      outs(%dequant_init : tensor<20x3x16xf32>) {
+  ^bb0(%w: i8, %scale: f32, %offset: f32, %out: f32):
+    %wf = arith.uitofp %w : i8 to f32
+    %scaled = arith.mulf %wf, %scale : f32
+    %shifted = arith.subf %scaled, %offset : f32
+    linalg.yield %shifted : f32
+  } -> tensor<20x3x16xf32>
+  %matvec = linalg.generic {
+      indexing_maps = [#activation, #weights, #result],
+      iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %dequant : tensor<1x13x3x16xf32>, tensor<20x3x16xf32>)
+      outs(%acc : tensor<1x13x20xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %product = arith.mulf %in, %w : f32
+    %sum = arith.addf %product, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x13x20xf32>
+  return %matvec : tensor<1x13x20xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%module: !transform.any_op {transform.readonly}) {
+    %dequant, %contraction = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %packed = transform.structured.pack %contraction packed_sizes = [0, 8, 16, 0, 4]
+      : (!transform.any_op) -> !transform.any_op
+    %funcs = transform.structured.match ops{["func.func"]} in %module
+      : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.qforge.pad_packs_with_zeros
+      transform.apply_patterns.qforge.bubble_pack_through_dequant
+      transform.apply_patterns.qforge.fold_into_packs
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    %dq, %c = transform.qforge.match_dequant_contraction %module
+      : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %quantization, %sums, %partials, %groups = transform.qforge.quantize_activations_and_factor_packed %dq, %c
+      : (!transform.any_op, !transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

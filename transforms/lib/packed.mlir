@@ -408,8 +408,9 @@ module attributes {transform.with_named_sequence} {
 
   // Int8 decode, 8-bit weights: the partial sums, matched by their dims
   // after the fold, (g, k/4, row, 4) (a batched kernel's do not match: the
-  // script fails); each group's k steps (32 rows x 4 bytes: two lines of 16
-  // rows, one vpdpbusd each, unrolled) one at a time. Returns the k loop.
+  // script fails); each group's k steps (32 rows x 4 bytes: lines of
+  // line_rows rows, one vpdpbusd each, unrolled) one at a time. Returns the
+  // k loop.
   transform.named_sequence @tile_int8_decode_k_steps(%kernel: !transform.any_op {transform.readonly})
       -> !transform.any_op {
     // The group sums (g, row) are matched in the rows, not found from the
