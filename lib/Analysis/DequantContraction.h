@@ -15,6 +15,13 @@
 namespace qforge {
 
 /// The parts of a recognized dequantization generic.
+/// What a dequantization subtracts from its weights.
+enum class DequantShift {
+  None,      ///< tofp(w) * scale (symmetric)
+  ZeroPoint, ///< (tofp(w) - zp) * scale
+  Offset,    ///< tofp(w) * scale - offset
+};
+
 struct DequantParts {
   mlir::linalg::GenericOp op;
   mlir::OpOperand *weights = nullptr;    ///< the integer input
@@ -29,6 +36,16 @@ struct DequantParts {
   /// i4 weights stored two per byte (Analysis/NibblePairs.h): the loop dim
   /// that picks the nibble. The bytes' map is the identity without it.
   std::optional<unsigned> nibbleDim;
+
+  DequantShift getShift() const {
+    return offsets      ? DequantShift::Offset
+           : zeroPoints ? DequantShift::ZeroPoint
+                        : DequantShift::None;
+  }
+  /// The zero-points or the offsets, whichever the form reads (or null).
+  mlir::OpOperand *getShiftOperand() const {
+    return zeroPoints ? zeroPoints : offsets;
+  }
 };
 
 /// Follows an int-to-float cast and the integer extensions below it back to

@@ -213,9 +213,8 @@ bool isCanonical(const qforge::ProducerForm &form) {
   // The dequantization as the factoring reads it, parameters through
   // (d0, d1, 0) from N x G x 1 tensors.
   std::optional<qforge::DequantParts> parts = qforge::matchDequant(dequant);
-  if (!parts || parts->offsets || parts->weights != form.weights ||
-      form.zeroPoints.constant || form.scales.transposed ||
-      form.zeroPoints.transposed)
+  if (!parts || parts->weights != form.weights || form.zeroPoints.constant ||
+      form.scales.transposed || form.zeroPoints.transposed)
     return false;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(3, context);
   AffineMap perGroup = map(3, {0, 1, -1});

@@ -401,12 +401,11 @@ qforge::FactoredContraction qforge::applyFactoring(RewriterBase &rewriter,
     shape.push_back(lanes);
     SmallVector<utils::IteratorType> iterators(numDims, par);
     iterators[p] = red;
-    bool hasZeroPoint = dequant.zeroPoints != nullptr;
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(shape, floatType)},
         inputs, ValueRange{qforge::zeroFilled(rewriter, loc, shape, floatType)},
         maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          qforge::buildGroupSumBody(b, l, args, hasZeroPoint,
+          qforge::buildGroupSumBody(b, l, args, dequant.getShift(),
                                     quantizeActivations, floatType,
                                     weightOffset);
         });

@@ -94,8 +94,7 @@ FailureOr<qforge::PackedFactorPlan> analyze(const qforge::DequantParts &dequant,
   a.scaleMap =
       dequantOp.getMatchingIndexingMap(dequant.scales).compose(a.weightsMap);
   // (The offset form's offsets take the zero-points' place.)
-  if (OpOperand *shift =
-          dequant.zeroPoints ? dequant.zeroPoints : dequant.offsets)
+  if (OpOperand *shift = dequant.getShiftOperand())
     a.zeroPointMap =
         dequantOp.getMatchingIndexingMap(shift).compose(a.weightsMap);
 
@@ -274,7 +273,7 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
   double weightOffset =
       qforge::integerWeightOffset(quantizeActivations, dequant.weightsAreSigned,
                                   a.nibbleDim.has_value(), magnitudeTimesSign);
-  OpOperand *shift = dequant.zeroPoints ? dequant.zeroPoints : dequant.offsets;
+  OpOperand *shift = dequant.getShiftOperand();
   bool needsSums = shift || weightOffset != 0.0;
 
   // Integer mode on an activation that is a `linalg.pack` (zero-padded) of
@@ -451,7 +450,6 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
         iterators.push_back(a.groupDims.test(d) ? red : par);
     assert(iterators.size() == numLoops - a.elementDims.count() &&
            "one iterator per kept dim");
-    bool hasZeroPoint = shift != nullptr;
     // Tokens: a dim of more than one the weights do not index (a batched
     // kernel's activation rows). With tokens, s / 127 is computed once for
     // all of them; a decode keeps amax / 127, one scalar per group.
@@ -465,10 +463,9 @@ qforge::applyPackedFactoring(RewriterBase &rewriter,
     result.groupSums = linalg::GenericOp::create(
         rewriter, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          qforge::buildGroupSumBody(
-              b, l, args, hasZeroPoint, quantizeActivations, floatType,
-              weightOffset, scaleOrder,
-              /*zeroPointIsOffset=*/dequant.offsets != nullptr);
+          qforge::buildGroupSumBody(b, l, args, dequant.getShift(),
+                                    quantizeActivations, floatType,
+                                    weightOffset, scaleOrder);
         });
   }
 

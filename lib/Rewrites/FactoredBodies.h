@@ -9,6 +9,7 @@
 #ifndef QFORGE_REWRITES_FACTOREDBODIES_H
 #define QFORGE_REWRITES_FACTOREDBODIES_H
 
+#include "Analysis/DequantContraction.h"
 #include "Analysis/NibblePairs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -121,21 +122,19 @@ enum class ActivationScaleOrder {
   WeightsFirst,
 };
 
-/// Group sums, args (s, [z,] [xs,] p, [amax,] out): out + s · (p − z · xs),
-/// where in integer mode p is converted from i32 and s is multiplied by the
-/// activation's scale amax / 127 (in `order`). A `weightOffset` c added to
-/// every weight of p (integerWeightOffset) is taken back with the zero-point:
-/// p − (z + c) · xs, or p − c · xs without one; xs is read when either
-/// term exists. With `zeroPointIsOffset` the z argument is the offset o of
-/// the form s·w − o (DequantParts::offsets): out + s · (p − c · xs) − o · xs,
-/// xs times amax / 127 in integer mode (o is in the weights' units, not
-/// the integers').
+/// Group sums, args (s, [z | o,] [xs,] p, [amax,] out), z or o as `shift`
+/// says: out + s · (p − z · xs), where in integer mode p is converted from
+/// i32 and s is multiplied by the activation's scale amax / 127 (in
+/// `order`). A `weightOffset` c added to every weight of p
+/// (integerWeightOffset) is taken back with the zero-point: p − (z + c) · xs,
+/// or p − c · xs without one; xs is read when either term exists. An offset
+/// o (the form s·w − o) is in the weights' units, not the integers':
+/// out + s · (p − c · xs) − o · xs, xs times amax / 127 in integer mode.
 inline void buildGroupSumBody(
     mlir::OpBuilder &b, mlir::Location l, mlir::ValueRange args,
-    bool hasZeroPoint, bool quantizeActivations, mlir::Type floatType,
+    DequantShift shift, bool quantizeActivations, mlir::Type floatType,
     double weightOffset = 0.0,
-    ActivationScaleOrder order = ActivationScaleOrder::ActivationFirst,
-    bool zeroPointIsOffset = false) {
+    ActivationScaleOrder order = ActivationScaleOrder::ActivationFirst) {
   using namespace mlir;
   unsigned next = 0;
   // Scales and zero-points stored narrower (f16, bf16) are widened here,
@@ -146,21 +145,23 @@ inline void buildGroupSumBody(
     return arith::ExtFOp::create(b, l, floatType, value);
   };
   Value scale = widen(args[next++]);
-  Value zeroPoint = hasZeroPoint ? widen(args[next++]) : Value();
-  Value activationSum =
-      hasZeroPoint || weightOffset != 0.0 ? args[next++] : Value();
+  Value zeroPoint, groupOffset;
+  if (shift == DequantShift::ZeroPoint)
+    zeroPoint = widen(args[next++]);
+  else if (shift == DequantShift::Offset)
+    groupOffset = widen(args[next++]);
+  Value activationSum = shift != DequantShift::None || weightOffset != 0.0
+                            ? args[next++]
+                            : Value();
   Value shifted = args[next++];
   // The offset form's o · Σx: in f32 o · xs; in integer mode
   // Σx = xs · amax / 127, which (like s) takes the order's grouping: a
   // decode's xs · (amax / 127) is scalar work per group, one vector
   // multiply by o; a prefill's o / 127 depends on the weights only (computed
   // outside its token loop) and xs · amax is one scalar per token.
-  Value offset = zeroPointIsOffset ? zeroPoint : Value();
-  if (zeroPointIsOffset)
-    zeroPoint = Value();
   Value offsetTerm;
-  if (offset && !quantizeActivations)
-    offsetTerm = arith::MulFOp::create(b, l, offset, activationSum);
+  if (groupOffset && !quantizeActivations)
+    offsetTerm = arith::MulFOp::create(b, l, groupOffset, activationSum);
   if (quantizeActivations) {
     Value inverseLimit = arith::ConstantOp::create(
         b, l, floatType, b.getFloatAttr(floatType, 1.0 / 127.0));
@@ -170,20 +171,20 @@ inline void buildGroupSumBody(
     if (order == ActivationScaleOrder::WeightsFirst) {
       Value weightScale = arith::MulFOp::create(b, l, scale, inverseLimit);
       scale = arith::MulFOp::create(b, l, weightScale, activationMax);
-      if (offset) {
-        Value weightOffsetScale =
-            arith::MulFOp::create(b, l, offset, inverseLimit);
+      if (groupOffset) {
+        Value offsetOverLimit =
+            arith::MulFOp::create(b, l, groupOffset, inverseLimit);
         Value sums = arith::MulFOp::create(b, l, activationSum, activationMax);
-        offsetTerm = arith::MulFOp::create(b, l, weightOffsetScale, sums);
+        offsetTerm = arith::MulFOp::create(b, l, offsetOverLimit, sums);
       }
     } else {
       Value activationScale =
           arith::MulFOp::create(b, l, activationMax, inverseLimit);
       scale = arith::MulFOp::create(b, l, scale, activationScale);
-      if (offset) {
+      if (groupOffset) {
         Value sums =
             arith::MulFOp::create(b, l, activationSum, activationScale);
-        offsetTerm = arith::MulFOp::create(b, l, offset, sums);
+        offsetTerm = arith::MulFOp::create(b, l, groupOffset, sums);
       }
     }
     shifted = arith::SIToFPOp::create(b, l, floatType, shifted);
