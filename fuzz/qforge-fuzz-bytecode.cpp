@@ -5,8 +5,10 @@
 // qforge-compile and qforge-bench read it (Session::parseInput): first in a
 // child process, which is this binary run with --qforge-read-check=FILE
 // (Driver/InputCheck.h), then in this process when the child ended without
-// a crash. A crash of MLIR's reader in the child is the diagnostic the
-// tools print, not a finding; a crash, sanitizer report or hang here is.
+// a crash -- a bytecode file as the text the child printed of it, since
+// the bytecode reader can corrupt the heap and still end cleanly. A crash
+// of MLIR's reader in the child is the diagnostic the tools print, not a
+// finding; a crash, sanitizer report or hang here is.
 // scripts/fuzz.sh bytecode runs it.
 //
 //===----------------------------------------------------------------------===//

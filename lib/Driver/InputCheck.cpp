@@ -3,14 +3,20 @@
 #include "Driver/InputCheck.h"
 #include "Driver/ToolRegistry.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,6 +27,8 @@ extern char **environ;
 using namespace mlir;
 
 static constexpr llvm::StringLiteral kReadCheckOption = "--qforge-read-check=";
+static constexpr llvm::StringLiteral kReadCheckOutputOption =
+    "--qforge-read-check-output=";
 /// The child's bounds: a reader that runs longer or holds more is stopped
 /// (generous in time: a sanitizer build on a loaded machine reads a small
 /// kernel in seconds).
@@ -31,11 +39,49 @@ static constexpr unsigned kReadCheckMemoryMiB = 4096;
 /// The child's exit status for a parse error: any other but 0 is a crash
 /// (a sanitizer's report exits with 1).
 static constexpr int kParseErrorStatus = 3;
+/// The child's exit status when it cannot write OUT.
+static constexpr int kCannotWriteStatus = 4;
+
+// The child's report of a bytecode file it could not read: one record per
+// error, fields apart by kFieldSeparator, records ended by kRecordEnd (a
+// message may hold newlines, never these bytes: the reader's messages quote
+// no raw bytes).
+static constexpr char kFieldSeparator = '\x1f';
+static constexpr char kRecordEnd = '\x1e';
+
+/// The child's answer with OUT: the module as text, or its errors.
+static int writeReadCheckOutput(StringRef outputPath, ModuleOp module,
+                                ArrayRef<qforge::ReaderError> errors) {
+  std::error_code errorCode;
+  llvm::raw_fd_ostream out(outputPath, errorCode);
+  if (errorCode)
+    return kCannotWriteStatus;
+  if (module) {
+    // The generic form (no op's custom printer between the two readers)
+    // with every location, so diagnostics still point into the user's file.
+    module->print(out,
+                  OpPrintingFlags().enableDebugInfo().printGenericOpForm());
+  } else {
+    for (const qforge::ReaderError &error : errors)
+      out << (error.isNote ? "note" : "error") << kFieldSeparator << error.file
+          << kFieldSeparator << error.line << kFieldSeparator << error.column
+          << kFieldSeparator << error.message << kRecordEnd;
+  }
+  out.close();
+  return out.has_error() ? kCannotWriteStatus
+                         : (module ? 0 : kParseErrorStatus);
+}
 
 std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
-  if (argc != 2 || !StringRef(argv[1]).starts_with(kReadCheckOption))
+  if (argc < 2 || argc > 3 || !StringRef(argv[1]).starts_with(kReadCheckOption))
     return std::nullopt;
   StringRef path = StringRef(argv[1]).drop_front(kReadCheckOption.size());
+  StringRef outputPath;
+  if (argc == 3) {
+    outputPath = argv[2];
+    if (!outputPath.consume_front(kReadCheckOutputOption))
+      return std::nullopt;
+  }
   DialectRegistry registry;
   registerToolEverything(registry);
   // As the tools read it (a Session's context, diagnostics through the
@@ -50,7 +96,33 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   // Printed to nowhere: the tool's own parse prints what is wrong.
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::nulls());
+  // With OUT the errors are the answer (registered last: handled first).
+  std::vector<ReaderError> errors;
+  std::optional<ScopedDiagnosticHandler> collect;
+  if (!outputPath.empty())
+    collect.emplace(&context, [&](Diagnostic &diagnostic) {
+      if (diagnostic.getSeverity() != DiagnosticSeverity::Error)
+        return success();
+      auto record = [&](Diagnostic &diagnostic, bool isNote) {
+        ReaderError &error = errors.emplace_back();
+        error.isNote = isNote;
+        error.file = path.str();
+        if (auto location =
+                dyn_cast<FileLineColLoc>(diagnostic.getLocation())) {
+          error.file = location.getFilename().str();
+          error.line = location.getLine();
+          error.column = location.getColumn();
+        }
+        error.message = diagnostic.str();
+      };
+      record(diagnostic, /*isNote=*/false);
+      for (Diagnostic &note : diagnostic.getNotes())
+        record(note, /*isNote=*/true);
+      return success();
+    });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!outputPath.empty())
+    return writeReadCheckOutput(outputPath, module.get(), errors);
   return module ? 0 : kParseErrorStatus;
 }
 
@@ -69,9 +141,10 @@ static std::vector<std::string> environmentWith(
   return environment;
 }
 
-LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
-  if (path == "-")
-    return success();
+/// Runs the child on `path` (and OUT when not empty); its exit status, or
+/// failure with `error` when it crashed or could not be run.
+static FailureOr<int> runReadCheckChild(StringRef path, StringRef outputPath,
+                                        std::string &error) {
   // A child whose main does not answer --qforge-read-check (a libFuzzer
   // target without LLVMFuzzerInitialize once ran its fuzzing loop instead)
   // must not start children of its own, each starting another.
@@ -81,8 +154,11 @@ LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
     return failure();
   }
   std::string self = llvm::sys::fs::getMainExecutable(
-      nullptr, reinterpret_cast<void *>(&checkInputReadable));
-  std::string option = (kReadCheckOption + path).str();
+      nullptr, reinterpret_cast<void *>(&qforge::checkInputReadable));
+  std::vector<std::string> arguments = {self, (kReadCheckOption + path).str()};
+  if (!outputPath.empty())
+    arguments.push_back((kReadCheckOutputOption + outputPath).str());
+  std::vector<StringRef> argumentRefs(arguments.begin(), arguments.end());
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
                                           StringRef("")};
   // A sanitizer's shadow memory does not fit an address-space limit.
@@ -122,7 +198,7 @@ LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
                                                environment.end());
   std::string message;
   bool executionFailed = false;
-  int status = llvm::sys::ExecuteAndWait(self, {self, option}, environmentRefs,
+  int status = llvm::sys::ExecuteAndWait(self, argumentRefs, environmentRefs,
                                          redirects, kReadCheckSeconds,
                                          memoryMiB, &message, &executionFailed);
   if (executionFailed) {
@@ -130,8 +206,9 @@ LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
             "' to read it apart (" + message + ")";
     return failure();
   }
-  if (status == 0 || status == kParseErrorStatus)
-    return success();
+  if (status == 0 || status == kParseErrorStatus ||
+      status == kCannotWriteStatus)
+    return status;
   error =
       "the input could not be read: '" + path.str() +
       "' crashed or exhausted MLIR's reader (" +
@@ -142,6 +219,93 @@ LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
   return failure();
 }
 
+LogicalResult qforge::checkInputReadable(StringRef path, std::string &error) {
+  if (path == "-")
+    return success();
+  return success(succeeded(runReadCheckChild(path, "", error)));
+}
+
+/// The child's errors on a bytecode file, as writeReadCheckOutput wrote them.
+static std::vector<qforge::ReaderError> parseReaderErrors(StringRef report,
+                                                          StringRef path) {
+  std::vector<qforge::ReaderError> errors;
+  SmallVector<StringRef> records;
+  report.split(records, kRecordEnd, /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef record : records) {
+    SmallVector<StringRef, 5> fields;
+    record.split(fields, kFieldSeparator, /*MaxSplit=*/4);
+    qforge::ReaderError &error = errors.emplace_back();
+    error.file = path.str();
+    if (fields.size() != 5) {
+      error.message = record.str();
+      continue;
+    }
+    // A note before any error stands as an error.
+    error.isNote = fields[0] == "note" && errors.size() > 1;
+    error.file = fields[1].str();
+    (void)fields[2].getAsInteger(10, error.line);
+    (void)fields[3].getAsInteger(10, error.column);
+    error.message = fields[4].str();
+  }
+  if (errors.empty())
+    errors.push_back(
+        {/*isNote=*/false, path.str(), 0, 0, "the bytecode could not be read"});
+  return errors;
+}
+
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
+                       std::string &error) {
+  readerErrors.clear();
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+  if (!file)
+    return failure();
+  if (path == "-")
+    return file;
+  if (!isBytecode(*file)) {
+    if (failed(runReadCheckChild(path, "", error)))
+      return failure();
+    return file;
+  }
+  SmallString<128> textPath;
+  if (std::error_code errorCode =
+          llvm::sys::fs::createTemporaryFile("qforge-read", "mlir", textPath)) {
+    error = "the input could not be read: no temporary file for the text of '" +
+            path.str() + "': " + errorCode.message();
+    return failure();
+  }
+  llvm::FileRemover removeText(textPath);
+  FailureOr<int> status = runReadCheckChild(path, textPath, error);
+  if (failed(status))
+    return failure();
+  auto text = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
+  if (*status == kCannotWriteStatus || !text) {
+    error = "the input could not be read: the text of '" + path.str() +
+            "' could not be written to or read from '" + textPath.str().str() +
+            "'";
+    return failure();
+  }
+  if (*status == kParseErrorStatus) {
+    readerErrors = parseReaderErrors((*text)->getBuffer(), path);
+    return std::unique_ptr<llvm::MemoryBuffer>();
+  }
+  // Under the file's name: a location the text does not spell names it.
+  return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(), path);
+}
+
+/// The text files checkInputArguments wrote, removed when the tool ends.
+static std::vector<std::unique_ptr<llvm::FileRemover>> &argumentTexts() {
+  static std::vector<std::unique_ptr<llvm::FileRemover>> texts;
+  return texts;
+}
+
+/// The paths argv points at once a bytecode argument is replaced (alive
+/// for the whole run).
+static std::vector<std::unique_ptr<std::string>> &argumentPaths() {
+  static std::vector<std::unique_ptr<std::string>> paths;
+  return paths;
+}
+
 bool qforge::checkInputArguments(StringRef tool, int argc, char **argv) {
   for (int index = 1; index < argc; ++index) {
     StringRef argument(argv[index]);
@@ -149,10 +313,46 @@ bool qforge::checkInputArguments(StringRef tool, int argc, char **argv) {
         !llvm::sys::fs::is_regular_file(argument))
       continue;
     std::string error;
-    if (failed(checkInputReadable(argument, error))) {
+    std::vector<ReaderError> readerErrors;
+    FailureOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+        readInputApart(argument, readerErrors, error);
+    if (failed(input)) {
       llvm::errs() << tool << ": error: " << error << "\n";
       return false;
     }
+    if (!*input) {
+      for (const ReaderError &readerError : readerErrors)
+        llvm::errs() << readerError.file << ":" << readerError.line << ":"
+                     << readerError.column
+                     << (readerError.isNote ? ": note: " : ": error: ")
+                     << readerError.message << "\n";
+      return false;
+    }
+    auto file = llvm::MemoryBuffer::getFile(argument);
+    if (!file || !isBytecode(**file))
+      continue;
+    // A bytecode file: the tool reads the child's text of it instead.
+    int fd;
+    SmallString<128> textPath;
+    if (std::error_code errorCode = llvm::sys::fs::createTemporaryFile(
+            "qforge-read", "mlir", fd, textPath)) {
+      llvm::errs() << tool << ": error: no temporary file for the text of '"
+                   << argument << "': " << errorCode.message() << "\n";
+      return false;
+    }
+    llvm::sys::RemoveFileOnSignal(textPath);
+    argumentTexts().push_back(std::make_unique<llvm::FileRemover>(textPath));
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out << (*input)->getBuffer();
+    out.close();
+    if (out.has_error()) {
+      llvm::errs() << tool << ": error: cannot write '" << textPath
+                   << "': " << out.error().message() << "\n";
+      out.clear_error();
+      return false;
+    }
+    argumentPaths().push_back(std::make_unique<std::string>(textPath.str()));
+    argv[index] = argumentPaths().back()->data();
   }
   return true;
 }

@@ -4,11 +4,13 @@
 #include "Driver/InputCheck.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Location.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 
@@ -23,12 +25,28 @@ qforge::Session::Session() {
 
 OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
                                                   std::string &error) {
-  if (failed(checkInputReadable(path, error)))
+  // Read in a child first; a bytecode file arrives as the child's text.
+  std::vector<ReaderError> readerErrors;
+  FailureOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      readInputApart(path, readerErrors, error);
+  if (failed(input))
     return nullptr;
-  auto input = openInputFile(path, &error);
-  if (!input)
+  if (!*input) {
+    // Each error with its notes, as the reader would have reported them.
+    std::optional<InFlightDiagnostic> diagnostic;
+    for (const ReaderError &readerError : readerErrors) {
+      Location location =
+          FileLineColLoc::get(context.get(), readerError.file, readerError.line,
+                              readerError.column);
+      if (readerError.isNote && diagnostic) {
+        diagnostic->attachNote(location) << readerError.message;
+        continue;
+      }
+      diagnostic.emplace(emitError(location) << readerError.message);
+    }
     return nullptr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*input), llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, context.get());
   // Quantized types and ops (docs/quantization.md): signed storage becomes
