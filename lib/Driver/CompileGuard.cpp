@@ -118,10 +118,16 @@ void qforge::CompileGuard::watch() {
     // unwound: say where it was, remove the outputs opened so far (files
     // registered with RemoveFileOnSignal, as ToolOutputFile's are) and end
     // the process.
-    std::fprintf(stderr,
-                 "%s: error: %s: %s %s; a rewrite that does not converge or a "
-                 "script that unrolls without bound?\n",
-                 tool.c_str(), input.c_str(), phase.c_str(), why.c_str());
+    // What most likely holds it, by phase: the input's reading (its child
+    // is bounded apart, Driver/InputCheck.h) or the rewrites after it.
+    const char *likely =
+        StringRef(phase).starts_with("reading")
+            ? "an input that MLIR's reader or the normalization does not "
+              "finish?"
+            : "a rewrite that does not converge or a script that unrolls "
+              "without bound?";
+    std::fprintf(stderr, "%s: error: %s: %s %s; %s\n", tool.c_str(),
+                 input.c_str(), phase.c_str(), why.c_str(), likely);
     std::fflush(stderr);
     sys::RunInterruptHandlers();
     _exit(1);

@@ -12,6 +12,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,6 +21,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
 #include <vector>
 
 extern char **environ;
@@ -30,10 +34,11 @@ static constexpr llvm::StringLiteral kReadCheckOption = "--qforge-read-check=";
 static constexpr llvm::StringLiteral kReadCheckOutputOption =
     "--qforge-read-check-output=";
 /// The child's bounds: a reader that runs longer or holds more is stopped
-/// (generous in time: a sanitizer build on a loaded machine reads a small
-/// kernel in seconds).
-static constexpr unsigned kReadCheckSeconds = 60;
-/// Set in the child's environment.
+/// (generous in time: a sanitizer build reads a 32-layer model's 400 KB in
+/// 0.3 s; below the tools' 30 s compile guard, so that a reader that hangs
+/// is named as such).
+static constexpr unsigned kReadCheckSeconds = 20;
+/// Set in the child's environment to the parent's process id.
 static constexpr llvm::StringLiteral kChildMarker = "QFORGE_READ_CHECK_CHILD";
 static constexpr unsigned kReadCheckMemoryMiB = 4096;
 /// The child's exit status for a parse error: any other but 0 is a crash
@@ -41,6 +46,8 @@ static constexpr unsigned kReadCheckMemoryMiB = 4096;
 static constexpr int kParseErrorStatus = 3;
 /// The child's exit status when it cannot write OUT.
 static constexpr int kCannotWriteStatus = 4;
+/// The child's exit status when its parent ended before it started.
+static constexpr int kParentGoneStatus = 5;
 
 // The child's report of a bytecode file it could not read: one record per
 // error, fields apart by kFieldSeparator, records ended by kRecordEnd (a
@@ -75,6 +82,14 @@ static int writeReadCheckOutput(StringRef outputPath, ModuleOp module,
 std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   if (argc < 2 || argc > 3 || !StringRef(argv[1]).starts_with(kReadCheckOption))
     return std::nullopt;
+  // A reader that hangs must not outlive the tool: a tool stopped by its
+  // compile guard (or by a user) while it waits would leave the child
+  // running on. The child ends with its parent, and bounds itself.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (const char *parent = getenv(kChildMarker.data());
+      parent && std::to_string(getppid()) != parent)
+    return kParentGoneStatus; // the parent ended before prctl
+  alarm(kReadCheckSeconds + 5);
   StringRef path = StringRef(argv[1]).drop_front(kReadCheckOption.size());
   StringRef outputPath;
   if (argc == 3) {
@@ -180,7 +195,7 @@ static FailureOr<int> runReadCheckChild(StringRef path, StringRef outputPath,
   // sanitizer checks the heap itself, and bounds the child's memory with
   // its own option (its shadow memory does not fit an address-space limit).
   std::vector<std::pair<llvm::StringRef, std::string>> overrides = {
-      {kChildMarker, "1"}};
+      {kChildMarker, std::to_string(getpid())}};
   constexpr llvm::StringLiteral mallocDebug =
       "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0";
   if (!memoryMiB) {
@@ -274,7 +289,12 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
             path.str() + "': " + errorCode.message();
     return failure();
   }
+  // Removed when this returns, and when the compile guard ends the tool
+  // meanwhile (it runs the interrupt handlers).
   llvm::FileRemover removeText(textPath);
+  llvm::sys::RemoveFileOnSignal(textPath);
+  llvm::scope_exit forgetText(
+      [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
   FailureOr<int> status = runReadCheckChild(path, textPath, error);
   if (failed(status))
     return failure();

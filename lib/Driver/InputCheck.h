@@ -46,8 +46,8 @@ namespace qforge {
 std::optional<int> runReadCheckIfAsked(int argc, char **argv);
 
 /// Reads `path` in a child process as above; failure, with `error` ("the
-/// input could not be read: ..."), when the reader crashed, or passed 60 s
-/// or 4 GiB. Standard input ("-") is not checked.
+/// input could not be read: ..."), when the reader crashed, or passed 20 s
+/// or 4 GiB; the child ends with the tool. Standard input ("-") is not checked.
 mlir::LogicalResult checkInputReadable(llvm::StringRef path,
                                        std::string &error);
 
