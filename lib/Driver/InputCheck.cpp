@@ -268,6 +268,34 @@ static std::vector<qforge::ReaderError> parseReaderErrors(StringRef report,
   return errors;
 }
 
+/// The error when the child's text of `path` cannot be had from `textPath`.
+static std::string unreadableText(StringRef path, StringRef textPath) {
+  return "the input could not be read: the text of '" + path.str() +
+         "' could not be written to or read from '" + textPath.str() + "'";
+}
+
+/// Reads the bytecode file `path` in the child, which writes the module's
+/// text to `textPath` (success, `readerErrors` empty) or its reader's errors
+/// (success, `readerErrors` filled); failure with `error` when it crashed or
+/// the file at `textPath` cannot be had.
+static LogicalResult
+writeBytecodeAsText(StringRef path, StringRef textPath,
+                    std::vector<qforge::ReaderError> &readerErrors,
+                    std::string &error) {
+  FailureOr<int> status = runReadCheckChild(path, textPath, error);
+  if (failed(status))
+    return failure();
+  if (*status == 0)
+    return success();
+  auto report = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
+  if (*status == kCannotWriteStatus || !report) {
+    error = unreadableText(path, textPath);
+    return failure();
+  }
+  readerErrors = parseReaderErrors((*report)->getBuffer(), path);
+  return success();
+}
+
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
 qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
                        std::string &error) {
@@ -295,19 +323,14 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
   llvm::sys::RemoveFileOnSignal(textPath);
   llvm::scope_exit forgetText(
       [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
-  FailureOr<int> status = runReadCheckChild(path, textPath, error);
-  if (failed(status))
+  if (failed(writeBytecodeAsText(path, textPath, readerErrors, error)))
     return failure();
-  auto text = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
-  if (*status == kCannotWriteStatus || !text) {
-    error = "the input could not be read: the text of '" + path.str() +
-            "' could not be written to or read from '" + textPath.str().str() +
-            "'";
-    return failure();
-  }
-  if (*status == kParseErrorStatus) {
-    readerErrors = parseReaderErrors((*text)->getBuffer(), path);
+  if (!readerErrors.empty())
     return std::unique_ptr<llvm::MemoryBuffer>();
+  auto text = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
+  if (!text) {
+    error = unreadableText(path, textPath);
+    return failure();
   }
   // Under the file's name: a location the text does not spell names it.
   return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(), path);
@@ -333,42 +356,40 @@ bool qforge::checkInputArguments(StringRef tool, int argc, char **argv) {
         !llvm::sys::fs::is_regular_file(argument))
       continue;
     std::string error;
-    std::vector<ReaderError> readerErrors;
-    FailureOr<std::unique_ptr<llvm::MemoryBuffer>> input =
-        readInputApart(argument, readerErrors, error);
-    if (failed(input)) {
+    std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(argument, &error);
+    if (!file) {
       llvm::errs() << tool << ": error: " << error << "\n";
       return false;
     }
-    if (!*input) {
-      for (const ReaderError &readerError : readerErrors)
-        llvm::errs() << readerError.file << ":" << readerError.line << ":"
-                     << readerError.column
-                     << (readerError.isNote ? ": note: " : ": error: ")
-                     << readerError.message << "\n";
-      return false;
-    }
-    auto file = llvm::MemoryBuffer::getFile(argument);
-    if (!file || !isBytecode(**file))
+    if (!isBytecode(*file)) {
+      if (failed(runReadCheckChild(argument, "", error))) {
+        llvm::errs() << tool << ": error: " << error << "\n";
+        return false;
+      }
       continue;
-    // A bytecode file: the tool reads the child's text of it instead.
-    int fd;
+    }
+    // A bytecode file: the child writes its text to a file that lives as
+    // long as the tool, and the tool reads that instead.
     SmallString<128> textPath;
     if (std::error_code errorCode = llvm::sys::fs::createTemporaryFile(
-            "qforge-read", "mlir", fd, textPath)) {
+            "qforge-read", "mlir", textPath)) {
       llvm::errs() << tool << ": error: no temporary file for the text of '"
                    << argument << "': " << errorCode.message() << "\n";
       return false;
     }
     llvm::sys::RemoveFileOnSignal(textPath);
     argumentTexts().push_back(std::make_unique<llvm::FileRemover>(textPath));
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << (*input)->getBuffer();
-    out.close();
-    if (out.has_error()) {
-      llvm::errs() << tool << ": error: cannot write '" << textPath
-                   << "': " << out.error().message() << "\n";
-      out.clear_error();
+    std::vector<ReaderError> readerErrors;
+    if (failed(writeBytecodeAsText(argument, textPath, readerErrors, error))) {
+      llvm::errs() << tool << ": error: " << error << "\n";
+      return false;
+    }
+    if (!readerErrors.empty()) {
+      for (const ReaderError &readerError : readerErrors)
+        llvm::errs() << readerError.file << ":" << readerError.line << ":"
+                     << readerError.column
+                     << (readerError.isNote ? ": note: " : ": error: ")
+                     << readerError.message << "\n";
       return false;
     }
     argumentPaths().push_back(std::make_unique<std::string>(textPath.str()));
