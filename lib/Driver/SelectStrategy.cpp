@@ -351,6 +351,8 @@ DictionaryAttr qforge::getStrategyAttr(MLIRContext *context,
     entries.push_back(builder.getNamedAttr(
         "token_tile", builder.getI64IntegerAttr(plan.tokenTile)));
     entries.push_back(builder.getNamedAttr(
+        "chunk_tiles", builder.getDenseI64ArrayAttr(plan.chunkTiles)));
+    entries.push_back(builder.getNamedAttr(
         "rows_by_decode", builder.getI64IntegerAttr(plan.rowsByDecode)));
     if (plan.rowsLeftChunks)
       entries.push_back(builder.getNamedAttr(

@@ -189,6 +189,7 @@ bool packAlike(func::FuncOp a, func::FuncOp b) {
 /// own chunk plan, over the defaults (docs/scripts.md); the shipped
 /// strategies' plans are their rows' in the strategy table.
 constexpr llvm::StringLiteral kTokenTileAttr = "qforge.token_tile";
+constexpr llvm::StringLiteral kChunkTilesAttr = "qforge.chunk_tiles";
 constexpr llvm::StringLiteral kRowsByDecodeAttr = "qforge.rows_by_decode";
 constexpr llvm::StringLiteral kRowsLeftChunksAttr = "qforge.rows_left_chunks";
 constexpr llvm::StringLiteral kPadNearlyFullChunksAttr =
@@ -200,6 +201,9 @@ withScriptAttributes(qforge::DynamicTokenPlan numbers,
                      const qforge::TransformScript &batched) {
   if (std::optional<int64_t> tile = batched.getIntegerAttribute(kTokenTileAttr))
     numbers.tokenTile = *tile;
+  if (std::optional<SmallVector<int64_t>> tiles =
+          batched.getIntegerArrayAttribute(kChunkTilesAttr))
+    numbers.chunkTiles = *tiles;
   if (std::optional<int64_t> rows =
           batched.getIntegerAttribute(kRowsByDecodeAttr))
     numbers.rowsByDecode = *rows;
@@ -242,13 +246,34 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::DynamicTokenPlan &numbers,
                    << "; it must be at least 0";
     return failure();
   }
+  if (numbers.chunkTiles.empty() ||
+      llvm::any_of(llvm::enumerate(numbers.chunkTiles), [&](auto tiles) {
+        return tiles.value() < 1 ||
+               (tiles.index() > 0 &&
+                tiles.value() >= numbers.chunkTiles[tiles.index() - 1]);
+      })) {
+    emitError(loc) << "the batched strategy '" << batched.getPath() << "' sets "
+                   << kChunkTilesAttr
+                   << "; it must list decreasing tile counts of at least 1";
+    return failure();
+  }
   int64_t smallest = tokenTile;
   while (int8Activations && smallest <= 8)
     smallest += tokenTile;
+  // Whole chunks of the row's tile counts (by default 16 and 4 tiles), then
+  // the smallest. Int8 activations' chunks keep more than 8 rows.
   // (A chunk of 1 row would be the decode path's specialization again.)
-  plan.sizes = {16 * tokenTile, 4 * tokenTile};
-  if (plan.sizes.back() > smallest && smallest > 1)
+  for (int64_t tiles : numbers.chunkTiles)
+    if (tiles * tokenTile >= smallest && tiles * tokenTile > 1)
+      plan.sizes.push_back(tiles * tokenTile);
+  if ((plan.sizes.empty() || plan.sizes.back() > smallest) && smallest > 1)
     plan.sizes.push_back(smallest);
+  if (plan.sizes.empty()) {
+    emitError(loc) << "the batched strategy '" << batched.getPath()
+                   << "' has chunks of one row only (token tile 1, "
+                   << kChunkTilesAttr << " 1): that is the M = 1 path";
+    return failure();
+  }
   // The rows the chunks leave, when more than go one at a time, padded into
   // the script's smaller chunks for them, by default half the smallest, a
   // quarter, ... while that is more than those rows: M = 3 computes 4 rows,

@@ -125,8 +125,8 @@ public:
   bool readDynamicTokens(const json::Object &object, const llvm::Twine &where,
                          DynamicTokenPlan &plan) {
     if (!checkKeys(object, where,
-                   {"token_tile", "rows_by_decode", "rows_left_chunks",
-                    "pad_nearly_full_chunks"}) ||
+                   {"token_tile", "chunk_tiles", "rows_by_decode",
+                    "rows_left_chunks", "pad_nearly_full_chunks"}) ||
         !readInteger(object, "token_tile", where, plan.tokenTile) ||
         !readInteger(object, "rows_by_decode", where, plan.rowsByDecode))
       return false;
@@ -136,6 +136,21 @@ public:
     if (!readBool(object, "pad_nearly_full_chunks", where, pad))
       return false;
     plan.padNearlyFullChunks = pad.value_or(false);
+    if (const json::Value *value = object.get("chunk_tiles")) {
+      const json::Array *array = value->getAsArray();
+      const char *expected = "'chunk_tiles' must be a non-empty list of "
+                             "decreasing integers of at least 1";
+      if (!array || array->empty())
+        return fail(where, expected);
+      plan.chunkTiles.clear();
+      for (const json::Value &element : *array) {
+        std::optional<int64_t> tiles = element.getAsInteger();
+        if (!tiles || *tiles < 1 ||
+            (!plan.chunkTiles.empty() && *tiles >= plan.chunkTiles.back()))
+          return fail(where, expected);
+        plan.chunkTiles.push_back(*tiles);
+      }
+    }
     if (const json::Value *value = object.get("rows_left_chunks")) {
       const json::Array *array = value->getAsArray();
       if (!array)
@@ -743,6 +758,14 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
       if (row.dynamicTokens) {
         const DynamicTokenPlan &plan = *row.dynamicTokens;
         dynamic = std::to_string(plan.tokenTile);
+        if (plan.chunkTiles != DynamicTokenPlan().chunkTiles)
+          dynamic += "; chunks of " +
+                     llvm::join(llvm::map_range(plan.chunkTiles,
+                                                [](int64_t tiles) {
+                                                  return std::to_string(tiles);
+                                                }),
+                                ", ") +
+                     " tiles";
         if (plan.rowsLeftChunks)
           dynamic +=
               "; " + llvm::join(llvm::map_range(*plan.rowsLeftChunks,

@@ -63,8 +63,14 @@ struct StrategyRequest {
 /// How a dynamic token count is cut into chunks for a batched row
 /// (docs/scripts.md, "A dynamic token count").
 struct DynamicTokenPlan {
-  /// The rows the whole chunks are multiples of (16, 4 and 1 times it).
+  /// The rows the whole chunks are multiples of.
   int64_t tokenTile = 8;
+  /// The whole chunks, in token tiles, the largest first (then one tile, or
+  /// with int8 activations the fewest tiles of more than 8 rows). A core
+  /// whose prefill is compute-bound at one tile reads the weights often
+  /// enough with chunks of one tile; each size is one more specialization
+  /// to compile.
+  llvm::SmallVector<int64_t> chunkTiles = {16, 4};
   /// At most this many rows left go one at a time through the M = 1 path.
   int64_t rowsByDecode = 1;
   /// The smaller chunks for the rows left; unset: halvings of the smallest.

@@ -187,19 +187,21 @@
 // RUN: not qforge-bench %t.static.mlir --time=false --dim=M=3 2>&1 | FileCheck %s --check-prefix=STATIC
 // STATIC: qforge-bench: error: --dim gives run-time sizes, but @quantized_matmul has static shapes only
 
-// The chunk sizes follow the batched row's token tile (its token_tile in
-// transforms/strategy-table.json; rows_by_decode, default 1, sets how many
-// rows left over go one at a time): AVX2's 6-token tile gives chunks of 96,
-// 24 and 6 rows, and of 3 for the rows left; its row does not set
-// pad_nearly_full_chunks, so no chunk takes the rows left but the
+// The chunk sizes follow the batched row's token tile and chunk tiles (its
+// token_tile and chunk_tiles in transforms/strategy-table.json;
+// rows_by_decode, default 1, sets how many rows left over go one at a
+// time): AVX2's prefill is compute-bound at one 6-token tile, so its row
+// lists chunks of one tile: chunks of 6 rows, and of 3 for the rows left
+// (three specializations where 16 and 4 tiles made five); its row does not
+// set pad_nearly_full_chunks, so no chunk takes the rows left but the
 // chain's (and none on Zen, the generic script).
 // RUN: qforge-compile %t.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=AVX2
 // RUN: qforge-compile %t.mlir --mcpu=znver5 --emit=mlir -o - | FileCheck %s --check-prefix=NO-NEAR
 // AVX2-LABEL: func.func @quantized_matmul(
 // AVX2-SAME:    tensor<7x3x32x16xi8>
 // AVX2-NOT:     arith.cmpi uge
-// AVX2:         func.call @quantized_matmul_qmm0_m96(
-// AVX2:         func.call @quantized_matmul_qmm0_m24(
+// AVX2-NOT:     func.call @quantized_matmul_qmm0_m{{(96|24)}}(
+// AVX2:         scf.for {{.*}} step %c6
 // AVX2:         func.call @quantized_matmul_qmm0_m6(
 // AVX2:         arith.cmpi ule, %{{.+}}, %c1
 // AVX2:         func.call @quantized_matmul_qmm0_m1(
@@ -208,6 +210,30 @@
 // AVX2:         func.call @quantized_matmul_qmm0_m3(
 // AVX2:         } : tensor<1x?x3x32xf32> to tensor<1x6x3x32xf32>
 // AVX2-NOT:     arith.cmpi uge
+// AVX2-NOT:     func.call @quantized_matmul_qmm0_m{{(96|24)}}(
+// A batched script of one's own states its chunk tiles as a module
+// attribute (over its row's): 16 and 4 tiles of 6 give chunks of 96, 24
+// and 6 rows again; tile counts that do not decrease are refused.
+// RUN: sed 's/{transform.with_named_sequence}/{transform.with_named_sequence, qforge.token_tile = 6 : i64, qforge.chunk_tiles = array<i64: 16, 4>}/' %transforms/prefill-f32.mlir > %t.tiles.mlir
+// RUN: qforge-compile %t.mlir --script=%t.tiles.mlir --mcpu=haswell --emit=mlir -o - | FileCheck %s --check-prefix=TILES
+// TILES:         func.call @quantized_matmul_qmm0_m96(
+// TILES:         func.call @quantized_matmul_qmm0_m24(
+// TILES:         func.call @quantized_matmul_qmm0_m6(
+// RUN: sed 's/array<i64: 16, 4>/array<i64: 4, 4>/' %t.tiles.mlir > %t.tiles-bad.mlir
+// RUN: not qforge-compile %t.mlir --script=%t.tiles-bad.mlir --mcpu=haswell --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES-BAD
+// TILES-BAD: error: the batched strategy '{{.*}}tiles-bad.mlir' sets qforge.chunk_tiles; it must list decreasing tile counts of at least 1
+// RUN: sed 's/qforge.token_tile = 6 : i64, qforge.chunk_tiles = array<i64: 16, 4>/qforge.token_tile = 1 : i64, qforge.chunk_tiles = array<i64: 1>/' %t.tiles.mlir > %t.tiles-one.mlir
+// RUN: not qforge-compile %t.mlir --script=%t.tiles-one.mlir --mcpu=haswell --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES-ONE
+// TILES-ONE: error: the batched strategy '{{.*}}tiles-one.mlir' has chunks of one row only (token tile 1, qforge.chunk_tiles 1): that is the M = 1 path
+// With int8 activations on AVX2 (no VNNI), chunks of two 8-token tiles:
+// a chunk keeps more than 8 rows, so 16 rows is also the smallest.
+// RUN: qforge-compile %t.mlir --mcpu=haswell --int8-activations --emit=mlir -o - | FileCheck %s --check-prefix=AVX2-INT8
+// AVX2-INT8-LABEL: func.func @quantized_matmul(
+// AVX2-INT8-NOT:   func.call @quantized_matmul_qmm0_m{{(128|32)}}(
+// AVX2-INT8:       scf.for {{.*}} step %c16
+// AVX2-INT8:       func.call @quantized_matmul_qmm0_m16(
+// AVX2-INT8:       func.call @quantized_matmul_qmm0_m1(
+// AVX2-INT8-NOT:   func.call @quantized_matmul_qmm0_m{{(128|32)}}(
 // NO-NEAR-LABEL: func.func @quantized_matmul(
 // NO-NEAR-NOT:   arith.cmpi uge
 // NO-NEAR:       func.call @quantized_matmul_qmm0_m1(

@@ -126,15 +126,15 @@
 // A dynamic M: the chunks' row (never Intel's 12 x 32, static M only), the
 // M = 1 path's (packed alike), and the chunk plan of the chunks' row.
 // RUN: qforge-opt %t.dyn.mlir --qforge-select-strategy=mcpu=sapphirerapids | FileCheck %s --check-prefix=DYN-INTEL
-// DYN-INTEL: qforge.strategy = {decode_row = "decode-packed-f32/avx512", decode_script = "decode-packed-f32.mlir", family = "prefill-f32", pad_nearly_full_chunks, row = "intel-64-rows", rows_by_decode = 1 : i64, rows_left_chunks = array<i64: 2, 4, 6>, script = "prefill-f32.mlir", token_tile = 8 : i64
+// DYN-INTEL: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-f32/avx512", decode_script = "decode-packed-f32.mlir", family = "prefill-f32", pad_nearly_full_chunks, row = "intel-64-rows", rows_by_decode = 1 : i64, rows_left_chunks = array<i64: 2, 4, 6>, script = "prefill-f32.mlir", token_tile = 8 : i64
 // RUN: qforge-opt %t.dyn.mlir --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=DYN-512
-// DYN-512: qforge.strategy = {decode_row = "decode-packed-f32/avx512", decode_script = "decode-packed-f32.mlir", family = "prefill-f32", row = "avx512", rows_by_decode = 1 : i64, rows_left_chunks = array<i64: 2, 4, 6>, script = "prefill-f32.mlir", token_tile = 8 : i64
+// DYN-512: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-f32/avx512", decode_script = "decode-packed-f32.mlir", family = "prefill-f32", row = "avx512", rows_by_decode = 1 : i64, rows_left_chunks = array<i64: 2, 4, 6>, script = "prefill-f32.mlir", token_tile = 8 : i64
 // RUN: qforge-opt %t.dyn.mlir --qforge-select-strategy=mcpu=haswell | FileCheck %s --check-prefix=DYN-256
-// DYN-256: qforge.strategy = {decode_row = "decode-packed-f32/avx2", decode_script = "decode-packed-f32.mlir", family = "prefill-f32", row = "avx2", rows_by_decode = 1 : i64, script = "prefill-f32.mlir", token_tile = 6 : i64
+// DYN-256: qforge.strategy = {chunk_tiles = array<i64: 1>, decode_row = "decode-packed-f32/avx2", decode_script = "decode-packed-f32.mlir", family = "prefill-f32", row = "avx2", rows_by_decode = 1 : i64, script = "prefill-f32.mlir", token_tile = 6 : i64
 // RUN: qforge-opt %t.i4dyn.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy=mcpu=sapphirerapids | FileCheck %s --check-prefix=DYN-INT4
-// DYN-INT4: qforge.strategy = {decode_row = "decode-packed-int4-f32/avx512", decode_script = "decode-packed-int4-f32.mlir", family = "prefill-int4-f32", pad_nearly_full_chunks, row = "intel-64-rows", rows_by_decode = 1 : i64, rows_left_chunks = array<i64: 2, 4, 5>, script = "prefill-int4-f32.mlir", token_tile = 8 : i64
+// DYN-INT4: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-int4-f32/avx512", decode_script = "decode-packed-int4-f32.mlir", family = "prefill-int4-f32", pad_nearly_full_chunks, row = "intel-64-rows", rows_by_decode = 1 : i64, rows_left_chunks = array<i64: 2, 4, 5>, script = "prefill-int4-f32.mlir", token_tile = 8 : i64
 // RUN: qforge-opt %t.dyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=DYN-INT8
-// DYN-INT8: qforge.strategy = {decode_row = "decode-packed-int8/vnni", decode_script = "decode-packed-int8.mlir", family = "prefill-int8", row = "vnni"
+// DYN-INT8: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-int8/vnni", decode_script = "decode-packed-int8.mlir", family = "prefill-int8", row = "vnni"
 
 // Only the contraction is marked; the dequantization is not. The row's
 // params, which the family's script reads, go on the function.
@@ -165,7 +165,7 @@
 // TWO-BATCH-INT8: qforge.strategy = {family = "prefill-two-level-int8", row = "vnni", script = "prefill-two-level-int8.mlir", why = "has avx512vnni, has avx512vl"}
 // RUN: %python %examples/gen_gguf_kernel.py q4_K 8 512 --dynamic > %t.q4kdyn.mlir
 // RUN: qforge-opt %t.q4kdyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations" | FileCheck %s --check-prefix=TWO-DYN
-// TWO-DYN: qforge.strategy = {decode_row = "decode-two-level-int8/vnni", decode_script = "decode-two-level-int8.mlir", family = "prefill-two-level-int8", row = "vnni", rows_by_decode = 1 : i64, script = "prefill-two-level-int8.mlir", token_tile = 8 : i64, why = "has avx512vnni, has avx512vl"}
+// TWO-DYN: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-two-level-int8/vnni", decode_script = "decode-two-level-int8.mlir", family = "prefill-two-level-int8", row = "vnni", rows_by_decode = 1 : i64, script = "prefill-two-level-int8.mlir", token_tile = 8 : i64, why = "has avx512vnni, has avx512vl"}
 // With packed-weights q4_K's pairs become the seed's offset form (its
 // dmin·m is no multiple of the scale; Rewrites/TwoLevelAsSeedBytes.h) and
 // take the packed 8-bit rows; the fields apart (quants and scales from
@@ -192,7 +192,7 @@
 // RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-INT8
 // Q40-PACKED-INT8: qforge.strategy = {family = "decode-packed-int4-int8", row = "vnni"
 // RUN: qforge-opt %t.q40dyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-DYN
-// Q40-PACKED-DYN: qforge.strategy = {decode_row = "decode-packed-int4-int8/vnni", {{.*}}family = "prefill-int4-int8", row = "vnni"
+// Q40-PACKED-DYN: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-int4-int8/vnni", {{.*}}family = "prefill-int4-int8", row = "vnni"
 // RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 row=decode-packed-int4-f32/avx512" | FileCheck %s --check-prefix=Q40-ROW
 // Q40-ROW: qforge.strategy = {family = "decode-packed-int4-f32", row = "avx512"
 // q6_K's offset is 32 times its scale: with packed-weights its pairs
@@ -208,6 +208,6 @@
 // RUN: qforge-opt %t.q6k.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q6K-PACKED-INT8
 // Q6K-PACKED-INT8: qforge.strategy = {family = "decode-packed-int8", row = "vnni"
 // RUN: qforge-opt %t.q6kdyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q6K-PACKED-DYN
-// Q6K-PACKED-DYN: qforge.strategy = {decode_row = "decode-packed-int8/vnni", {{.*}}family = "prefill-int8", row = "vnni"
+// Q6K-PACKED-DYN: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-int8/vnni", {{.*}}family = "prefill-int8", row = "vnni"
 // RUN: not qforge-opt %t.q4k.mlir --qforge-select-strategy=mcpu=core2 2>&1 | FileCheck %s --check-prefix=TWO-OLD
 // TWO-OLD: error: no strategy for this quantized matmul: the two-level decode strategy (llama.cpp's K-quants) needs AVX-512F, or AVX2 and FMA, which the target (CPU 'core2') lacks; pass --script transforms/loops.mlir (scalar loops)

@@ -18,7 +18,7 @@
 // The replaced row: its script resolved in the tuning file's folder, its
 // chunk plan the file's.
 // RUN: qforge-opt %t.dyn.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=znver4 | FileCheck %s --check-prefix=ROW
-// ROW: qforge.strategy = {decode_row = "decode-packed-f32/avx512", {{.*}}family = "prefill-f32", row = "avx512", rows_by_decode = 1 : i64, script = "{{.*}}Inputs{{/|\\}}my-prefill.mlir", token_tile = 4 : i64
+// ROW: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-f32/avx512", {{.*}}family = "prefill-f32", row = "avx512", rows_by_decode = 1 : i64, script = "{{.*}}Inputs{{/|\\}}my-prefill.mlir", token_tile = 4 : i64
 
 // The new row goes first: it wins on Zen 5, not elsewhere.
 // RUN: qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-novalake.json --qforge-select-strategy=mcpu=znver5 | FileCheck %s --check-prefix=NEW
@@ -45,9 +45,12 @@
 // ROWS-OF-NO-SCRIPT: error: {{.*}}tuning-rows-of-no-script.json: families[0]: 'rows_of' and 'script' go together: the family whose rows it takes, and the script they run
 
 // Mistakes: an unknown key (a misspelt condition would otherwise make a
-// row that always applies), a new row without a script, a missing file.
+// row that always applies), chunk tiles that do not decrease, a new row
+// without a script, a missing file.
 // RUN: not qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-bad-key.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=BAD-KEY
 // BAD-KEY: error: {{.*}}tuning-bad-key.json: families[0].rows[0].when: unknown key 'cpu_klass' (known: features, any_features, lacking_one_of, lacking, cpu_class, min_static_tokens, max_row_elements, group_size_multiple_of, group_size_not_multiple_of)
+// RUN: not qforge-opt %t.dyn.mlir --strategy-table=%S/Inputs/tuning-bad-chunk-tiles.json --qforge-select-strategy=mcpu=haswell 2>&1 | FileCheck %s --check-prefix=BAD-CHUNK-TILES
+// BAD-CHUNK-TILES: error: {{.*}}tuning-bad-chunk-tiles.json: families[0].rows[0].dynamic_m: 'chunk_tiles' must be a non-empty list of decreasing integers of at least 1
 // RUN: not qforge-compile %t.d.mlir --strategy-table=%S/Inputs/tuning-no-script.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-SCRIPT
 // NO-SCRIPT: error: {{.*}}the strategy table merged in adds the row 'decode-f32/new-row' without a script
 // RUN: not qforge-compile %t.d.mlir --strategy-table=%t.missing.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
