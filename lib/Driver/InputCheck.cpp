@@ -1,6 +1,7 @@
 //===- InputCheck.cpp - untrusted input read apart first ------------------===//
 
 #include "Driver/InputCheck.h"
+#include "Driver/Surgery.h"
 #include "Driver/ToolRegistry.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
@@ -33,6 +34,9 @@ using namespace mlir;
 static constexpr llvm::StringLiteral kReadCheckOption = "--qforge-read-check=";
 static constexpr llvm::StringLiteral kReadCheckOutputOption =
     "--qforge-read-check-output=";
+/// With OUT: merge identical private functions before writing the module.
+static constexpr llvm::StringLiteral kReadCheckMergeOption =
+    "--qforge-read-check-merge";
 /// The child's bounds: a reader that runs longer or holds more is stopped
 /// (generous in time: a sanitizer build reads a 32-layer model's 400 KB in
 /// 0.3 s; below the tools' 30 s compile guard, so that a reader that hangs
@@ -48,6 +52,10 @@ static constexpr int kParseErrorStatus = 3;
 static constexpr int kCannotWriteStatus = 4;
 /// The child's exit status when its parent ended before it started.
 static constexpr int kParentGoneStatus = 5;
+/// The child's exit status when asked to merge a text file's identical
+/// functions and there were none: it writes nothing, the tool reads the
+/// file as it is.
+static constexpr int kNothingMergedStatus = 6;
 
 // The child's report of a bytecode file it could not read: one record per
 // error, fields apart by kFieldSeparator, records ended by kRecordEnd (a
@@ -80,7 +88,7 @@ static int writeReadCheckOutput(StringRef outputPath, ModuleOp module,
 }
 
 std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
-  if (argc < 2 || argc > 3 || !StringRef(argv[1]).starts_with(kReadCheckOption))
+  if (argc < 2 || argc > 4 || !StringRef(argv[1]).starts_with(kReadCheckOption))
     return std::nullopt;
   // A reader that hangs must not outlive the tool: a tool stopped by its
   // compile guard (or by a user) while it waits would leave the child
@@ -92,9 +100,14 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   alarm(kReadCheckSeconds + 5);
   StringRef path = StringRef(argv[1]).drop_front(kReadCheckOption.size());
   StringRef outputPath;
-  if (argc == 3) {
-    outputPath = argv[2];
-    if (!outputPath.consume_front(kReadCheckOutputOption))
+  bool merge = false;
+  for (int index = 2; index < argc; ++index) {
+    StringRef argument = argv[index];
+    if (argument == kReadCheckMergeOption)
+      merge = true;
+    else if (argument.consume_front(kReadCheckOutputOption))
+      outputPath = argument;
+    else
       return std::nullopt;
   }
   DialectRegistry registry;
@@ -108,6 +121,7 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   auto input = openInputFile(path, &error);
   if (!input)
     return kParseErrorStatus;
+  bool bytecode = isBytecode(*input);
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   // Printed to nowhere: the tool's own parse prints what is wrong.
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, llvm::nulls());
@@ -136,6 +150,18 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
       return success();
     });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  // What the tool would merge first (Session::parseInput): a model of N
+  // identical layers reaches the tool as one layer's text. A merge that
+  // fails leaves the module as it is; the tool's own merge reports it.
+  if (module && merge && !outputPath.empty()) {
+    auto functionCount = [&] {
+      return llvm::range_size(module->getOps<func::FuncOp>());
+    };
+    size_t before = functionCount();
+    (void)qforge::mergeIdenticalFunctions(*module);
+    if (!bytecode && functionCount() == before)
+      return kNothingMergedStatus;
+  }
   if (!outputPath.empty())
     return writeReadCheckOutput(outputPath, module.get(), errors);
   return module ? 0 : kParseErrorStatus;
@@ -159,7 +185,8 @@ static std::vector<std::string> environmentWith(
 /// Runs the child on `path` (and OUT when not empty); its exit status, or
 /// failure with `error` when it crashed or could not be run.
 static FailureOr<int> runReadCheckChild(StringRef path, StringRef outputPath,
-                                        std::string &error) {
+                                        std::string &error,
+                                        bool merge = false) {
   // A child whose main does not answer --qforge-read-check (a libFuzzer
   // target without LLVMFuzzerInitialize once ran its fuzzing loop instead)
   // must not start children of its own, each starting another.
@@ -173,6 +200,8 @@ static FailureOr<int> runReadCheckChild(StringRef path, StringRef outputPath,
   std::vector<std::string> arguments = {self, (kReadCheckOption + path).str()};
   if (!outputPath.empty())
     arguments.push_back((kReadCheckOutputOption + outputPath).str());
+  if (merge)
+    arguments.push_back(kReadCheckMergeOption.str());
   std::vector<StringRef> argumentRefs(arguments.begin(), arguments.end());
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(""),
                                           StringRef("")};
@@ -222,7 +251,7 @@ static FailureOr<int> runReadCheckChild(StringRef path, StringRef outputPath,
     return failure();
   }
   if (status == 0 || status == kParseErrorStatus ||
-      status == kCannotWriteStatus)
+      status == kCannotWriteStatus || status == kNothingMergedStatus)
     return status;
   error =
       "the input could not be read: '" + path.str() +
@@ -274,18 +303,22 @@ static std::string unreadableText(StringRef path, StringRef textPath) {
          "' could not be written to or read from '" + textPath.str() + "'";
 }
 
-/// Reads the bytecode file `path` in the child, which writes the module's
-/// text to `textPath` (success, `readerErrors` empty) or its reader's errors
-/// (success, `readerErrors` filled); failure with `error` when it crashed or
-/// the file at `textPath` cannot be had.
+/// Reads the file `path` (bytecode, or text to merge) in the child, which
+/// writes the module's text to `textPath` -- with `merge`, its identical
+/// private functions merged -- (success, `readerErrors` empty) or its
+/// reader's errors (success, `readerErrors` filled); failure with `error`
+/// when it crashed or the file at `textPath` cannot be had.
 static LogicalResult
-writeBytecodeAsText(StringRef path, StringRef textPath,
-                    std::vector<qforge::ReaderError> &readerErrors,
-                    std::string &error) {
-  FailureOr<int> status = runReadCheckChild(path, textPath, error);
+writeInputAsText(StringRef path, StringRef textPath,
+                 std::vector<qforge::ReaderError> &readerErrors,
+                 std::string &error, bool merge = false,
+                 bool *nothingMerged = nullptr) {
+  FailureOr<int> status = runReadCheckChild(path, textPath, error, merge);
   if (failed(status))
     return failure();
-  if (*status == 0)
+  if (nothingMerged)
+    *nothingMerged = *status == kNothingMergedStatus;
+  if (*status == 0 || *status == kNothingMergedStatus)
     return success();
   auto report = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
   if (*status == kCannotWriteStatus || !report) {
@@ -298,14 +331,18 @@ writeBytecodeAsText(StringRef path, StringRef textPath,
 
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
 qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
-                       std::string &error) {
+                       std::string &error,
+                       std::unique_ptr<llvm::MemoryBuffer> *merged) {
   readerErrors.clear();
+  if (merged)
+    merged->reset();
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
   if (!file)
     return failure();
   if (path == "-")
     return file;
-  if (!isBytecode(*file)) {
+  bool bytecode = isBytecode(*file);
+  if (!bytecode && !merged) {
     if (failed(runReadCheckChild(path, "", error)))
       return failure();
     return file;
@@ -323,14 +360,31 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
   llvm::sys::RemoveFileOnSignal(textPath);
   llvm::scope_exit forgetText(
       [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
-  if (failed(writeBytecodeAsText(path, textPath, readerErrors, error)))
+  bool nothingMerged = false;
+  if (failed(writeInputAsText(path, textPath, readerErrors, error,
+                              /*merge=*/merged != nullptr, &nothingMerged)))
     return failure();
+  // A text file without identical functions: read as it is.
+  if (nothingMerged)
+    return file;
+  // A text file the child could not parse: the tool's own parse reports
+  // what is wrong, with the lines of the file.
+  if (!bytecode && !readerErrors.empty()) {
+    readerErrors.clear();
+    return file;
+  }
   if (!readerErrors.empty())
     return std::unique_ptr<llvm::MemoryBuffer>();
   auto text = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
   if (!text) {
     error = unreadableText(path, textPath);
     return failure();
+  }
+  if (!bytecode) {
+    *merged = llvm::MemoryBuffer::getMemBufferCopy(
+        (*text)->getBuffer(),
+        ("<" + path + ", identical functions merged>").str());
+    return file;
   }
   // Under the file's name: a location the text does not spell names it.
   return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(), path);
@@ -380,7 +434,7 @@ bool qforge::checkInputArguments(StringRef tool, int argc, char **argv) {
     llvm::sys::RemoveFileOnSignal(textPath);
     argumentTexts().push_back(std::make_unique<llvm::FileRemover>(textPath));
     std::vector<ReaderError> readerErrors;
-    if (failed(writeBytecodeAsText(argument, textPath, readerErrors, error))) {
+    if (failed(writeInputAsText(argument, textPath, readerErrors, error))) {
       llvm::errs() << tool << ": error: " << error << "\n";
       return false;
     }

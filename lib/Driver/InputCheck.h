@@ -67,9 +67,20 @@ struct ReaderError {
 /// could not read a bytecode file: `readerErrors` holds its errors. Failure
 /// with `error` as checkInputReadable says, or when the file or the child's
 /// text cannot be read. Standard input ("-") is read as it is, unchecked.
+///
+/// With `merged` (a tool that merges identical private functions first,
+/// Session::parseInput), the child merges them in what it read before
+/// printing it: a bytecode file's text is then the merged module, and for
+/// a text file that the child parsed `merged` receives the merged module's
+/// text (generic form, every location kept) -- what the tool parses, while
+/// the file itself stays the diagnostics' source. A model of N identical
+/// layers is then parsed once by the child and once, as one layer, by the
+/// tool. `merged` stays null for a text file with a parse error: the tool's
+/// own parse of the file reports it.
 mlir::FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
 readInputApart(llvm::StringRef path, std::vector<ReaderError> &readerErrors,
-               std::string &error);
+               std::string &error,
+               std::unique_ptr<llvm::MemoryBuffer> *merged = nullptr);
 
 /// For a tool whose upstream main reads its input itself (qforge-opt,
 /// qforge-reduce): reads each argument that names an existing file (not an

@@ -27,8 +27,9 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
                                                   std::string &error) {
   // Read in a child first; a bytecode file arrives as the child's text.
   std::vector<ReaderError> readerErrors;
+  std::unique_ptr<llvm::MemoryBuffer> merged;
   FailureOr<std::unique_ptr<llvm::MemoryBuffer>> input =
-      readInputApart(path, readerErrors, error);
+      readInputApart(path, readerErrors, error, &merged);
   if (failed(input))
     return nullptr;
   if (!*input) {
@@ -47,8 +48,19 @@ OwningOpRef<ModuleOp> qforge::Session::parseInput(StringRef path,
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(*input), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, context.get());
+  OwningOpRef<ModuleOp> module;
+  // The child's text of the module with its identical functions merged
+  // (its ops keep their locations in the file, whose lines the diagnostics
+  // quote); should that text not parse, the file itself.
+  if (merged) {
+    ScopedDiagnosticHandler quiet(context.get(),
+                                  [](Diagnostic &) { return success(); });
+    module = parseSourceString<ModuleOp>(merged->getBuffer(),
+                                         ParserConfig(context.get()),
+                                         merged->getBufferIdentifier());
+  }
+  if (!module)
+    module = parseSourceFile<ModuleOp>(sourceMgr, context.get());
   // Quantized types and ops (docs/quantization.md): signed storage becomes
   // signless, and quant.qcast/dcast their exact integer arithmetic; i4
   // arguments become bytes of two nibbles (docs/abi.md); group-quantized

@@ -19,6 +19,28 @@
 // COMPILED-NOT: @decoder_layer_layer1
 // COMPILED-NOT: @decoder_layer_layer0_qmm{{[1235]}}(
 
+// The tools merge before they parse the module themselves: the child that
+// reads an input apart (lib/Driver/InputCheck.h) merges what it read and
+// prints it, generic with every location in the file, so the tool parses
+// one layer, not three, and its diagnostics still quote the file's lines.
+// RUN: qforge-compile --qforge-read-check=%t.mlir --qforge-read-check-output=%t.child.mlir --qforge-read-check-merge
+// RUN: FileCheck %s --check-prefix=CHILD < %t.child.mlir
+// CHILD:         "func.call"({{.*}}) <{callee = @decoder_layer_layer0}>
+// CHILD:         "func.call"({{.*}}) <{callee = @decoder_layer_layer0}>
+// CHILD:         "func.call"({{.*}}) <{callee = @decoder_layer_layer0}>
+// CHILD:         sym_name = "decoder_layer_layer0"
+// CHILD-NOT:     decoder_layer_layer{{[12]}}
+// CHILD:         loc("{{.*}}merge-identical-functions.mlir.tmp.mlir":{{[0-9]+}}:{{[0-9]+}})
+// A text file with nothing to merge is read by the tool as it is: the
+// child writes nothing (and ends with a status of its own, not 0).
+// RUN: %python %examples/gen_decoder_layer.py --hidden 64 --intermediate 128 --group 32 > %t.one.mlir
+// RUN: not qforge-compile --qforge-read-check=%t.one.mlir --qforge-read-check-output=%t.one.out --qforge-read-check-merge
+// RUN: not cat %t.one.out
+// Without the flag the child leaves the functions as they are.
+// RUN: qforge-compile --qforge-read-check=%t.mlir --qforge-read-check-output=%t.child-all.mlir
+// RUN: FileCheck %s --check-prefix=CHILD-ALL < %t.child-all.mlir
+// CHILD-ALL:     sym_name = "decoder_layer_layer2"
+
 // RUN: qforge-opt %s --split-input-file --qforge-merge-identical-functions | FileCheck %s --check-prefix=APART
 
 // APART-LABEL: func.func @two_constants(
