@@ -152,7 +152,8 @@ std::optional<int> qforge::runReadCheckIfAsked(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   // What the tool would merge first (Session::parseInput): a model of N
   // identical layers reaches the tool as one layer's text. A merge that
-  // fails leaves the module as it is; the tool's own merge reports it.
+  // fails midway leaves the pairs it merged merged (identical functions:
+  // the same module); the tool's own merge reports the failure.
   if (module && merge && !outputPath.empty()) {
     auto functionCount = [&] {
       return llvm::range_size(module->getOps<func::FuncOp>());
@@ -251,7 +252,7 @@ static FailureOr<int> runReadCheckChild(StringRef path, StringRef outputPath,
     return failure();
   }
   if (status == 0 || status == kParseErrorStatus ||
-      status == kCannotWriteStatus || status == kNothingMergedStatus)
+      status == kCannotWriteStatus || (merge && status == kNothingMergedStatus))
     return status;
   error =
       "the input could not be read: '" + path.str() +
@@ -303,22 +304,19 @@ static std::string unreadableText(StringRef path, StringRef textPath) {
          "' could not be written to or read from '" + textPath.str() + "'";
 }
 
-/// Reads the file `path` (bytecode, or text to merge) in the child, which
-/// writes the module's text to `textPath` -- with `merge`, its identical
-/// private functions merged -- (success, `readerErrors` empty) or its
-/// reader's errors (success, `readerErrors` filled); failure with `error`
-/// when it crashed or the file at `textPath` cannot be had.
+/// Reads the bytecode file `path` in the child, which writes the module's
+/// text to `textPath` -- with `merge`, its identical private functions
+/// merged -- (success, `readerErrors` empty) or its reader's errors
+/// (success, `readerErrors` filled); failure with `error` when it crashed
+/// or the file at `textPath` cannot be had.
 static LogicalResult
 writeInputAsText(StringRef path, StringRef textPath,
                  std::vector<qforge::ReaderError> &readerErrors,
-                 std::string &error, bool merge = false,
-                 bool *nothingMerged = nullptr) {
+                 std::string &error, bool merge = false) {
   FailureOr<int> status = runReadCheckChild(path, textPath, error, merge);
   if (failed(status))
     return failure();
-  if (nothingMerged)
-    *nothingMerged = *status == kNothingMergedStatus;
-  if (*status == 0 || *status == kNothingMergedStatus)
+  if (*status == 0)
     return success();
   auto report = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
   if (*status == kCannotWriteStatus || !report) {
@@ -327,6 +325,61 @@ writeInputAsText(StringRef path, StringRef textPath,
   }
   readerErrors = parseReaderErrors((*report)->getBuffer(), path);
   return success();
+}
+
+/// A temporary file for the child's text of `path` (removed with the
+/// returned remover, and when the compile guard ends the tool meanwhile: it
+/// runs the interrupt handlers); failure with `error`.
+static FailureOr<std::unique_ptr<llvm::FileRemover>>
+createTextFile(StringRef path, SmallString<128> &textPath, std::string &error) {
+  if (std::error_code errorCode =
+          llvm::sys::fs::createTemporaryFile("qforge-read", "mlir", textPath)) {
+    error = "the input could not be read: no temporary file for the text of '" +
+            path.str() + "': " + errorCode.message();
+    return failure();
+  }
+  llvm::sys::RemoveFileOnSignal(textPath);
+  return std::make_unique<llvm::FileRemover>(textPath);
+}
+
+/// The text file `file` (`path`) for a tool that merges identical private
+/// functions first: the child checks it and prints it merged, into
+/// `merged`. The file is read as it is when there was nothing to merge,
+/// when the child found a parse error (the tool's own parse reports it with
+/// the file's lines), and, after a plain check, when the merged text
+/// cannot be had (no temporary file, a write or read that fails, or a child
+/// stopped while merging: the merge runs within the child's bounds, and
+/// the tool's own merge answers to its compile guard instead).
+static FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+readTextMerged(StringRef path, std::unique_ptr<llvm::MemoryBuffer> file,
+               std::unique_ptr<llvm::MemoryBuffer> &merged,
+               std::string &error) {
+  auto checkedFile = [&]() -> FailureOr<std::unique_ptr<llvm::MemoryBuffer>> {
+    error.clear();
+    if (failed(runReadCheckChild(path, "", error)))
+      return failure();
+    return std::move(file);
+  };
+  SmallString<128> textPath;
+  FailureOr<std::unique_ptr<llvm::FileRemover>> removeText =
+      createTextFile(path, textPath, error);
+  if (failed(removeText))
+    return checkedFile();
+  llvm::scope_exit forgetText(
+      [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
+  FailureOr<int> status =
+      runReadCheckChild(path, textPath, error, /*merge=*/true);
+  if (failed(status))
+    return checkedFile();
+  if (*status != 0)
+    return std::move(file);
+  auto text = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
+  if (!text)
+    return std::move(file);
+  merged = llvm::MemoryBuffer::getMemBufferCopy(
+      (*text)->getBuffer(),
+      ("<" + path + ", identical functions merged>").str());
+  return std::move(file);
 }
 
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
@@ -341,50 +394,33 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
     return failure();
   if (path == "-")
     return file;
-  bool bytecode = isBytecode(*file);
-  if (!bytecode && !merged) {
+  if (!isBytecode(*file)) {
+    if (merged)
+      return readTextMerged(path, std::move(file), *merged, error);
     if (failed(runReadCheckChild(path, "", error)))
       return failure();
     return file;
   }
   SmallString<128> textPath;
-  if (std::error_code errorCode =
-          llvm::sys::fs::createTemporaryFile("qforge-read", "mlir", textPath)) {
-    error = "the input could not be read: no temporary file for the text of '" +
-            path.str() + "': " + errorCode.message();
+  FailureOr<std::unique_ptr<llvm::FileRemover>> removeText =
+      createTextFile(path, textPath, error);
+  if (failed(removeText))
     return failure();
-  }
-  // Removed when this returns, and when the compile guard ends the tool
-  // meanwhile (it runs the interrupt handlers).
-  llvm::FileRemover removeText(textPath);
-  llvm::sys::RemoveFileOnSignal(textPath);
   llvm::scope_exit forgetText(
       [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
-  bool nothingMerged = false;
+  // Merged when asked; should the child be stopped while merging, the
+  // module as it is (the tool merges it itself).
   if (failed(writeInputAsText(path, textPath, readerErrors, error,
-                              /*merge=*/merged != nullptr, &nothingMerged)))
+                              /*merge=*/merged != nullptr)) &&
+      (!merged || failed(writeInputAsText(path, textPath, readerErrors, error,
+                                          /*merge=*/false))))
     return failure();
-  // A text file without identical functions: read as it is.
-  if (nothingMerged)
-    return file;
-  // A text file the child could not parse: the tool's own parse reports
-  // what is wrong, with the lines of the file.
-  if (!bytecode && !readerErrors.empty()) {
-    readerErrors.clear();
-    return file;
-  }
   if (!readerErrors.empty())
     return std::unique_ptr<llvm::MemoryBuffer>();
   auto text = llvm::MemoryBuffer::getFile(textPath, /*IsText=*/true);
   if (!text) {
     error = unreadableText(path, textPath);
     return failure();
-  }
-  if (!bytecode) {
-    *merged = llvm::MemoryBuffer::getMemBufferCopy(
-        (*text)->getBuffer(),
-        ("<" + path + ", identical functions merged>").str());
-    return file;
   }
   // Under the file's name: a location the text does not spell names it.
   return llvm::MemoryBuffer::getMemBufferCopy((*text)->getBuffer(), path);

@@ -38,11 +38,14 @@ class MemoryBuffer;
 namespace qforge {
 
 /// In a tool's main, before anything else: when the arguments are
-/// `--qforge-read-check=FILE [--qforge-read-check-output=OUT]`, reads FILE
-/// (text or bytecode, with every dialect the tools know) and returns the
-/// exit status (0: read, 3: a parse error); with OUT, also writes there the
-/// module as text, or the parse errors (readInputApart reads them back).
-/// Otherwise std::nullopt.
+/// `--qforge-read-check=FILE [--qforge-read-check-output=OUT]
+/// [--qforge-read-check-merge]`, reads FILE (text or bytecode, with every
+/// dialect the tools know) and returns the exit status (0: read, 3: a
+/// parse error, 4: OUT could not be written, 5: the parent had ended); with
+/// OUT, also writes there the module as text, or the parse errors
+/// (readInputApart reads them back); with the merge flag too, the module
+/// with its identical private functions merged -- or, for a text file with
+/// none, nothing, and status 6. Otherwise std::nullopt.
 std::optional<int> runReadCheckIfAsked(int argc, char **argv);
 
 /// Reads `path` in a child process as above; failure, with `error` ("the
@@ -71,12 +74,14 @@ struct ReaderError {
 /// With `merged` (a tool that merges identical private functions first,
 /// Session::parseInput), the child merges them in what it read before
 /// printing it: a bytecode file's text is then the merged module, and for
-/// a text file that the child parsed `merged` receives the merged module's
-/// text (generic form, every location kept) -- what the tool parses, while
-/// the file itself stays the diagnostics' source. A model of N identical
-/// layers is then parsed once by the child and once, as one layer, by the
-/// tool. `merged` stays null for a text file with a parse error: the tool's
-/// own parse of the file reports it.
+/// a text file in which the child merged functions `merged` receives the
+/// merged module's text (generic form, every location kept) -- what the
+/// tool parses, while the file itself stays the diagnostics' source. A
+/// model of N identical layers is then parsed once by the child and once,
+/// as one layer, by the tool. `merged` stays null for a text file with
+/// nothing to merge, with a parse error (the tool's own parse of the file
+/// reports it), or when the merged text cannot be had (the file is then
+/// checked plainly).
 mlir::FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
 readInputApart(llvm::StringRef path, std::vector<ReaderError> &readerErrors,
                std::string &error,

@@ -246,15 +246,20 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::DynamicTokenPlan &numbers,
                    << "; it must be at least 0";
     return failure();
   }
+  // Chunks of at most 2^20 rows (a token count is at most 2^24).
+  constexpr int64_t kMostChunkRows = int64_t(1) << 20;
   if (numbers.chunkTiles.empty() ||
       llvm::any_of(llvm::enumerate(numbers.chunkTiles), [&](auto tiles) {
         return tiles.value() < 1 ||
+               tiles.value() > kMostChunkRows / tokenTile ||
                (tiles.index() > 0 &&
                 tiles.value() >= numbers.chunkTiles[tiles.index() - 1]);
       })) {
     emitError(loc) << "the batched strategy '" << batched.getPath() << "' sets "
                    << kChunkTilesAttr
-                   << "; it must list decreasing tile counts of at least 1";
+                   << "; it must list decreasing tile counts of at least 1, "
+                      "chunks of at most "
+                   << kMostChunkRows << " rows";
     return failure();
   }
   int64_t smallest = tokenTile;
@@ -270,8 +275,8 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::DynamicTokenPlan &numbers,
     plan.sizes.push_back(smallest);
   if (plan.sizes.empty()) {
     emitError(loc) << "the batched strategy '" << batched.getPath()
-                   << "' has chunks of one row only (token tile 1, "
-                   << kChunkTilesAttr << " 1): that is the M = 1 path";
+                   << "' has chunks of one row only (a token tile of 1, "
+                      "chunks of 1 tile): that is the M = 1 path";
     return failure();
   }
   // The rows the chunks leave, when more than go one at a time, padded into
@@ -281,8 +286,7 @@ FailureOr<TokenChunks> planTokenChunks(const qforge::DynamicTokenPlan &numbers,
   // rows, that is its cost). A script lists its own when one token tile
   // of its pack beats two smaller ones (prefill-f32.mlir: 6).
   // Not by default with int8 activations, whose chunks keep more than 8
-  // rows (above; their strategies pack unlike the decode's, so a dynamic M
-  // is refused with them today).
+  // rows (above): the rows left go padded into the smallest chunk.
   if (const std::optional<SmallVector<int64_t>> &listed =
           numbers.rowsLeftChunks) {
     for (int64_t size : *listed) {

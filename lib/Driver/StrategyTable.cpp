@@ -139,18 +139,21 @@ public:
     if (const json::Value *value = object.get("chunk_tiles")) {
       const json::Array *array = value->getAsArray();
       const char *expected = "'chunk_tiles' must be a non-empty list of "
-                             "decreasing integers of at least 1";
+                             "decreasing integers from 1 to 1024";
       if (!array || array->empty())
         return fail(where, expected);
       plan.chunkTiles.clear();
       for (const json::Value &element : *array) {
         std::optional<int64_t> tiles = element.getAsInteger();
-        if (!tiles || *tiles < 1 ||
+        if (!tiles || *tiles < 1 || *tiles > 1024 ||
             (!plan.chunkTiles.empty() && *tiles >= plan.chunkTiles.back()))
           return fail(where, expected);
         plan.chunkTiles.push_back(*tiles);
       }
     }
+    if (plan.tokenTile == 1 && plan.chunkTiles.front() == 1)
+      return fail(where, "chunks of one row only (a token tile of 1, chunks "
+                         "of 1 tile): that is the M = 1 path");
     if (const json::Value *value = object.get("rows_left_chunks")) {
       const json::Array *array = value->getAsArray();
       if (!array)
@@ -750,8 +753,8 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
             "docs/abi.md; a format's blocks field by field)";
     os << " |\n";
   }
-  os << "\n| family/row | when | script | params | dynamic M (tile; rows "
-        "left) | note |\n|---|---|---|---|---|---|\n";
+  os << "\n| family/row | when | script | params | dynamic M (tile; "
+        "chunks; rows left) | note |\n|---|---|---|---|---|---|\n";
   for (const StrategyFamily &family : families) {
     for (const StrategyRow &row : family.rows) {
       std::string dynamic = "-";
@@ -759,13 +762,14 @@ void StrategyTable::printMarkdown(llvm::raw_ostream &os) const {
         const DynamicTokenPlan &plan = *row.dynamicTokens;
         dynamic = std::to_string(plan.tokenTile);
         if (plan.chunkTiles != DynamicTokenPlan().chunkTiles)
-          dynamic += "; chunks of " +
-                     llvm::join(llvm::map_range(plan.chunkTiles,
-                                                [](int64_t tiles) {
-                                                  return std::to_string(tiles);
-                                                }),
-                                ", ") +
-                     " tiles";
+          dynamic +=
+              "; chunks of " +
+              llvm::join(llvm::map_range(plan.chunkTiles,
+                                         [](int64_t tiles) {
+                                           return std::to_string(tiles);
+                                         }),
+                         ", ") +
+              (plan.chunkTiles == SmallVector<int64_t>{1} ? " tile" : " tiles");
         if (plan.rowsLeftChunks)
           dynamic +=
               "; " + llvm::join(llvm::map_range(*plan.rowsLeftChunks,

@@ -221,10 +221,16 @@
 // TILES:         func.call @quantized_matmul_qmm0_m6(
 // RUN: sed 's/array<i64: 16, 4>/array<i64: 4, 4>/' %t.tiles.mlir > %t.tiles-bad.mlir
 // RUN: not qforge-compile %t.mlir --script=%t.tiles-bad.mlir --mcpu=haswell --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES-BAD
-// TILES-BAD: error: the batched strategy '{{.*}}tiles-bad.mlir' sets qforge.chunk_tiles; it must list decreasing tile counts of at least 1
+// TILES-BAD: error: the batched strategy '{{.*}}tiles-bad.mlir' sets qforge.chunk_tiles; it must list decreasing tile counts of at least 1, chunks of at most 1048576 rows
+// RUN: sed 's/array<i64: 16, 4>/array<i64>/' %t.tiles.mlir > %t.tiles-empty.mlir
+// RUN: not qforge-compile %t.mlir --script=%t.tiles-empty.mlir --mcpu=haswell --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-TILES
+// NO-TILES: error: the batched strategy '{{.*}}tiles-empty.mlir' sets qforge.chunk_tiles; it must list decreasing tile counts
+// RUN: sed 's/array<i64: 16, 4>/array<i64: 4611686018427387904>/' %t.tiles.mlir > %t.tiles-huge.mlir
+// RUN: not qforge-compile %t.mlir --script=%t.tiles-huge.mlir --mcpu=haswell --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES-HUGE
+// TILES-HUGE: error: the batched strategy '{{.*}}tiles-huge.mlir' sets qforge.chunk_tiles; it must list decreasing tile counts of at least 1, chunks of at most 1048576 rows
 // RUN: sed 's/qforge.token_tile = 6 : i64, qforge.chunk_tiles = array<i64: 16, 4>/qforge.token_tile = 1 : i64, qforge.chunk_tiles = array<i64: 1>/' %t.tiles.mlir > %t.tiles-one.mlir
 // RUN: not qforge-compile %t.mlir --script=%t.tiles-one.mlir --mcpu=haswell --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=TILES-ONE
-// TILES-ONE: error: the batched strategy '{{.*}}tiles-one.mlir' has chunks of one row only (token tile 1, qforge.chunk_tiles 1): that is the M = 1 path
+// TILES-ONE: error: the batched strategy '{{.*}}tiles-one.mlir' has chunks of one row only (a token tile of 1, chunks of 1 tile): that is the M = 1 path
 // With int8 activations on AVX2 (no VNNI), chunks of two 8-token tiles:
 // a chunk keeps more than 8 rows, so 16 rows is also the smallest.
 // RUN: qforge-compile %t.mlir --mcpu=haswell --int8-activations --emit=mlir -o - | FileCheck %s --check-prefix=AVX2-INT8

@@ -50,7 +50,11 @@
 // RUN: not qforge-opt %t.d.mlir --strategy-table=%S/Inputs/tuning-bad-key.json --qforge-select-strategy=mcpu=znver5 2>&1 | FileCheck %s --check-prefix=BAD-KEY
 // BAD-KEY: error: {{.*}}tuning-bad-key.json: families[0].rows[0].when: unknown key 'cpu_klass' (known: features, any_features, lacking_one_of, lacking, cpu_class, min_static_tokens, max_row_elements, group_size_multiple_of, group_size_not_multiple_of)
 // RUN: not qforge-opt %t.dyn.mlir --strategy-table=%S/Inputs/tuning-bad-chunk-tiles.json --qforge-select-strategy=mcpu=haswell 2>&1 | FileCheck %s --check-prefix=BAD-CHUNK-TILES
-// BAD-CHUNK-TILES: error: {{.*}}tuning-bad-chunk-tiles.json: families[0].rows[0].dynamic_m: 'chunk_tiles' must be a non-empty list of decreasing integers of at least 1
+// BAD-CHUNK-TILES: error: {{.*}}tuning-bad-chunk-tiles.json: families[0].rows[0].dynamic_m: 'chunk_tiles' must be a non-empty list of decreasing integers from 1 to 1024
+// RUN: not qforge-opt %t.dyn.mlir --strategy-table=%S/Inputs/tuning-zero-chunk-tiles.json --qforge-select-strategy=mcpu=haswell 2>&1 | FileCheck %s --check-prefix=ZERO-CHUNK-TILES
+// ZERO-CHUNK-TILES: error: {{.*}}tuning-zero-chunk-tiles.json: families[0].rows[0].dynamic_m: 'chunk_tiles' must be a non-empty list of decreasing integers from 1 to 1024
+// RUN: not qforge-opt %t.dyn.mlir --strategy-table=%S/Inputs/tuning-one-row-chunks.json --qforge-select-strategy=mcpu=haswell 2>&1 | FileCheck %s --check-prefix=ONE-ROW-CHUNKS
+// ONE-ROW-CHUNKS: error: {{.*}}tuning-one-row-chunks.json: families[0].rows[0].dynamic_m: chunks of one row only (a token tile of 1, chunks of 1 tile): that is the M = 1 path
 // RUN: not qforge-compile %t.d.mlir --strategy-table=%S/Inputs/tuning-no-script.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-SCRIPT
 // NO-SCRIPT: error: {{.*}}the strategy table merged in adds the row 'decode-f32/new-row' without a script
 // RUN: not qforge-compile %t.d.mlir --strategy-table=%t.missing.json --emit=mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
