@@ -327,20 +327,38 @@ writeInputAsText(StringRef path, StringRef textPath,
   return success();
 }
 
-/// A temporary file for the child's text of `path` (removed with the
-/// returned remover, and when the compile guard ends the tool meanwhile: it
-/// runs the interrupt handlers); failure with `error`.
-static FailureOr<std::unique_ptr<llvm::FileRemover>>
-createTextFile(StringRef path, SmallString<128> &textPath, std::string &error) {
-  if (std::error_code errorCode =
-          llvm::sys::fs::createTemporaryFile("qforge-read", "mlir", textPath)) {
-    error = "the input could not be read: no temporary file for the text of '" +
-            path.str() + "': " + errorCode.message();
-    return failure();
+namespace {
+/// A temporary file for the child's text of an input, removed when this
+/// goes, and when the compile guard ends the tool meanwhile (it runs the
+/// interrupt handlers).
+class TextFile {
+public:
+  /// The file, or failure with `error` naming `input`.
+  static FailureOr<std::unique_ptr<TextFile>> create(StringRef input,
+                                                     std::string &error) {
+    auto file = std::make_unique<TextFile>();
+    if (std::error_code errorCode = llvm::sys::fs::createTemporaryFile(
+            "qforge-read", "mlir", file->path)) {
+      error =
+          "the input could not be read: no temporary file for the text of '" +
+          input.str() + "': " + errorCode.message();
+      return failure();
+    }
+    llvm::sys::RemoveFileOnSignal(file->path);
+    file->remover.setFile(file->path);
+    return file;
   }
-  llvm::sys::RemoveFileOnSignal(textPath);
-  return std::make_unique<llvm::FileRemover>(textPath);
-}
+  ~TextFile() {
+    if (!path.empty())
+      llvm::sys::DontRemoveFileOnSignal(path);
+  }
+  StringRef getPath() const { return path; }
+
+private:
+  SmallString<128> path;
+  llvm::FileRemover remover;
+};
+} // namespace
 
 /// The text file `file` (`path`) for a tool that merges identical private
 /// functions first: the child checks it and prints it merged, into
@@ -360,13 +378,10 @@ readTextMerged(StringRef path, std::unique_ptr<llvm::MemoryBuffer> file,
       return failure();
     return std::move(file);
   };
-  SmallString<128> textPath;
-  FailureOr<std::unique_ptr<llvm::FileRemover>> removeText =
-      createTextFile(path, textPath, error);
-  if (failed(removeText))
+  FailureOr<std::unique_ptr<TextFile>> textFile = TextFile::create(path, error);
+  if (failed(textFile))
     return checkedFile();
-  llvm::scope_exit forgetText(
-      [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
+  StringRef textPath = (*textFile)->getPath();
   FailureOr<int> status =
       runReadCheckChild(path, textPath, error, /*merge=*/true);
   if (failed(status))
@@ -401,13 +416,10 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
       return failure();
     return file;
   }
-  SmallString<128> textPath;
-  FailureOr<std::unique_ptr<llvm::FileRemover>> removeText =
-      createTextFile(path, textPath, error);
-  if (failed(removeText))
+  FailureOr<std::unique_ptr<TextFile>> textFile = TextFile::create(path, error);
+  if (failed(textFile))
     return failure();
-  llvm::scope_exit forgetText(
-      [&] { llvm::sys::DontRemoveFileOnSignal(textPath); });
+  StringRef textPath = (*textFile)->getPath();
   // Merged when asked; should the child be stopped while merging, the
   // module as it is (the tool merges it itself).
   if (failed(writeInputAsText(path, textPath, readerErrors, error,
