@@ -333,17 +333,13 @@ namespace {
 /// interrupt handlers).
 class TextFile {
 public:
-  /// The file, or failure with `error` naming `input`.
-  static FailureOr<std::unique_ptr<TextFile>> create(StringRef input,
-                                                     std::string &error) {
+  /// The file, or null with `errorCode` set.
+  static std::unique_ptr<TextFile> create(std::error_code &errorCode) {
     auto file = std::make_unique<TextFile>();
-    if (std::error_code errorCode = llvm::sys::fs::createTemporaryFile(
-            "qforge-read", "mlir", file->path)) {
-      error =
-          "the input could not be read: no temporary file for the text of '" +
-          input.str() + "': " + errorCode.message();
-      return failure();
-    }
+    errorCode =
+        llvm::sys::fs::createTemporaryFile("qforge-read", "mlir", file->path);
+    if (errorCode)
+      return nullptr;
     llvm::sys::RemoveFileOnSignal(file->path);
     file->remover.setFile(file->path);
     return file;
@@ -378,10 +374,11 @@ readTextMerged(StringRef path, std::unique_ptr<llvm::MemoryBuffer> file,
       return failure();
     return std::move(file);
   };
-  FailureOr<std::unique_ptr<TextFile>> textFile = TextFile::create(path, error);
-  if (failed(textFile))
+  std::error_code errorCode;
+  std::unique_ptr<TextFile> textFile = TextFile::create(errorCode);
+  if (!textFile)
     return checkedFile();
-  StringRef textPath = (*textFile)->getPath();
+  StringRef textPath = textFile->getPath();
   FailureOr<int> status =
       runReadCheckChild(path, textPath, error, /*merge=*/true);
   if (failed(status))
@@ -416,10 +413,14 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
       return failure();
     return file;
   }
-  FailureOr<std::unique_ptr<TextFile>> textFile = TextFile::create(path, error);
-  if (failed(textFile))
+  std::error_code errorCode;
+  std::unique_ptr<TextFile> textFile = TextFile::create(errorCode);
+  if (!textFile) {
+    error = "the input could not be read: no temporary file for the text of '" +
+            path.str() + "': " + errorCode.message();
     return failure();
-  StringRef textPath = (*textFile)->getPath();
+  }
+  StringRef textPath = textFile->getPath();
   // Merged when asked; should the child be stopped while merging, the
   // module as it is (the tool merges it itself).
   if (failed(writeInputAsText(path, textPath, readerErrors, error,
@@ -439,8 +440,8 @@ qforge::readInputApart(StringRef path, std::vector<ReaderError> &readerErrors,
 }
 
 /// The text files checkInputArguments wrote, removed when the tool ends.
-static std::vector<std::unique_ptr<llvm::FileRemover>> &argumentTexts() {
-  static std::vector<std::unique_ptr<llvm::FileRemover>> texts;
+static std::vector<std::unique_ptr<TextFile>> &argumentTexts() {
+  static std::vector<std::unique_ptr<TextFile>> texts;
   return texts;
 }
 
@@ -472,15 +473,15 @@ bool qforge::checkInputArguments(StringRef tool, int argc, char **argv) {
     }
     // A bytecode file: the child writes its text to a file that lives as
     // long as the tool, and the tool reads that instead.
-    SmallString<128> textPath;
-    if (std::error_code errorCode = llvm::sys::fs::createTemporaryFile(
-            "qforge-read", "mlir", textPath)) {
+    std::error_code errorCode;
+    std::unique_ptr<TextFile> textFile = TextFile::create(errorCode);
+    if (!textFile) {
       llvm::errs() << tool << ": error: no temporary file for the text of '"
                    << argument << "': " << errorCode.message() << "\n";
       return false;
     }
-    llvm::sys::RemoveFileOnSignal(textPath);
-    argumentTexts().push_back(std::make_unique<llvm::FileRemover>(textPath));
+    StringRef textPath = textFile->getPath();
+    argumentTexts().push_back(std::move(textFile));
     std::vector<ReaderError> readerErrors;
     if (failed(writeInputAsText(argument, textPath, readerErrors, error))) {
       llvm::errs() << tool << ": error: " << error << "\n";
