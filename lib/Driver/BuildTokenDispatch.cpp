@@ -71,7 +71,16 @@ struct BuildTokenDispatchPass
       SmallVector<Type> argumentTypes(function.getArgumentTypes());
       qforge::buildTokenDispatch(function, *dims, chunkPaths, remainderPaths,
                                  *single, rowsByDecode, padNearlyFullChunks,
-                                 argumentTypes);
+                                 argumentTypes, intoDestinations);
+      if (!intoDestinations)
+        continue;
+      SmallVector<func::CallOp> calls;
+      getOperation().walk([&](func::CallOp call) {
+        if (call.getCallee() == function.getSymName())
+          calls.push_back(call);
+      });
+      for (func::CallOp call : calls)
+        qforge::passDestinations(call, *dims);
     }
   }
 
@@ -85,6 +94,12 @@ struct BuildTokenDispatchPass
       llvm::cl::desc("at most this many rows left go one at a time through "
                      "@<f>_m1"),
       llvm::cl::init(1)};
+  Option<bool> intoDestinations{
+      *this, "into-destinations",
+      llvm::cl::desc("the dispatcher writes each result with the token dim "
+                     "into a destination argument that its callers pass "
+                     "(what the driver builds)"),
+      llvm::cl::init(false)};
   Option<bool> padNearlyFullChunks{
       *this, "pad-nearly-full-chunks",
       llvm::cl::desc("rows left that nearly fill a larger chunk go padded "

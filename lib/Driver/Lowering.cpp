@@ -81,9 +81,14 @@ static constexpr const char *kBufferize =
 /// functions in parallel (the deallocation itself and the lowering of
 /// deallocs, which may add a helper function, stay on the module); the IR
 /// is the same as with the pipeline (`scripts/check-script-library.sh`).
+/// Before the deallocation, a private function stops returning what is its
+/// argument (a dynamic M's dispatcher, which writes its result into the
+/// destination each call passes): returned, the deallocation would clone
+/// it for the caller to own.
 static constexpr const char *kAfterBufferize =
     "func.func(canonicalize,cse,expand-realloc{emit-deallocs=false},"
-    "canonicalize),ownership-based-buffer-deallocation,"
+    "canonicalize),drop-equivalent-buffer-results,"
+    "ownership-based-buffer-deallocation,"
     "func.func(canonicalize,buffer-deallocation-simplification),"
     "bufferization-lower-deallocations,func.func(cse,canonicalize,"
     "canonicalize)";
@@ -868,12 +873,15 @@ static void copiesAsLoops(ModuleOp module) {
 }
 
 /// Tensor arguments are the caller's inputs: bufferization must copy rather
-/// than write into them (docs/abi.md).
+/// than write into them (docs/abi.md). Except those marked writable
+/// already: the destinations a dynamic M's dispatcher writes its result into
+/// (qforge::buildTokenDispatch).
 static void markArgumentsReadOnly(ModuleOp module) {
   auto readOnly = BoolAttr::get(module.getContext(), false);
   for (auto func : module.getOps<func::FuncOp>())
     for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (!func.isExternal() && isa<TensorType>(type))
+      if (!func.isExternal() && isa<TensorType>(type) &&
+          !func.getArgAttr(i, "bufferization.writable"))
         func.setArgAttr(i, "bufferization.writable", readOnly);
 }
 

@@ -432,23 +432,6 @@ LogicalResult unifyPackings(DynamicSite &site,
   return success();
 }
 
-/// The dispatch moves into the caller: a function returning a tensor of
-/// dynamic shape cannot hand it back through a caller-allocated buffer
-/// (only the public kernel does, with its result passed in, docs/abi.md).
-/// `dispatcher` stays for the other calls.
-void inlineDispatcher(func::FuncOp dispatcher, func::CallOp call) {
-  OpBuilder builder(call);
-  IRMapping mapping;
-  Block &body = dispatcher.getBody().front();
-  mapping.map(body.getArguments(), call.getOperands());
-  for (Operation &op : body.without_terminator())
-    builder.clone(op, mapping);
-  for (auto [result, returned] :
-       llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
-    result.replaceAllUsesWith(mapping.lookup(returned));
-  call.erase();
-}
-
 /// A dynamic-M site between its preparation and its dispatch.
 struct PendingDynamicSite {
   Outlined outlined;
@@ -543,7 +526,8 @@ LogicalResult finishDynamicTokenSite(PendingDynamicSite &pending,
         .push_back(path);
   qforge::buildTokenDispatch(outlined.function, pending.dims, chunks,
                              remainders, paths.front(), chunking.rowsBySingle,
-                             chunking.padNearlyFullChunks, argumentTypes);
+                             chunking.padNearlyFullChunks, argumentTypes,
+                             /*intoDestinations=*/true);
   return success();
 }
 
@@ -701,8 +685,8 @@ struct CompiledSite {
   /// The outlined function before its strategy, to recognise the others.
   OwningOpRef<func::FuncOp> pristine;
   qforge::StrategyRequest request;
-  /// The compiled function (a dynamic M's: its dispatcher, inlined at each
-  /// call, then erased).
+  /// The compiled function (a dynamic M's: its dispatcher, which each call
+  /// passes its result's destination).
   func::FuncOp function;
   bool dynamicTokens;
   std::optional<qforge::ParameterPacking> packing;
@@ -721,11 +705,14 @@ LogicalResult finishCalls(CompiledSite &site, std::string &error) {
               "calls (see above)";
       return failure();
     }
+    // A dynamic M's dispatcher writes into what each call passes it: its
+    // result's rows are known only at run time, so it cannot create them
+    // and hand them back (only the public kernel's result is passed in,
+    // docs/abi.md). So it stays one function, called from every site
+    // (inlined at each, it was most of a dynamic-M layer's machine code).
     if (site.dynamicTokens)
-      inlineDispatcher(site.function, call);
+      qforge::passDestinations(call, site.pending->dims);
   }
-  if (site.dynamicTokens)
-    site.function.erase();
   return success();
 }
 /// A function of the module other than `kernel` that now takes packed

@@ -311,27 +311,56 @@ buildRowsLeftChain(OpBuilder &builder, DispatchBuilder &dispatch,
   return results;
 }
 
-/// M, read off the first argument of `function` that has it, and an empty
-/// tensor per result (M rows where the result has the token dim) in
-/// `accumulators`.
-static Value buildTokenCountAndResults(OpBuilder &builder,
-                                       func::FuncOp function,
-                                       const qforge::TokenDims &dims,
-                                       SmallVectorImpl<Value> &accumulators) {
-  Location loc = function.getLoc();
-  Block &body = function.getBody().front();
+/// M, read off the first operand of `operands` that has it (by `dims`).
+static Value readTokenCount(OpBuilder &builder, Location loc,
+                            const qforge::TokenDims &dims,
+                            ValueRange operands) {
   unsigned first =
       llvm::find_if(dims.arguments, [](int64_t dim) { return dim >= 0; }) -
       dims.arguments.begin();
-  Value tokens = tensor::DimOp::create(builder, loc, body.getArgument(first),
-                                       dims.arguments[first]);
-  for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results)) {
-    auto tensor = cast<RankedTensorType>(type);
-    accumulators.push_back(tensor::EmptyOp::create(
-        builder, loc, tensor.getShape(), tensor.getElementType(),
-        dim >= 0 ? ValueRange{tokens} : ValueRange{}));
-  }
+  return tensor::DimOp::create(builder, loc, operands[first],
+                               dims.arguments[first]);
+}
+
+/// An empty tensor of `type`, `tokens` rows along `dim` when it is dynamic.
+static Value createEmptyResult(OpBuilder &builder, Location loc, Type type,
+                               int64_t dim, Value tokens) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor::EmptyOp::create(builder, loc, tensor.getShape(),
+                                 tensor.getElementType(),
+                                 dim >= 0 ? ValueRange{tokens} : ValueRange{});
+}
+
+/// M, read off the first argument of `function` that has it, and per result
+/// in `accumulators` its destination argument (from `destinations` on, in
+/// result order, for the results with the token dim) or an empty tensor.
+static Value buildTokenCountAndResults(OpBuilder &builder,
+                                       func::FuncOp function,
+                                       const qforge::TokenDims &dims,
+                                       std::optional<unsigned> destinations,
+                                       SmallVectorImpl<Value> &accumulators) {
+  Location loc = function.getLoc();
+  Block &body = function.getBody().front();
+  Value tokens = readTokenCount(builder, loc, dims, body.getArguments());
+  unsigned next = destinations.value_or(0);
+  for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results))
+    accumulators.push_back(
+        destinations && dim >= 0
+            ? Value(body.getArgument(next++))
+            : createEmptyResult(builder, loc, type, dim, tokens));
   return tokens;
+}
+
+void qforge::passDestinations(func::CallOp call, const TokenDims &dims) {
+  OpBuilder builder(call);
+  Location loc = call.getLoc();
+  Value tokens = readTokenCount(builder, loc, dims, call.getOperands());
+  SmallVector<Value> destinations;
+  for (auto [type, dim] : llvm::zip(call.getResultTypes(), dims.results))
+    if (dim >= 0)
+      destinations.push_back(
+          createEmptyResult(builder, loc, type, dim, tokens));
+  call->insertOperands(call.getNumOperands(), destinations);
 }
 
 void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
@@ -339,7 +368,8 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
                                 ArrayRef<TokenPath> remainders,
                                 TokenPath single, int64_t rowsBySingle,
                                 bool padNearlyFullChunks,
-                                ArrayRef<Type> argumentTypes) {
+                                ArrayRef<Type> argumentTypes,
+                                bool intoDestinations) {
   Location loc = function.getLoc();
   Block &body = function.getBody().front();
   body.clear();
@@ -350,14 +380,33 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
   for (Type type : llvm::drop_begin(argumentTypes, body.getNumArguments()))
     (void)function.insertArgument(body.getNumArguments(), type,
                                   DictionaryAttr(), loc);
-  function.setFunctionType(FunctionType::get(
-      function.getContext(), argumentTypes, function.getResultTypes()));
+  // Then the destinations: written in place (bufferization may write into
+  // them, the lowering then drops the results they are equivalent to).
+  std::optional<unsigned> destinations;
+  if (intoDestinations) {
+    destinations = body.getNumArguments();
+    auto writable = BoolAttr::get(function.getContext(), true);
+    for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results))
+      if (dim >= 0)
+        (void)function.insertArgument(
+            body.getNumArguments(), type,
+            DictionaryAttr::get(
+                function.getContext(),
+                {NamedAttribute(StringAttr::get(function.getContext(),
+                                                "bufferization.writable"),
+                                writable)}),
+            loc);
+  }
+  function.setFunctionType(FunctionType::get(function.getContext(),
+                                             body.getArgumentTypes(),
+                                             function.getResultTypes()));
   OpBuilder builder = OpBuilder::atBlockEnd(&body);
-  DispatchBuilder dispatch{builder, loc, dims, body.getArguments()};
+  DispatchBuilder dispatch{
+      builder, loc, dims, body.getArguments().take_front(argumentTypes.size())};
 
   SmallVector<Value> accumulators;
-  Value tokens =
-      buildTokenCountAndResults(builder, function, dims, accumulators);
+  Value tokens = buildTokenCountAndResults(builder, function, dims,
+                                           destinations, accumulators);
 
   // Whole chunks, the largest first. With padNearlyFullChunks, after those
   // of a size that is not the smallest, rows left that fill one more to

@@ -71,12 +71,22 @@ struct TokenPath {
 /// `rowsBySingle` of them, else padded with zero rows into the smallest
 /// chunk or remainder that holds them. The function takes `argumentTypes`
 /// (the specializations' types where they are static, e.g. packed
-/// parameters; the token dims stay dynamic).
+/// parameters; the token dims stay dynamic). With `intoDestinations`, it
+/// also takes, after those, one writable destination per result with the
+/// token dim, writes that result into it and returns it (a function that
+/// stays a function, called from several sites: passDestinations at each
+/// call); without, it creates its results.
 void buildTokenDispatch(mlir::func::FuncOp function, const TokenDims &dims,
                         llvm::ArrayRef<TokenPath> chunks,
                         llvm::ArrayRef<TokenPath> remainders, TokenPath single,
                         int64_t rowsBySingle, bool padNearlyFullChunks,
-                        llvm::ArrayRef<mlir::Type> argumentTypes);
+                        llvm::ArrayRef<mlir::Type> argumentTypes,
+                        bool intoDestinations = false);
+
+/// Appends to `call` of a dispatcher built `intoDestinations` (its other
+/// operands in place) an empty tensor per result with the token dim, its
+/// rows the token count of the call's operands (`dims`, the dispatcher's).
+void passDestinations(mlir::func::CallOp call, const TokenDims &dims);
 
 } // namespace qforge
 

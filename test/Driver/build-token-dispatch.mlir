@@ -29,6 +29,21 @@
 // CHECK:         return
 // CHECK-LABEL: func.func private @quantized_matmul_qmm0_m32(
 
+// With into-destinations (what the driver builds): the dispatcher writes
+// into a last, writable argument, the first chunk loop carries it, and the
+// caller passes a tensor.empty of M rows.
+// RUN: qforge-opt %t.mlir --qforge-normalize-dequant-contraction --qforge-outline-quantized-matmuls --qforge-specialize-token-count=sizes=1,4,8,32 --qforge-build-token-dispatch="chunks=8,32 remainders=4 into-destinations=true" | FileCheck %s --check-prefix=DEST
+// DEST-LABEL: func.func @quantized_matmul(
+// DEST-SAME:    %[[X:[^:]+]]: tensor<1x?x4x128xf32>)
+// DEST:         %[[M:.+]] = tensor.dim %[[X]], %c1
+// DEST-NEXT:    %[[EMPTY:.+]] = tensor.empty(%[[M]]) : tensor<1x?x32xf32>
+// DEST-NEXT:    %[[Y:.+]] = call @quantized_matmul_qmm0(%{{.+}}, %[[EMPTY]])
+// DEST:         return %[[Y]]
+// DEST-LABEL: func.func private @quantized_matmul_qmm0(
+// DEST-SAME:    %[[D:[^:]+]]: tensor<1x?x32xf32> {bufferization.writable = true}) -> tensor<1x?x32xf32>
+// DEST-NOT:     tensor.empty
+// DEST:         scf.for {{.*}} step %c32{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[D]])
+
 // With pad-nearly-full-chunks, rows left that fill a chunk of 32 to within
 // the smallest chunk and an eighth of 32 (28 rows and more) go padded into
 // it.

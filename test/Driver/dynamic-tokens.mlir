@@ -12,16 +12,34 @@
 // within the smallest chunk and an eighth of its size -- go padded into one
 // more chunk of 128 (32), which ends the dispatch: M = 31 is one call of
 // 32, not three of 8 and a fourth for the 7 left. The smaller chunks run in
-// the else block, whose result the kernel returns.
+// the else block, whose result the dispatcher returns. The dispatcher is
+// the outlined matmul's function, called from each site with the
+// destination its result's rows go into (tensor.empty of M rows, writable);
+// the lowering drops the result it is equivalent to, so no copy or clone
+// is left (test/Driver/dynamic-tokens-destination.mlir).
 // RUN: %gen_kernel 100 3 32 --dynamic > %t.mlir
 // RUN: qforge-compile %t.mlir --mcpu=sapphirerapids --emit=mlir -o - | FileCheck %s
 
 // CHECK-LABEL: func.func @quantized_matmul(
-// CHECK-SAME:    %{{.+}}: tensor<2x3x32x64xi8>, %{{.+}}: tensor<2x3x1x64xf32>, %{{.+}}: tensor<2x3x1x64xf32>, %[[X:.+]]: tensor<1x?x3x32xf32>) -> tensor<1x?x100xf32>
+// CHECK-SAME:    %[[Q:[^:]+]]: tensor<2x3x32x64xi8>, %[[S:[^:]+]]: tensor<2x3x1x64xf32>, %[[Z:[^:]+]]: tensor<2x3x1x64xf32>, %[[X:[^:]+]]: tensor<1x?x3x32xf32>) -> tensor<1x?x100xf32>
 // CHECK-SAME:    qforge.pack_weights = @quantized_matmul_pack_weights
-// CHECK:         %[[M:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<1x?x3x32xf32>
-// CHECK:         scf.for {{.*}} step %c128
-// CHECK:           tensor.extract_slice %[[X]]{{.*}} to tensor<1x128x3x32xf32>
+// CHECK:         %[[ROWS:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<1x?x3x32xf32>
+// CHECK:         %[[DEST:.+]] = tensor.empty(%[[ROWS]]) : tensor<1x?x100xf32>
+// CHECK:         %[[Y:.+]] = call @quantized_matmul_qmm0(%[[X]], %[[Q]], %[[S]], %[[Z]], %[[DEST]])
+// CHECK:         return %[[Y]]
+
+// One packing for every path: the parent's calls the first specialization's.
+// CHECK-LABEL: func.func @quantized_matmul_pack_weights(
+// CHECK:         call @quantized_matmul_qmm0_pack_weights(
+// CHECK-NOT:     call
+
+// CHECK-LABEL: func.func private @quantized_matmul_qmm0(
+// CHECK-SAME:    %[[A:[^:]+]]: tensor<1x?x3x32xf32>, {{.*}}, %[[D:[^:]+]]: tensor<1x?x100xf32> {bufferization.writable = true}) -> tensor<1x?x100xf32>
+// CHECK-SAME:    qforge.optimize_for_size
+// CHECK:         %[[M:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<1x?x3x32xf32>
+// CHECK-NOT:     tensor.empty({{.*}}) : tensor<1x?x100xf32>
+// CHECK:         scf.for {{.*}} step %c128{{(_[0-9]+)?}} iter_args(%{{.+}} = %[[D]])
+// CHECK:           tensor.extract_slice %[[A]]{{.*}} to tensor<1x128x3x32xf32>
 // CHECK:           func.call @quantized_matmul_qmm0_m128(
 // CHECK:         %[[NEAR128:.+]] = arith.cmpi uge, %{{.+}}, %c121 :
 // CHECK:         %[[OUT:[0-9a-z_]+]] = scf.if %[[NEAR128]]
@@ -66,10 +84,6 @@
 // CHECK:           scf.yield %[[IN]] :
 // CHECK:         return %[[OUT]] :
 
-// One packing for every path: the parent's calls the first specialization's.
-// CHECK-LABEL: func.func @quantized_matmul_pack_weights(
-// CHECK:         call @quantized_matmul_qmm0_pack_weights(
-// CHECK-NOT:     call
 // The batched paths: the prefill strategy's micro-kernel, its 6-token
 // tile balanced to the 8-token chunk (2 tiles of 4), one tile of 6, 4 or
 // 2 for the rows left.
