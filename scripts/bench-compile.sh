@@ -46,6 +46,7 @@ printf '  %-40s %s\n' "one layer (7 matmuls, static M = 1)" "$(best_of "$work/la
 printf '  %-40s %s\n' "one layer, dynamic M" "$(best_of "$work/layer-dynamic.mlir")"
 printf '  %-40s %s\n' "one layer, dynamic M, --int8-activations" "$(best_of "$work/layer-dynamic.mlir" --int8-activations)"
 printf '  %-40s %s\n' "one layer, dynamic M, 4-bit weights" "$(best_of "$work/layer-dynamic-int4.mlir")"
+printf '  %-40s %s\n' "one layer, dynamic M, 4-bit, int8 act." "$(best_of "$work/layer-dynamic-int4.mlir" --int8-activations)"
 printf '  %-40s %s\n' "one layer, --int8-activations" "$(best_of "$work/layer.mlir" --int8-activations)"
 printf '  %-40s %s\n' "2 layers (--layers 2)" "$(best_of "$work/model-2.mlir")"
 printf '  %-40s %s\n' "$layers layers (--layers $layers)" "$(best_of "$work/model-$layers.mlir")"

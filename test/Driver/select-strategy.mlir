@@ -193,6 +193,14 @@
 // Q40-PACKED-INT8: qforge.strategy = {family = "decode-packed-int4-int8", row = "vnni"
 // RUN: qforge-opt %t.q40dyn.mlir --qforge-select-strategy="mcpu=znver5 int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-DYN
 // Q40-PACKED-DYN: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, decode_row = "decode-packed-int4-int8/vnni", {{.*}}family = "prefill-int4-int8", row = "vnni"
+// Without VNNI (AVX2) the same family's avx2 row: chunks of two 8-row
+// tiles, compute-bound there; with AVX-VNNI, and on AVX-512 without VNNI
+// (not measured), the vnni row's 16 and 4.
+// RUN: qforge-opt %t.q40dyn.mlir --qforge-select-strategy="mcpu=haswell int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-DYN-AVX2
+// Q40-PACKED-DYN-AVX2: qforge.strategy = {chunk_tiles = array<i64: 2>, {{.*}}family = "prefill-int4-int8", row = "avx2"
+// RUN: qforge-opt %t.q40dyn.mlir --qforge-select-strategy="mcpu=alderlake int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-DYN-VNNI
+// Q40-PACKED-DYN-VNNI: qforge.strategy = {chunk_tiles = array<i64: 16, 4>, {{.*}}family = "prefill-int4-int8", row = "vnni"
+// RUN: qforge-opt %t.q40dyn.mlir --qforge-select-strategy="mcpu=skylake-avx512 int8-activations packed-weights" | FileCheck %s --check-prefix=Q40-PACKED-DYN-VNNI
 // RUN: qforge-opt %t.q40.mlir --qforge-select-strategy="mcpu=znver5 row=decode-packed-int4-f32/avx512" | FileCheck %s --check-prefix=Q40-ROW
 // Q40-ROW: qforge.strategy = {family = "decode-packed-int4-f32", row = "avx512"
 // q6_K's offset is 32 times its scale: with packed-weights its pairs
