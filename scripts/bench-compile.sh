@@ -41,12 +41,30 @@ best_of() {
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
-echo "qforge-compile --emit=obj, best of $rounds, seconds:"
-printf '  %-40s %s\n' "one layer (7 matmuls, static M = 1)" "$(best_of "$work/layer.mlir")"
-printf '  %-40s %s\n' "one layer, dynamic M" "$(best_of "$work/layer-dynamic.mlir")"
-printf '  %-40s %s\n' "one layer, dynamic M, --int8-activations" "$(best_of "$work/layer-dynamic.mlir" --int8-activations)"
-printf '  %-40s %s\n' "one layer, dynamic M, 4-bit weights" "$(best_of "$work/layer-dynamic-int4.mlir")"
-printf '  %-40s %s\n' "one layer, dynamic M, 4-bit, int8 act." "$(best_of "$work/layer-dynamic-int4.mlir" --int8-activations)"
-printf '  %-40s %s\n' "one layer, --int8-activations" "$(best_of "$work/layer.mlir" --int8-activations)"
-printf '  %-40s %s\n' "2 layers (--layers 2)" "$(best_of "$work/model-2.mlir")"
-printf '  %-40s %s\n' "$layers layers (--layers $layers)" "$(best_of "$work/model-$layers.mlir")"
+echo "qforge-compile --emit=obj, best of $rounds, seconds (x: against the static"
+echo "layer of the same weights and activations, in this run; issue 44's targets:"
+echo "a dynamic M at most 3x, $layers layers at most 1.5x one layer):"
+# One line per module, and its ratio to the static layer it is compared with.
+row() {
+  local label="$1" base="$2"; shift 2
+  local seconds
+  seconds=$(best_of "$@")
+  if [[ -n "$base" ]]; then
+    printf '  %-40s %s  (%sx)\n' "$label" "$seconds" \
+      "$(python3 -c "print(f'{$seconds / $base:.2f}')")"
+  else
+    printf '  %-40s %s\n' "$label" "$seconds"
+  fi
+  last="$seconds"
+}
+$gen --int4 > "$work/layer-int4.mlir"
+row "one layer (7 matmuls, static M = 1)" "" "$work/layer.mlir"; static="$last"
+row "one layer, --int8-activations" "" "$work/layer.mlir" --int8-activations; static_int8="$last"
+row "one layer, 4-bit weights" "" "$work/layer-int4.mlir"; static_int4="$last"
+row "one layer, 4-bit, int8 act." "" "$work/layer-int4.mlir" --int8-activations; static_int4_int8="$last"
+row "one layer, dynamic M" "$static" "$work/layer-dynamic.mlir"
+row "one layer, dynamic M, --int8-activations" "$static_int8" "$work/layer-dynamic.mlir" --int8-activations
+row "one layer, dynamic M, 4-bit weights" "$static_int4" "$work/layer-dynamic-int4.mlir"
+row "one layer, dynamic M, 4-bit, int8 act." "$static_int4_int8" "$work/layer-dynamic-int4.mlir" --int8-activations
+row "2 layers (--layers 2)" "$static" "$work/model-2.mlir"
+row "$layers layers (--layers $layers)" "$static" "$work/model-$layers.mlir"
