@@ -20,6 +20,7 @@ trap 'rm -rf "$work"' EXIT
 gen="$python $repo_root/examples/gen_decoder_layer.py"
 $gen > "$work/layer.mlir"
 $gen --dynamic > "$work/layer-dynamic.mlir"
+$gen --int4 > "$work/layer-int4.mlir"
 $gen --dynamic --int4 > "$work/layer-dynamic-int4.mlir"
 $gen --layers 2 > "$work/model-2.mlir"
 $gen --layers "$layers" > "$work/model-$layers.mlir"
@@ -57,7 +58,6 @@ row() {
   fi
   last="$seconds"
 }
-$gen --int4 > "$work/layer-int4.mlir"
 row "one layer (7 matmuls, static M = 1)" "" "$work/layer.mlir"; static="$last"
 row "one layer, --int8-activations" "" "$work/layer.mlir" --int8-activations; static_int8="$last"
 row "one layer, 4-bit weights" "" "$work/layer-int4.mlir"; static_int4="$last"

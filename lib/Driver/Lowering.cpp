@@ -881,8 +881,11 @@ static void markArgumentsReadOnly(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>())
     for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
       if (!func.isExternal() && isa<TensorType>(type) &&
-          !func.getArgAttr(i, "bufferization.writable"))
-        func.setArgAttr(i, "bufferization.writable", readOnly);
+          !func.getArgAttr(
+              i, bufferization::BufferizationDialect::kWritableAttrName))
+        func.setArgAttr(i,
+                        bufferization::BufferizationDialect::kWritableAttrName,
+                        readOnly);
 }
 
 /// A public function with a result of dynamic shape (a dynamic token count)

@@ -3,6 +3,7 @@
 #include "Driver/TokenDispatch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
@@ -387,15 +388,13 @@ void qforge::buildTokenDispatch(func::FuncOp function, const TokenDims &dims,
     destinations = body.getNumArguments();
     auto writable = BoolAttr::get(function.getContext(), true);
     for (auto [type, dim] : llvm::zip(function.getResultTypes(), dims.results))
-      if (dim >= 0)
-        (void)function.insertArgument(
-            body.getNumArguments(), type,
-            DictionaryAttr::get(
-                function.getContext(),
-                {NamedAttribute(StringAttr::get(function.getContext(),
-                                                "bufferization.writable"),
-                                writable)}),
-            loc);
+      if (dim >= 0) {
+        unsigned index = body.getNumArguments();
+        (void)function.insertArgument(index, type, DictionaryAttr(), loc);
+        function.setArgAttr(
+            index, bufferization::BufferizationDialect::kWritableAttrName,
+            writable);
+      }
   }
   function.setFunctionType(FunctionType::get(function.getContext(),
                                              body.getArgumentTypes(),
