@@ -81,6 +81,15 @@
 // INT4-256: qforge.strategy = {family = "decode-packed-int4-f32", row = "avx2", script = "decode-packed-int4-f32.mlir"
 // RUN: qforge-opt %t.i4.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy="mcpu=znver4 int8-activations" | FileCheck %s --check-prefix=INT4-INT8
 // INT4-INT8: qforge.strategy = {family = "decode-packed-int4-int8", row = "vnni", script = "decode-packed-int4-int8.mlir"
+// Without VNNI and AVX-512, two byte steps per iteration (its avx2 row);
+// with AVX-VNNI, and on AVX-512 without VNNI (not measured), the vnni row.
+// RUN: qforge-opt %t.i4.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy="mcpu=haswell int8-activations" | FileCheck %s --check-prefix=INT4-INT8-AVX2
+// INT4-INT8-AVX2: func.func @quantized_matmul({{.*}}qforge.strategy_params = {byte_unroll = 2 : i64}
+// INT4-INT8-AVX2: qforge.strategy = {family = "decode-packed-int4-int8", row = "avx2"
+// RUN: qforge-opt %t.i4.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy="mcpu=alderlake int8-activations" | FileCheck %s --check-prefix=INT4-INT8-VNNI
+// RUN: qforge-opt %t.i4.mlir --qforge-store-int4-as-byte-pairs --qforge-select-strategy="mcpu=skylake-avx512 int8-activations" | FileCheck %s --check-prefix=INT4-INT8-VNNI
+// INT4-INT8-VNNI-NOT: byte_unroll
+// INT4-INT8-VNNI: qforge.strategy = {family = "decode-packed-int4-int8", row = "vnni"
 
 // Prefill, f32 activations: Intel's 12 x 32 tiles from a static M of 6,
 // its 64-row tiles below; a CPU the table does not name (x86-64-v4) gets

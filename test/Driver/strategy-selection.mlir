@@ -122,12 +122,12 @@
 // On AVX2 the expansion of vpdpbusd skips the half for the top bit of the
 // unsigned bytes when they are nibbles (and 15, shift right by 4), also
 // through the shuffles and arrays of the lowered vectors: 64 x 2 x 128 has,
-// per group (16 byte steps unrolled whole, two 16-row lines each), 64
-// 512-bit vpdpbusd, 128 halves, one vpmaddubsw each (256 with no proof at
-// all).
+// per iteration of its byte loop (2 byte steps on AVX2, the table's
+// byte_unroll; two 16-row lines and two nibbles each), 8 512-bit vpdpbusd,
+// 16 halves, one vpmaddubsw each (32 with no proof at all).
 // RUN: %gen_kernel 64 2 128 --int4 > %t.int4-64.mlir
 // RUN: qforge-compile %t.int4-64.mlir --mcpu=znver3 --int8-activations --emit=asm -o - | grep -c vpmaddubsw | FileCheck %s --check-prefix=NIBBLES
-// NIBBLES: {{^}}128{{$}}
+// NIBBLES: {{^}}16{{$}}
 // RUN: not qforge-compile %t.int4.mlir --mcpu=sandybridge -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-AVX
 // INT4-AVX: qforge-compile: error: the int4 decode strategy needs AVX-512F, or AVX2 and FMA, which the target (CPU 'sandybridge') lacks; pass --script
 // RUN: not qforge-compile %t.int4.mlir --mcpu=x86-64-v2 --int8-activations -o %t.o 2>&1 | FileCheck %s --check-prefix=INT4-NO-VNNI

@@ -821,7 +821,11 @@ module attributes {transform.with_named_sequence} {
       : (!transform.any_op, !transform.any_op) -> !transform.any_op
     %byte_loop = transform.include @tile_int8_decode_byte_steps failures(propagate) (%folded)
       : (!transform.any_op) -> !transform.any_op
-    transform.qforge.unroll_dividing %byte_loop {at_most = 32} : !transform.any_op
+    // byte_unroll byte steps per iteration of the chunk's byte loop (32:
+    // the whole chunk).
+    %byte_unroll = transform.qforge.strategy_param "byte_unroll" in %folded default 32
+      : (!transform.any_op) -> !transform.param<i64>
+    transform.qforge.unroll_dividing %byte_loop at_most = %byte_unroll : !transform.any_op, !transform.param<i64>
     transform.include @vectorize_packed_int8 failures(propagate) (%folded) : (!transform.any_op) -> ()
     transform.yield
   }
