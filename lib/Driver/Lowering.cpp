@@ -383,6 +383,8 @@ static LogicalResult lowerVectors(ModuleOp module) {
     // An n-D read of contiguous memory becomes one 1-D read (e.g. the
     // vector<16x4xi8> weight bytes of an int8 dot product: one 64-byte load).
     addGuardedFlattenPatterns(patterns);
+    // A block of narrow contiguous rows: one read per row.
+    qforge::populateFlattenTrailingContiguousReadPatterns(patterns);
     patterns.add<SplitMinorBroadcastRead>(ctx);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);

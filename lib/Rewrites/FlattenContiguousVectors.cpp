@@ -2,9 +2,12 @@
 
 #include "Rewrites/FlattenContiguousVectors.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -54,7 +57,95 @@ private:
   FrozenRewritePatternSet flatten;
   mutable PatternApplicator applicator;
 };
+
+/// The pattern populateFlattenTrailingContiguousReadPatterns adds (the
+/// header says when and why).
+struct FlattenTrailingContiguousRead
+    : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vector = read.getVectorType();
+    int64_t rank = vector.getRank();
+    if (!memref || rank < 2 || read.getMask() || vector.isScalable() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        llvm::any_of(read.getInBoundsValues(), [](bool in) { return !in; }))
+      return rewriter.notifyMatchFailure(read, "not an in-bounds n-D read");
+    int64_t bits = vector.getElementTypeBitWidth();
+    if (vector.getShape().back() * bits >= kWholeRegisterBits)
+      return rewriter.notifyMatchFailure(read, "rows of whole registers");
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memref.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
+      return rewriter.notifyMatchFailure(read, "no unit innermost stride");
+    // Vector dim d reads memref dim lead + d. The trailing dims the read
+    // takes whole (all but the first of the run: read from index 0 over
+    // the memref's full static size) and that lie contiguously in memory.
+    int64_t lead = memref.getRank() - rank;
+    ArrayRef<int64_t> sizes = memref.getShape();
+    ArrayRef<int64_t> shape = vector.getShape();
+    OperandRange indices = read.getIndices();
+    int64_t first = rank - 1;
+    int64_t run = shape.back();
+    while (first > 0) {
+      int64_t inner = lead + first;
+      if (ShapedType::isDynamic(sizes[inner]) || shape[first] != sizes[inner] ||
+          !matchPattern(indices[inner], m_Zero()) ||
+          ShapedType::isDynamic(strides[inner - 1]) ||
+          strides[inner - 1] != strides[inner] * sizes[inner] ||
+          run * shape[first - 1] * bits > kWholeRegisterBits)
+        break;
+      --first;
+      run *= shape[first];
+    }
+    // Nothing to collapse, or everything: upstream's flattening reads a
+    // wholly contiguous slice.
+    if (first == rank - 1 ||
+        llvm::all_of(shape.take_front(first),
+                     [](int64_t size) { return size == 1; }))
+      return rewriter.notifyMatchFailure(read, "no run of trailing dims");
+    Location loc = read.getLoc();
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t dim = 0; dim < lead + first; ++dim)
+      groups.push_back({dim});
+    groups.emplace_back();
+    for (int64_t dim = lead + first; dim < memref.getRank(); ++dim)
+      groups.back().push_back(dim);
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(memref, groups))
+      return rewriter.notifyMatchFailure(read, "not collapsible");
+    Value collapsed =
+        memref::CollapseShapeOp::create(rewriter, loc, read.getBase(), groups);
+    // The run starts at its first dim's index times the size of what
+    // follows it (the later indices are zero).
+    int64_t innerSize = 1;
+    for (int64_t dim = lead + first + 1; dim < memref.getRank(); ++dim)
+      innerSize *= sizes[dim];
+    SmallVector<Value> newIndices(indices.take_front(lead + first));
+    Value start = indices[lead + first];
+    if (innerSize != 1)
+      start = arith::MulIOp::create(
+          rewriter, loc, start,
+          arith::ConstantIndexOp::create(rewriter, loc, innerSize));
+    newIndices.push_back(start);
+    SmallVector<int64_t> rowShape(shape.take_front(first));
+    rowShape.push_back(run);
+    auto rowType = VectorType::get(rowShape, vector.getElementType());
+    SmallVector<bool> inBounds(rowShape.size(), true);
+    Value rows = vector::TransferReadOp::create(
+        rewriter, loc, rowType, collapsed, newIndices,
+        /*padding=*/read.getPadding(), inBounds);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, vector, rows);
+    return success();
+  }
+};
 } // namespace
+
+void qforge::populateFlattenTrailingContiguousReadPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<FlattenTrailingContiguousRead>(patterns.getContext());
+}
 
 void qforge::populateGuardedFlattenTransferPatterns(
     RewritePatternSet &patterns) {
