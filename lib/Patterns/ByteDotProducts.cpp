@@ -188,9 +188,21 @@ qforge::matchFourSignedByteLaneSum(vector::MultiDimReductionOp reduction) {
 }
 
 Value qforge::buildLaneBytes(OpBuilder &builder, Location loc, Value bytes,
-                             int64_t lanes) {
+                             int64_t lanes, bool asWords) {
   Type i8 = builder.getI8Type();
   auto type = cast<VectorType>(bytes.getType());
+  if (type.getNumElements() != lanes * 4 && asWords) {
+    if (type.getRank() != 1)
+      bytes = vector::ShapeCastOp::create(builder, loc,
+                                          VectorType::get({4}, i8), bytes);
+    Type i32 = builder.getI32Type();
+    Value word = vector::BitCastOp::create(builder, loc,
+                                           VectorType::get({1}, i32), bytes);
+    Value words = vector::BroadcastOp::create(
+        builder, loc, VectorType::get({lanes}, i32), word);
+    return vector::BitCastOp::create(builder, loc,
+                                     VectorType::get({lanes * 4}, i8), words);
+  }
   if (type.getNumElements() != lanes * 4) {
     // The shared bytes may come as [1.., 4] of any rank, which broadcasts
     // to [lanes, 4] only from rank 2 or less: as vector<4xi8> first then.

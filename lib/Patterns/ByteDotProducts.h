@@ -49,9 +49,17 @@ matchFourSignedByteLaneSum(mlir::vector::MultiDimReductionOp reduction);
 
 /// A byte operand of a matched lane sum as vector<4Lxi8> for `lanes` L:
 /// shape-cast as it is, or, when its 4 bytes are shared by every lane
-/// ([1.., 4] of any rank), broadcast to [L, 4] first.
+/// ([1.., 4] of any rank), broadcast to [L, 4] first. With `asWords`, the
+/// shared bytes are broadcast as one i32 (bitcast, a 1-D broadcast to L
+/// lanes, bitcast back): one vpbroadcastd. The [L, 4] broadcast lowers to
+/// L inserts of 4 bytes and a shape cast that takes them apart again: 32
+/// shuffles per operand in LLVM IR, which LLVM folds into the same
+/// vpbroadcastd after spending most of a prefill kernel's compile on them.
+/// Only for operands whose value range no later analysis needs:
+/// ExpandByteDotProducts.h does not follow a bitcast.
 mlir::Value buildLaneBytes(mlir::OpBuilder &builder, mlir::Location loc,
-                           mlir::Value bytes, int64_t lanes);
+                           mlir::Value bytes, int64_t lanes,
+                           bool asWords = false);
 
 /// llvm.x86.avx512.vpdpbusd.{128,256,512}(acc, unsignedBytes, signedBytes)
 /// for `acc` a vector<Lxi32> (L = 4, 8 or 16) and the bytes vector<4Lxi8>:

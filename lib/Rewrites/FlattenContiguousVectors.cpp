@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -155,14 +156,29 @@ void qforge::populateGuardedFlattenTransferPatterns(
 }
 
 LogicalResult qforge::flattenContiguousVectors(Operation *root,
-                                               bool loopCarried) {
+                                               bool loopCarried,
+                                               bool bytesOnly) {
   MLIRContext *context = root->getContext();
+  auto isByteVector = [](Type type) {
+    auto vector = dyn_cast<VectorType>(type);
+    return vector && vector.getElementType().isInteger(8);
+  };
   {
     RewritePatternSet patterns(context);
     populateGuardedFlattenTransferPatterns(patterns);
     vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(root, std::move(patterns))))
-      return failure();
+    if (!bytesOnly) {
+      if (failed(applyPatternsGreedily(root, std::move(patterns))))
+        return failure();
+    } else {
+      SmallVector<Operation *> transfers;
+      root->walk([&](VectorTransferOpInterface transfer) {
+        if (isByteVector(transfer.getVectorType()))
+          transfers.push_back(transfer);
+      });
+      if (failed(applyOpPatternsGreedily(transfers, std::move(patterns))))
+        return failure();
+    }
   }
   {
     TypeConverter typeConverter;
@@ -176,6 +192,16 @@ LogicalResult qforge::flattenContiguousVectors(Operation *root,
           bool linearizable = op->hasTrait<OpTrait::ConstantLike>() ||
                               op->hasTrait<OpTrait::Vectorizable>() ||
                               isa<vector::BitCastOp>(op);
+          if (bytesOnly && (llvm::any_of(op->getOperandTypes(),
+                                         [&](Type type) {
+                                           return isa<VectorType>(type) &&
+                                                  !isByteVector(type);
+                                         }) ||
+                            llvm::any_of(op->getResultTypes(), [&](Type type) {
+                              return isa<VectorType>(type) &&
+                                     !isByteVector(type);
+                            })))
+            linearizable = false;
           return !linearizable || typeConverter.isLegal(op);
         });
     RewritePatternSet patterns(context);

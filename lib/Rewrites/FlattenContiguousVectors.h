@@ -58,10 +58,12 @@ void populateFlattenTrailingContiguousReadPatterns(
 /// linearized too (upstream's SCF structural type conversion): a two-level
 /// accumulator of lane groups, vector<1x1x2x8xf32>, is one 16-lane register
 /// across iterations, not two halves taken apart and put together in each.
-/// Fails when a pattern application does not converge or the linearization
-/// leaves an illegal op.
+/// With `bytesOnly`, only transfers and ops on vectors of 8-bit integers
+/// are rewritten. Fails when a pattern application does not converge or
+/// the linearization leaves an illegal op.
 mlir::LogicalResult flattenContiguousVectors(mlir::Operation *root,
-                                             bool loopCarried = false);
+                                             bool loopCarried = false,
+                                             bool bytesOnly = false);
 
 } // namespace qforge
 

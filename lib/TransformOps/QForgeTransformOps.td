@@ -1407,12 +1407,18 @@ def FlattenContiguousVectorsOp : Op<Transform_Dialect,
     lane groups (`vector<1x1x2x8xf32>`) stays one 16-lane register across
     iterations instead of two halves taken apart and put together in each.
 
+    With `bytes_only`, only transfers and ops on vectors of 8-bit integers
+    are flattened (the byte work around int8 dot products: a 4-bit weight's
+    nibble masks on its `vector<16x4xi8>` rows); everything else keeps its
+    shape -- a block of tokens' result tile of whole-register rows, which
+    linearized becomes a `vector<160xf32>` LLVM assembles lane by lane.
+
     Does not consume `target`; returns nothing. Fails silenceably, naming
     the payload op, when the rewriting does not converge or an op that the
     linearization rewrites cannot be rewritten.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       UnitAttr:$loop_carried);
+                       UnitAttr:$loop_carried, UnitAttr:$bytes_only);
   let results = (outs);
   let assemblyFormat = "$target attr-dict `:` type($target)";
   let extraClassDeclaration = [{

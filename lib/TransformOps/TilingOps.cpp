@@ -372,7 +372,8 @@ DiagnosedSilenceableFailure transform::FlattenContiguousVectorsOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  if (failed(qforge::flattenContiguousVectors(target, getLoopCarried()))) {
+  if (failed(qforge::flattenContiguousVectors(target, getLoopCarried(),
+                                              getBytesOnly()))) {
     DiagnosedSilenceableFailure diag = emitSilenceableError()
                                        << "could not flatten the vectors";
     diag.attachNote(target->getLoc()) << "payload op";

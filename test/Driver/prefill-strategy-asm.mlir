@@ -68,7 +68,7 @@
 // RUN: FileCheck %s --check-prefix=FRAME < %t.int4-int8.s
 // INT4-INT8-LABEL: quantized_matmul:
 // INT4-INT8-NOT:   vpinsrb
-// INT4-INT8:       vpandq {{.*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}}), %zmm{{[0-9]+}}, %zmm[[W:[0-9]+]]
+// INT4-INT8:       vpandq {{.*}}(%r{{[a-z0-9]+}},%r{{[a-z0-9]+}}{{(,[0-9])?}}), %zmm{{[0-9]+}}, %zmm[[W:[0-9]+]]
 // INT4-INT8-COUNT-8: vpdpbusd %zmm{{[0-9]+}}, %zmm[[W]], %zmm{{[0-9]+}}
 // INT4-INT8-NOT:   vpinsrb
 // INT4-INT8-LABEL: quantized_matmul_pack_weights:

@@ -145,14 +145,15 @@ module attributes {transform.with_named_sequence} {
 // The packed strategies' form: 4 activation bytes shared by 16 rows,
 // extended as [1, 1, 4] and broadcast along the lanes of a [1, 16, 4]
 // product. The clamp and the sign act on the bytes broadcast to every lane
-// -- as vector<4xi8> first: [1, 1, 4] does not broadcast to [16, 4] --
-// on 512 bits.
+// -- as one i32 word of vector<4xi8> broadcast to 16 lanes -- on 512
+// bits.
 
 // CHECK-LABEL: func.func @shared_activation
 // CHECK-SAME:    (%[[W:[a-z0-9_]+]]: vector<1x16x4xi8>, %[[X:[a-z0-9_]+]]: vector<1x1x4xi8>, %[[ACC:[a-z0-9_]+]]: vector<1x16xi32>)
 // CHECK-DAG:     %[[X4:.+]] = vector.shape_cast %[[X]] : vector<1x1x4xi8> to vector<4xi8>
-// CHECK-DAG:     %[[XL:.+]] = vector.broadcast %[[X4]] : vector<4xi8> to vector<16x4xi8>
-// CHECK-DAG:     %[[XB:.+]] = vector.shape_cast %[[XL]] : vector<16x4xi8> to vector<64xi8>
+// CHECK-DAG:     %[[XW:.+]] = vector.bitcast %[[X4]] : vector<4xi8> to vector<1xi32>
+// CHECK-DAG:     %[[XL:.+]] = vector.broadcast %[[XW]] : vector<1xi32> to vector<16xi32>
+// CHECK-DAG:     %[[XB:.+]] = vector.bitcast %[[XL]] : vector<16xi32> to vector<64xi8>
 // CHECK-DAG:     %[[C:.+]] = arith.maxsi %[[XB]], %{{.+}} : vector<64xi8>
 // CHECK:         llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%{{.+}}, %{{.+}}, %{{.+}}) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // CHECK-NOT:     vector.multi_reduction

@@ -815,13 +815,16 @@ module attributes {transform.with_named_sequence} {
 
 // The same 4 activation bytes for every lane (packed weights: 16 rows x 4
 // bytes of k, one activation value per k), extended then broadcast: the
-// bytes are broadcast to 16x4 first, then one vpdpbusd.
+// 4 bytes are broadcast as one i32 word to the 16 lanes (a vpbroadcastd;
+// as vector<16x4xi8> it lowered to 16 inserts taken apart again), then
+// one vpdpbusd.
 
 // CHECK-LABEL: func.func @broadcast_signed_bytes
 // CHECK-SAME:    (%[[U:[a-z0-9_]+]]: vector<16x4xi8>, %[[S:[a-z0-9_]+]]: vector<4xi8>, %[[ACC:[a-z0-9_]+]]: vector<16xi32>)
-// CHECK-DAG:     %[[SX:.+]] = vector.broadcast %[[S]] : vector<4xi8> to vector<16x4xi8>
+// CHECK-DAG:     %[[SW:.+]] = vector.bitcast %[[S]] : vector<4xi8> to vector<1xi32>
+// CHECK-DAG:     %[[SX:.+]] = vector.broadcast %[[SW]] : vector<1xi32> to vector<16xi32>
 // CHECK-DAG:     %[[UB:.+]] = vector.shape_cast %[[U]] : vector<16x4xi8> to vector<64xi8>
-// CHECK-DAG:     %[[SB:.+]] = vector.shape_cast %[[SX]] : vector<16x4xi8> to vector<64xi8>
+// CHECK-DAG:     %[[SB:.+]] = vector.bitcast %[[SX]] : vector<16xi32> to vector<64xi8>
 // CHECK:         %[[R:.+]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[ACC]], %[[UB]], %[[SB]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // CHECK-NOT:     vector.multi_reduction
 // CHECK:         return %[[R]] : vector<16xi32>

@@ -143,3 +143,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// bytes_only: a 4-bit weight's nibble mask on its 16 rows of 4 bytes
+// becomes one 64-byte op whose shape casts fold into the byte vector the
+// dot product reads; the f32 tile of 5 rows of 32 lanes beside it keeps its
+// rows (linearized, it was a vector<160xf32> LLVM assembled lane by lane).
+// CHECK-LABEL: func.func @bytes_only
+// CHECK-SAME:    (%[[W:.+]]: vector<16x4xi8>, %[[T:.+]]: vector<5x32xf32>)
+// CHECK-DAG:     %[[MASK:.+]] = arith.constant dense<15> : vector<64xi8>
+// CHECK-DAG:     %[[FLAT:.+]] = vector.shape_cast %[[W]] : vector<16x4xi8> to vector<64xi8>
+// CHECK:         %[[LOW:.+]] = arith.andi %[[FLAT]], %[[MASK]] : vector<64xi8>
+// CHECK:         arith.mulf %[[T]], %[[T]] : vector<5x32xf32>
+// CHECK:         return %[[LOW]], %{{.+}} : vector<64xi8>, vector<5x32xf32>
+func.func @bytes_only(%w: vector<16x4xi8>, %t: vector<5x32xf32>) -> (vector<64xi8>, vector<5x32xf32>) {
+  %mask = arith.constant dense<15> : vector<16x4xi8>
+  %low = arith.andi %w, %mask : vector<16x4xi8>
+  %bytes = vector.shape_cast %low : vector<16x4xi8> to vector<64xi8>
+  %square = arith.mulf %t, %t : vector<5x32xf32>
+  return %bytes, %square : vector<64xi8>, vector<5x32xf32>
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.qforge.flatten_contiguous_vectors %f {bytes_only} : !transform.any_op
+    transform.yield
+  }
+}
