@@ -118,17 +118,15 @@ struct FlattenTrailingContiguousRead
       return rewriter.notifyMatchFailure(read, "not collapsible");
     Value collapsed =
         memref::CollapseShapeOp::create(rewriter, loc, read.getBase(), groups);
-    // The run starts at its first dim's index times the size of what
-    // follows it (the later indices are zero).
-    int64_t innerSize = 1;
-    for (int64_t dim = lead + first + 1; dim < memref.getRank(); ++dim)
-      innerSize *= sizes[dim];
+    // The run starts at its first dim's index times that dim's stride (the
+    // later indices are zero; contiguous, the stride is what follows it).
+    int64_t runStride = strides[lead + first];
     SmallVector<Value> newIndices(indices.take_front(lead + first));
     Value start = indices[lead + first];
-    if (innerSize != 1)
+    if (runStride != 1)
       start = arith::MulIOp::create(
           rewriter, loc, start,
-          arith::ConstantIndexOp::create(rewriter, loc, innerSize));
+          arith::ConstantIndexOp::create(rewriter, loc, runStride));
     newIndices.push_back(start);
     SmallVector<int64_t> rowShape(shape.take_front(first));
     rowShape.push_back(run);
@@ -192,15 +190,11 @@ LogicalResult qforge::flattenContiguousVectors(Operation *root,
           bool linearizable = op->hasTrait<OpTrait::ConstantLike>() ||
                               op->hasTrait<OpTrait::Vectorizable>() ||
                               isa<vector::BitCastOp>(op);
-          if (bytesOnly && (llvm::any_of(op->getOperandTypes(),
-                                         [&](Type type) {
-                                           return isa<VectorType>(type) &&
-                                                  !isByteVector(type);
-                                         }) ||
-                            llvm::any_of(op->getResultTypes(), [&](Type type) {
-                              return isa<VectorType>(type) &&
-                                     !isByteVector(type);
-                            })))
+          auto otherVector = [&](Type type) {
+            return isa<VectorType>(type) && !isByteVector(type);
+          };
+          if (bytesOnly && (llvm::any_of(op->getOperandTypes(), otherVector) ||
+                            llvm::any_of(op->getResultTypes(), otherVector)))
             linearizable = false;
           return !linearizable || typeConverter.isLegal(op);
         });

@@ -1411,7 +1411,9 @@ def FlattenContiguousVectorsOp : Op<Transform_Dialect,
     are flattened (the byte work around int8 dot products: a 4-bit weight's
     nibble masks on its `vector<16x4xi8>` rows); everything else keeps its
     shape -- a block of tokens' result tile of whole-register rows, which
-    linearized becomes a `vector<160xf32>` LLVM assembles lane by lane.
+    linearized becomes a `vector<160xf32>` LLVM assembles lane by lane. It
+    does not combine with `loop_carried`, whose loops carry vectors of any
+    element type.
 
     Does not consume `target`; returns nothing. Fails silenceably, naming
     the payload op, when the rewriting does not converge or an op that the
@@ -1421,6 +1423,7 @@ def FlattenContiguousVectorsOp : Op<Transform_Dialect,
                        UnitAttr:$loop_carried, UnitAttr:$bytes_only);
   let results = (outs);
   let assemblyFormat = "$target attr-dict `:` type($target)";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::DiagnosedSilenceableFailure applyToOne(
         ::mlir::transform::TransformRewriter &rewriter,

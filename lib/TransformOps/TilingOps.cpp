@@ -368,6 +368,12 @@ void transform::VectorizePaddedPacksOp::getEffects(
   modifiesPayload(effects);
 }
 
+LogicalResult transform::FlattenContiguousVectorsOp::verify() {
+  if (getBytesOnly() && getLoopCarried())
+    return emitOpError("expects bytes_only or loop_carried, not both");
+  return success();
+}
+
 DiagnosedSilenceableFailure transform::FlattenContiguousVectorsOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
