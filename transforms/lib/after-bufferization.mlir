@@ -44,8 +44,8 @@ module attributes {transform.with_named_sequence} {
     // vectors, the shape casts into each vpdpbusd folded; only bytes: a
     // result tile of whole-register rows stays rows. Left n-D, each op
     // lowered to 16 ops of 4 bytes that LLVM put back together with two
-    // shuffles each (Zen 1: the 4-bit int8 decode 1.6x faster, a dynamic
-    // 4-bit int8 layer compiled in 2.4 s, not 3.1).
+    // shuffles each (Zen 1: the 4-bit int8 decode 1.5-1.6x faster and
+    // quicker to compile, docs/measurements/2026-12-07-zen1-int8-byte-work.md).
     transform.qforge.flatten_contiguous_vectors %func {bytes_only} : !transform.any_op
     transform.yield %func : !transform.any_op
   }
