@@ -164,6 +164,10 @@ LogicalResult qforge::flattenContiguousVectors(Operation *root,
   {
     RewritePatternSet patterns(context);
     populateGuardedFlattenTransferPatterns(patterns);
+    // A block of narrow contiguous rows read a row at a time here too: a
+    // pack's shuffles of whole rows (TransposeAsShuffle.cpp) then take the
+    // rows as read, not as pieces put together.
+    populateFlattenTrailingContiguousReadPatterns(patterns);
     vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
     if (!bytesOnly) {
       if (failed(applyPatternsGreedily(root, std::move(patterns))))

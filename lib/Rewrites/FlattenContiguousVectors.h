@@ -51,7 +51,8 @@ void populateFlattenTrailingContiguousReadPatterns(
     mlir::RewritePatternSet &patterns);
 
 /// Flattens the n-D vector transfers on contiguous memrefs in `root` (the
-/// guarded patterns above) and
+/// guarded patterns above; reads of narrow contiguous rows a row at a time)
+/// and
 /// linearizes the elementwise vector ops, constants and bitcasts between
 /// them to 1-D; then folds the shape casts left. With `loopCarried`, the
 /// vectors scf.for loops carry (and scf.if and scf.while results) are

@@ -66,6 +66,19 @@ def ApplyTransposeAsShufflePatternsOp : Op<Transform_Dialect,
     backend time and registers and is not a tile's), and so are 2-D ones,
     whose lowering to row shuffles LLVM already turns into permutes.
 
+    Where the permutation is a shuffle of each row (the source's first dim
+    that is not unit: a token) and a square transpose of 32-bit words (T
+    rows of T words, T a power of two), it becomes that instead: one
+    shuffle per row (none where the row keeps its order), the rows bitcast
+    to words, log2(T) rounds of two-source shuffles of T words (round j:
+    rows i and i + j, i & j = 0, exchange their blocks of j words), and the
+    columns bitcast back and joined into one 1-D vector; users that only
+    drop leading unit dims (`vector.extract` at zeros) take it by a shape
+    cast. The 4-bit integer prefill's pack (8 tokens x 32 bytes) was one
+    shuffle of 256 bytes, 0.3 s of LLVM's time per kernel on Zen 1; as rows
+    and words, 8 + 24 + 7 short shuffles (a dynamic 4-bit layer with int8
+    activations compiles in 1.9 s instead of 2.5).
+
     Example:
 
     ```mlir
