@@ -125,13 +125,25 @@ static uint64_t estimateCost(const Partition &part) {
          (part.kind == PartKind::Glue ? kGlueCost : kOptimizedCost);
 }
 
+/// What a partition costs whatever it holds, in the units of estimateCost:
+/// its thread reads the module's bitcode (lazily), makes a target machine
+/// and writes an object that the join reads (Zen 1: a partition of one
+/// small function, ~10 ms).
+constexpr uint64_t kPartitionCost = 2000;
+
+/// The -O3 partitions tried are at most this many per thread: more, smaller
+/// ones fill the threads evenly around the partitions kept apart (a
+/// dynamic-M layer: two -O3 halves of 0.45 s and the pack functions' 0.29 s
+/// took 0.74 s on two threads, for 1.2 s of work).
+constexpr size_t kMostPartitionsPerThread = 4;
+
 /// When the last of `parts` would finish on `threads` threads that take
 /// them largest first, each the next free thread.
 static uint64_t estimateTime(const std::vector<Partition> &parts,
                              unsigned threads) {
   SmallVector<uint64_t> costs;
   for (const Partition &part : parts)
-    costs.push_back(estimateCost(part));
+    costs.push_back(estimateCost(part) + kPartitionCost);
   llvm::sort(costs, std::greater<uint64_t>());
   SmallVector<uint64_t> busyUntil(std::max(1u, threads), 0);
   for (uint64_t cost : costs)
@@ -233,7 +245,9 @@ static std::vector<Partition> partitionFunctions(const Module &module,
   // As many -O3 partitions as give the shortest estimated time with those
   // apart, fewer on a tie (each costs a target machine and its share of
   // the join): a 32-layer model's glue takes a thread of its own about as
-  // long as its kernels take together.
+  // long as its kernels take together. There may be more partitions than
+  // threads: the threads take them largest first (below), so that smaller
+  // ones fill the gaps the others leave.
   auto splitKernels = [&](size_t count) {
     std::vector<Partition> parts(count);
     for (Partition *group : rest) {
@@ -249,7 +263,9 @@ static std::vector<Partition> partitionFunctions(const Module &module,
   };
   std::vector<Partition> result;
   uint64_t bestTime = std::numeric_limits<uint64_t>::max();
-  for (size_t count = 1; count <= std::min<size_t>(threads, rest.size());
+  for (size_t count = 1;
+       count <=
+       std::min<size_t>(kMostPartitionsPerThread * threads, rest.size());
        ++count) {
     std::vector<Partition> parts = splitKernels(count);
     parts.insert(parts.end(), apart.begin(), apart.end());
@@ -263,7 +279,18 @@ static std::vector<Partition> partitionFunctions(const Module &module,
     result = apart;
   if (result.size() < 2)
     return whole;
-  return result;
+  // Largest first, as estimateTime assumes: the thread pool starts them in
+  // this order, each on the next free thread. Equal costs keep their order.
+  SmallVector<std::pair<uint64_t, size_t>> order;
+  for (auto [index, part] : llvm::enumerate(result))
+    order.push_back({estimateCost(part), index});
+  llvm::sort(order, [](auto a, auto b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<Partition> sorted;
+  for (auto [cost, index] : order)
+    sorted.push_back(std::move(result[index]));
+  return sorted;
 }
 
 /// Keeps in `module` (a copy of the whole, read lazily from bitcode, with
@@ -358,10 +385,12 @@ static bool joinObjects(ArrayRef<SmallVector<char, 0>> objects,
 bool qforge::emitObjectInParallel(Module &module, const TargetChoice &target,
                                   unsigned threads, unsigned smallestSplit,
                                   bool optimize, SmallVectorImpl<char> &object,
-                                  std::string &error) {
+                                  std::string &error, unsigned *partitions) {
   std::vector<Partition> parts = partitionFunctions(
       module, hardware_concurrency(threads).compute_thread_count(),
       smallestSplit);
+  if (partitions)
+    *partitions = parts.size();
   if (parts.size() == 1) {
     std::unique_ptr<TargetMachine> machine = createTargetMachine(target, error);
     if (!machine)

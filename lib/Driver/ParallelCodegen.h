@@ -5,14 +5,17 @@
 // splits the translated module into partitions -- each public function with
 // the local functions and data that only it reaches (a kernel with its
 // OpenMP bodies) -- and runs LLVM's -O3 pipeline and code generation on each
-// partition on its own thread, with its own LLVMContext and TargetMachine
-// (neither is thread-safe), then joins the objects into one with
-// `ld.lld -r`. A kernel calls no other partition's function, so its -O3 and
-// its machine code are those of the module in one piece; the code around
-// the kernels no longer sees its callees' bodies (a dynamic-M layer's
-// public function: 8,400 instructions instead of 7,700). The loop-free
-// glue that LLVM leaves unoptimized (optnone: a model's chain of layer
-// calls, thousands of descriptor arguments) gets its own partitions at -O0
+// partition on a thread of its own, with its own LLVMContext and
+// TargetMachine (neither is thread-safe), then joins the objects into one
+// with `ld.lld -r`. There may be more partitions than threads: the threads
+// take them largest first, and the small ones fill the gaps the large ones
+// leave (a dynamic-M layer's pack functions beside its kernels). A kernel calls
+// no other partition's function, so its -O3 and its machine code are those of
+// the module in one piece; the code around the kernels no longer sees its
+// callees' bodies (a dynamic-M layer's public function: 8,400 instructions
+// instead of 7,700). The loop-free glue that LLVM leaves unoptimized (optnone:
+// a model's chain of layer calls, thousands of descriptor arguments) gets its
+// own partitions at -O0
 // -- FastISel and the fast register allocator, which is what optnone asks
 // for and what the module-wide -O3 pipeline does not give it (greedy
 // allocation of 5,000 values live across one call took most of a 32-layer
@@ -51,10 +54,12 @@ inline constexpr unsigned kSmallestSplitModule = 10000;
 /// generated in one piece, in this thread. False,
 /// with `error`, when a target machine cannot be made or the partitions
 /// cannot be joined.
+/// `partitions`, when given, receives the number of partitions generated
+/// (1: in one piece).
 bool emitObjectInParallel(llvm::Module &module, const TargetChoice &target,
                           unsigned threads, unsigned smallestSplit,
                           bool optimize, llvm::SmallVectorImpl<char> &object,
-                          std::string &error);
+                          std::string &error, unsigned *partitions = nullptr);
 
 } // namespace qforge
 

@@ -33,6 +33,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
@@ -324,10 +325,17 @@ int main(int argc, char **argv) {
   } else {
     guard.setPhase("optimizing @" + name + " and generating machine code");
     llvm::SmallVector<char, 0> object;
+    unsigned partitions = 0;
     if (!qforge::emitObjectInParallel(*llvmModule, target, codegenThreads,
                                       codegenSplitThreshold, /*optimize=*/true,
-                                      object, error))
+                                      object, error, &partitions))
       return fail(error);
+    if (timing)
+      llvm::errs()
+          << "machine code in " << partitions << " partition"
+          << (partitions == 1 ? "" : "s") << " on "
+          << llvm::hardware_concurrency(codegenThreads).compute_thread_count()
+          << " thread(s)\n";
     outFile->os().write(object.data(), object.size());
   }
   if (!finish(*outFile, outputPath))
