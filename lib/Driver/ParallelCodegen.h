@@ -40,9 +40,15 @@ struct TargetChoice;
 
 /// Modules with fewer instructions (before -O3) are optimized and generated
 /// in one piece: splitting and joining (bitcode, one more target machine
-/// per part, `ld.lld -r`) cost ~70 ms, which a decoder layer's kernels
-/// (0.15 s of -O3 and code generation on Zen 5) do not win back.
-inline constexpr unsigned kSmallestSplitModule = 10000;
+/// per part, `ld.lld -r`) costs about 25 ms, which one kernel and its C
+/// wrapper do not win back (the seed kernel, 969 instructions: 0.065 s in
+/// one piece, 0.089 in two; Zen 1, 2 cores). A layer's kernels do, since
+/// each part also runs its own -O3: a static decoder layer, 3,798
+/// instructions, 0.21 -> 0.16 s; 32 layers, 6,695, 0.30 -> 0.18 s; a 4-bit
+/// integer prefill and its pack function, 2,910, 0.28 -> 0.21 s. (The
+/// threshold was 10,000 when the module was optimized whole before the
+/// split, which then only parallelized code generation.)
+inline constexpr unsigned kSmallestSplitModule = 2000;
 
 /// Generates the relocatable object of `module` (LLVM IR whose functions
 /// carry their target-cpu and target-features; with `optimize`, not yet

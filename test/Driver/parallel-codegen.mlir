@@ -15,6 +15,15 @@
 // SYMBOLS-DAG: T matmul_relu
 // SYMBOLS-DAG: T matmul_relu_qmm0
 // SYMBOLS-DAG: t matmul_relu_qmm0..omp_par
+// By default a module of fewer than 2,000 instructions (one kernel and its
+// C wrapper) stays in one piece: the split's ~25 ms would not pay.
+// RUN: qforge-compile %s --emit=obj --codegen-threads=2 --timing -o %t.whole.o 2>&1 | FileCheck %s --check-prefix=WHOLE
+// WHOLE: machine code of {{[0-9][0-9][0-9]}} LLVM instructions in 1 partition on 2 thread(s)
+// A decoder layer's kernels (here a small one, over 2,000 instructions)
+// are split by default.
+// RUN: %python %examples/gen_decoder_layer.py --hidden 64 --intermediate 128 --group 32 > %t.layer.mlir
+// RUN: qforge-compile %t.layer.mlir --emit=obj --codegen-threads=2 --timing -o %t.layer.o 2>&1 | FileCheck %s --check-prefix=LAYER
+// LAYER: machine code of {{[2-9][0-9][0-9][0-9]}} LLVM instructions in {{[2-9]}} partitions on 2 thread(s)
 // RUN: qforge-compile %s --emit=shared --codegen-threads=1 -o %t.one.so
 // RUN: qforge-compile %s --emit=shared --codegen-threads=2 --codegen-split-threshold=0 -o %t.split.so
 // RUN: %python %S/Inputs/run-seed-library.py %t.one.so matmul_relu 64 2 32 > %t.one.txt
@@ -47,7 +56,7 @@
 // for 1.2 s of work); every function is still defined once.
 // RUN: %python %examples/gen_decoder_layer.py --hidden 64 --intermediate 128 --group 32 --dynamic > %t.dyn.mlir
 // RUN: qforge-compile %t.dyn.mlir --emit=obj --codegen-threads=2 --codegen-split-threshold=0 --timing -o %t.dyn.o 2>&1 | FileCheck %s --check-prefix=PARTS
-// PARTS: machine code in {{[3-9]|[1-9][0-9]+}} partitions on 2 thread(s)
+// PARTS: machine code of {{[0-9]+}} LLVM instructions in {{[3-9]|[1-9][0-9]+}} partitions on 2 thread(s)
 // RUN: llvm-nm %t.dyn.o | FileCheck %s --check-prefix=DYN
 // DYN-DAG: T decoder_layer{{$}}
 // DYN-DAG: T decoder_layer_qmm0{{$}}

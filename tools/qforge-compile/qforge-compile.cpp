@@ -326,14 +326,16 @@ int main(int argc, char **argv) {
     guard.setPhase("optimizing @" + name + " and generating machine code");
     llvm::SmallVector<char, 0> object;
     unsigned partitions = 0;
+    unsigned instructions = llvmModule->getInstructionCount();
     if (!qforge::emitObjectInParallel(*llvmModule, target, codegenThreads,
                                       codegenSplitThreshold, /*optimize=*/true,
                                       object, error, &partitions))
       return fail(error);
     if (timing)
       llvm::errs()
-          << "machine code in " << partitions << " partition"
-          << (partitions == 1 ? "" : "s") << " on "
+          << "machine code of " << instructions << " LLVM instructions in "
+          << partitions << " partition" << (partitions == 1 ? "" : "s")
+          << " on "
           << llvm::hardware_concurrency(codegenThreads).compute_thread_count()
           << " thread(s)\n";
     outFile->os().write(object.data(), object.size());
