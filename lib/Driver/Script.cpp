@@ -87,7 +87,8 @@ LogicalResult qforge::assembleTransformLibrary(MLIRContext *context,
 }
 
 FailureOr<qforge::TransformScript>
-qforge::TransformScript::load(MLIRContext *context, StringRef path) {
+qforge::TransformScript::load(MLIRContext *context, StringRef path,
+                              OwningOpRef<ModuleOp> *libraryCache) {
   TransformScript script;
   script.path = path.str();
   script.module = std::make_shared<OwningOpRef<ModuleOp>>();
@@ -100,9 +101,15 @@ qforge::TransformScript::load(MLIRContext *context, StringRef path) {
     // defines everything itself (as before the library) is left alone, so a
     // name it shares with a library sequence does not clash.
     OwningOpRef<ModuleOp> library;
-    if (failed(assembleTransformLibrary(context, getTransformLibraryPaths(),
-                                        library)))
-      return failure();
+    if (libraryCache && *libraryCache) {
+      library = (*libraryCache)->clone();
+    } else {
+      if (failed(assembleTransformLibrary(context, getTransformLibraryPaths(),
+                                          library)))
+        return failure();
+      if (libraryCache)
+        *libraryCache = library->clone();
+    }
     if (failed(transform::detail::mergeSymbolsInto(
             entry, OwningOpRef<Operation *>(library.release()))))
       return failure();

@@ -54,10 +54,13 @@ public:
       "qforge_after_bufferization";
 
   /// Parses and verifies the script; when it declares sequences without
-  /// defining them, merges in the library (getTransformLibraryPaths).
-  /// Diagnostics go to the context.
-  static mlir::FailureOr<TransformScript> load(mlir::MLIRContext *context,
-                                               llvm::StringRef path);
+  /// defining them, merges in the library (getTransformLibraryPaths). With
+  /// `libraryCache`, the library is read from its files only when the cache
+  /// is empty, kept there, and copied into the script (several scripts of
+  /// one session read it once). Diagnostics go to the context.
+  static mlir::FailureOr<TransformScript>
+  load(mlir::MLIRContext *context, llvm::StringRef path,
+       mlir::OwningOpRef<mlir::ModuleOp> *libraryCache = nullptr);
 
   bool defines(llvm::StringRef entry) const;
   /// Applies the named sequence `entry` to `payload`.

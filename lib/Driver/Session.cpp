@@ -114,7 +114,7 @@ qforge::Session::loadStrategy(const StrategyOptions &options,
   if (auto loaded = loadedScripts.find(script); loaded != loadedScripts.end())
     return loaded->second;
   FailureOr<TransformScript> strategy =
-      TransformScript::load(context.get(), script);
+      TransformScript::load(context.get(), script, &scriptLibrary);
   if (failed(strategy)) {
     error = "cannot load the transform script '" + script + "'";
     return failure();
