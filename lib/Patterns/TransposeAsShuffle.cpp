@@ -29,6 +29,28 @@
 using namespace mlir;
 
 namespace {
+/// 8 512-bit registers: a tile, not a whole tensor (a longer shuffle costs
+/// LLVM time and registers for no better code).
+constexpr int64_t kMaxBits = 4096;
+
+/// What both patterns take: a static vector.transpose of at most kMaxBits
+/// bits with more than two dims that are not unit. A 2-D one (unit dims
+/// aside) is left to upstream's lowering, whose shuffles of rows LLVM turns
+/// into the target's permutes already.
+LogicalResult matchSmallTranspose(vector::TransposeOp transpose,
+                                  PatternRewriter &rewriter) {
+  VectorType source = transpose.getSourceVectorType();
+  if (source.isScalable() || source.getRank() < 2 ||
+      !source.getElementType().isIntOrFloat())
+    return rewriter.notifyMatchFailure(transpose, "not a static n-D vector");
+  if (llvm::count_if(source.getShape(),
+                     [](int64_t size) { return size != 1; }) <= 2)
+    return rewriter.notifyMatchFailure(transpose, "a 2-D transpose");
+  if (source.getNumElements() * source.getElementTypeBitWidth() > kMaxBits)
+    return rewriter.notifyMatchFailure(transpose, "longer than a tile");
+  return success();
+}
+
 /// The permutation of `transpose` on the flattened vectors: element i of
 /// the result, in row-major order, is element mask[i] of the source.
 SmallVector<int64_t> flatTransposeMask(vector::TransposeOp transpose) {
@@ -64,23 +86,20 @@ struct TransposeAsRowShufflesAndWordTranspose
     : OpRewritePattern<vector::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  static constexpr int64_t kMaxBits = 4096;
   static constexpr int64_t kWordBits = 32;
 
   LogicalResult matchAndRewrite(vector::TransposeOp transpose,
                                 PatternRewriter &rewriter) const override {
+    if (failed(matchSmallTranspose(transpose, rewriter)))
+      return failure();
     VectorType source = transpose.getSourceVectorType();
     Type element = source.getElementType();
-    if (source.isScalable() || !element.isIntOrFloat())
-      return rewriter.notifyMatchFailure(transpose, "not a static vector");
-    if (llvm::count_if(source.getShape(),
-                       [](int64_t size) { return size != 1; }) <= 2)
-      return rewriter.notifyMatchFailure(transpose, "a 2-D transpose");
     int64_t bits = element.getIntOrFloatBitWidth();
     int64_t elements = source.getNumElements();
-    if (elements * bits > kMaxBits || kWordBits % bits != 0)
+    if (kWordBits % bits != 0)
       return rewriter.notifyMatchFailure(transpose,
-                                         "longer than a tile or wide elements");
+                                         "elements wider than "
+                                         "a word or not dividing it");
     const int64_t *firstDim = llvm::find_if(
         source.getShape(), [](int64_t size) { return size != 1; });
     int64_t rows = *firstDim, rowLength = elements / rows;
@@ -201,25 +220,13 @@ struct TransposeAsRowShufflesAndWordTranspose
 struct TransposeAsShuffle : OpRewritePattern<vector::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  /// 8 512-bit registers: a tile, not a whole tensor (a longer shuffle
-  /// costs LLVM time and registers for no better code).
-  static constexpr int64_t kMaxBits = 4096;
-
   LogicalResult matchAndRewrite(vector::TransposeOp transpose,
                                 PatternRewriter &rewriter) const override {
+    if (failed(matchSmallTranspose(transpose, rewriter)))
+      return failure();
     VectorType source = transpose.getSourceVectorType();
     VectorType result = transpose.getResultVectorType();
-    if (source.isScalable() || source.getRank() < 2 ||
-        !source.getElementType().isIntOrFloat())
-      return rewriter.notifyMatchFailure(transpose, "not a static n-D vector");
-    // Two dims that are not unit: upstream's lowering makes shuffles of
-    // rows, which LLVM turns into the target's permutes already.
-    if (llvm::count_if(source.getShape(),
-                       [](int64_t size) { return size != 1; }) <= 2)
-      return rewriter.notifyMatchFailure(transpose, "a 2-D transpose");
     int64_t elements = source.getNumElements();
-    if (elements * source.getElementTypeBitWidth() > kMaxBits)
-      return rewriter.notifyMatchFailure(transpose, "longer than a tile");
     SmallVector<int64_t> mask = flatTransposeMask(transpose);
     Location loc = transpose.getLoc();
     auto flatType = VectorType::get({elements}, source.getElementType());
